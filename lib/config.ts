@@ -1,0 +1,141 @@
+import { z } from "zod";
+
+const optionalString = z.string().trim().min(1).optional();
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+
+const isTrue = (value: string) =>
+  ["1", "true", "yes", "on"].includes(value.toLowerCase());
+
+/** Every environment variable the service reads, with its default. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  LISTEN_HOST: z.string().min(1).default("127.0.0.1"),
+  BASE_URL: optionalUrl,
+  KV_PATH: optionalString,
+  TOURISM_DATA: z.string().min(1).default("./data/turismo.json"),
+
+  AUTH_JWT_SECRET: z.string().min(32, "must be at least 32 characters")
+    .optional(),
+  AUTH_JWKS_URL: optionalUrl,
+  AUTH_ISSUER: optionalString,
+  AUTH_AUDIENCE: optionalString,
+
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+
+  WP_URL: optionalUrl,
+  WP_USER: optionalString,
+  WP_APP_PASSWORD: optionalString,
+  WP_POST_TYPE: z.string().regex(
+    /^[a-z0-9_-]+$/,
+    "must be a REST base like posts",
+  ).default(
+    "posts",
+  ),
+
+  ALLOWED_ORIGINS: z.string().default(""),
+  TRUST_PROXY: z.string().default("").transform(isTrue),
+  LOG_REQUESTS: z.string().default("true").transform(isTrue),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+/** The service's configuration, parsed once at start-up. */
+export interface Config {
+  port: number;
+  hostname: string;
+  /** Public origin without a trailing slash; `undefined` means "the request's own origin". */
+  baseUrl?: string;
+  /** A KV file, `:memory:`, or `undefined` for the platform's own KV (Deno Deploy). */
+  kvPath?: string;
+  tourismDataPath: string;
+  auth: {
+    secret?: string;
+    jwksUrl?: string;
+    issuer?: string;
+    audience?: string;
+  };
+  openai: { apiKey?: string; baseUrl?: string; model: string };
+  wordpress?: {
+    url: string;
+    user: string;
+    appPassword: string;
+    postType: string;
+  };
+  allowedOrigins: string[];
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+/** A bad environment: the message names every offending variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses the environment into a {@linkcode Config}, throwing a
+ * {@linkcode ConfigError} that names each bad variable.
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) =>
+      value !== undefined && value !== ""
+    ),
+  );
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) =>
+      `${issue.path.join(".")}: ${issue.message}`
+    );
+    throw new ConfigError(`Invalid environment:\n  ${lines.join("\n  ")}`);
+  }
+  const e = result.data;
+
+  const wpVars = [e.WP_URL, e.WP_USER, e.WP_APP_PASSWORD];
+  if (wpVars.some(Boolean) && !wpVars.every(Boolean)) {
+    throw new ConfigError(
+      "Invalid environment:\n  WP_URL, WP_USER and WP_APP_PASSWORD must be set together",
+    );
+  }
+  const allowedOrigins = e.ALLOWED_ORIGINS.split(",").map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of allowedOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new ConfigError(
+        `Invalid environment:\n  ALLOWED_ORIGINS: "${origin}" is not an origin like https://example.org`,
+      );
+    }
+  }
+
+  return {
+    port: e.PORT,
+    hostname: e.LISTEN_HOST,
+    baseUrl: e.BASE_URL?.replace(/\/+$/, ""),
+    kvPath: e.KV_PATH ??
+      (env.DENO_DEPLOYMENT_ID ? undefined : "./data/turismo.kv"),
+    tourismDataPath: e.TOURISM_DATA,
+    auth: {
+      secret: e.AUTH_JWT_SECRET,
+      jwksUrl: e.AUTH_JWKS_URL,
+      issuer: e.AUTH_ISSUER,
+      audience: e.AUTH_AUDIENCE,
+    },
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL,
+      model: e.OPENAI_MODEL,
+    },
+    wordpress: e.WP_URL
+      ? {
+        url: e.WP_URL.replace(/\/+$/, ""),
+        user: e.WP_USER!,
+        appPassword: e.WP_APP_PASSWORD!,
+        postType: e.WP_POST_TYPE,
+      }
+      : undefined,
+    allowedOrigins,
+    trustProxy: e.TRUST_PROXY,
+    logRequests: e.LOG_REQUESTS,
+  };
+}

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { ConfigError, parseConfig } from "./config.ts";
+
+Deno.test("config", async (t) => {
+  await t.step("defaults need nothing set", () => {
+    const config = parseConfig({});
+    assert.equal(config.port, 8000);
+    assert.equal(config.kvPath, "./data/turismo.kv");
+    assert.equal(config.tourismDataPath, "./data/turismo.json");
+    assert.equal(config.wordpress, undefined);
+    assert.equal(config.openai.apiKey, undefined);
+    assert.deepEqual(config.allowedOrigins, []);
+  });
+
+  await t.step("on Deno Deploy without KV_PATH the platform KV is used", () => {
+    assert.equal(parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, undefined);
+  });
+
+  await t.step("a bad value stops start-up naming the variable", () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: "ocho mil" }, /PORT/],
+      [{ PORT: "70000" }, /PORT/],
+      [{ BASE_URL: "turismo.example" }, /BASE_URL/],
+      [{ AUTH_JWT_SECRET: "short" }, /AUTH_JWT_SECRET: .*32/],
+      [{ AUTH_JWKS_URL: "ftp://idp.example/jwks" }, /AUTH_JWKS_URL/],
+      [{ OPENAI_BASE_URL: "nope" }, /OPENAI_BASE_URL/],
+      [
+        { WP_URL: "http://127.0.0.1:8089" },
+        /WP_URL, WP_USER and WP_APP_PASSWORD/,
+      ],
+      [{ WP_POST_TYPE: "Bad Type" }, /WP_POST_TYPE/],
+      [
+        { ALLOWED_ORIGINS: "https://a.example, https://b.example/path" },
+        /ALLOWED_ORIGINS: "https:\/\/b.example\/path"/,
+      ],
+    ];
+    for (const [env, message] of cases) {
+      assert.throws(() => parseConfig(env), (error: Error) => {
+        assert.ok(
+          error instanceof ConfigError,
+          `${JSON.stringify(env)} throws ConfigError`,
+        );
+        assert.match(error.message, message);
+        return true;
+      });
+    }
+  });
+
+  await t.step("values are parsed and normalised", () => {
+    const config = parseConfig({
+      PORT: "9000",
+      BASE_URL: "https://turismo.example/",
+      ALLOWED_ORIGINS: "https://a.example, https://b.example",
+      TRUST_PROXY: "true",
+      WP_URL: "http://127.0.0.1:8089/",
+      WP_USER: "admin",
+      WP_APP_PASSWORD: "abcd efgh",
+      WP_POST_TYPE: "turismo-tickets",
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.baseUrl, "https://turismo.example");
+    assert.deepEqual(config.allowedOrigins, [
+      "https://a.example",
+      "https://b.example",
+    ]);
+    assert.equal(config.trustProxy, true);
+    assert.deepEqual(config.wordpress, {
+      url: "http://127.0.0.1:8089",
+      user: "admin",
+      appPassword: "abcd efgh",
+      postType: "turismo-tickets",
+    });
+  });
+});
