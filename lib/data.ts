@@ -1,0 +1,416 @@
+import { z } from "zod";
+
+const slug = z.string().regex(
+  /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  "must be a kebab-case slug",
+);
+const text = z.string().trim().min(1);
+const isoDate = z.iso.date();
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a #RRGGBB colour");
+const latLng = z.strictObject({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+});
+const money = z.strictObject({
+  amount: z.number().min(0),
+  currency: z.literal("MXN"),
+});
+
+const attractionSchema = z.strictObject({
+  slug,
+  name: text,
+  category: z.enum([
+    "museo",
+    "naturaleza",
+    "historia",
+    "gastronomia",
+    "arquitectura",
+    "aventura",
+    "cultura",
+  ]),
+  summary: text.max(160),
+  description: text,
+  location: latLng,
+  address: text,
+  cost: z.strictObject({
+    adult: money,
+    child: money.optional(),
+    notes: text.optional(),
+  }),
+  schedule: text,
+  durationMinutes: z.number().int().positive(),
+  accessibility: text.optional(),
+  tips: z.array(text).optional(),
+  guideCode: z.string().regex(
+    /^[A-Za-z0-9]{4,16}$/,
+    "must be 4 to 16 letters or digits",
+  ),
+});
+
+const providerSchema = z.strictObject({
+  slug,
+  name: text,
+  type: z.enum(["hotel", "restaurante", "guia"]),
+  description: text,
+  location: latLng,
+  address: text,
+  contact: z.strictObject({
+    phone: text,
+    email: z.email().optional(),
+    website: z.url().optional(),
+    whatsapp: text.optional(),
+  }),
+  priceRange: z.enum(["$", "$$", "$$$"]),
+  languages: z.array(text).optional(),
+});
+
+/** The schema of the tourism data set file (`TOURISM_DATA`). */
+export const tourismDataSchema = z.strictObject({
+  meta: z.strictObject({ demo: z.boolean(), notice: text, updated: isoDate }),
+  municipality: z.strictObject({
+    name: text,
+    state: text,
+    country: text,
+    timeZone: text.refine(isTimeZone, "must be an IANA time zone"),
+    center: latLng,
+    description: text,
+  }),
+  branding: z.strictObject({
+    name: text,
+    tagline: text,
+    colors: z.strictObject({
+      primary: color,
+      secondary: color,
+      accent: color,
+      background: color,
+      text: color,
+    }),
+    logoSvg: z.string().regex(/^\s*<svg[\s>]/, "must be inline SVG markup")
+      .refine(
+        (svg) =>
+          !/<script|\son\w+\s*=|href\s*=\s*["']\s*(?:https?:|javascript:)/i
+            .test(svg),
+        "must not contain scripts, event handlers or external references",
+      ),
+  }),
+  attractions: z.array(attractionSchema).min(1),
+  routes: z.array(z.strictObject({
+    slug,
+    name: text,
+    description: text,
+    durationHours: z.number().positive(),
+    difficulty: z.enum(["baja", "media", "alta"]),
+    distanceKm: z.number().min(0),
+    attractions: z.array(slug).min(1),
+  })),
+  packages: z.array(z.strictObject({
+    slug,
+    name: text,
+    description: text,
+    price: money,
+    per: z.enum(["persona", "grupo"]),
+    durationDays: z.number().positive(),
+    includes: z.array(text),
+    availability: text,
+    provider: slug.optional(),
+  })),
+  events: z.array(z.strictObject({
+    slug,
+    name: text,
+    description: text,
+    startDate: isoDate,
+    endDate: isoDate,
+    place: text,
+    attraction: slug.optional(),
+  })),
+  providers: z.array(providerSchema),
+  directions: z.array(z.strictObject({
+    fromCity: text,
+    distanceKm: z.number().positive(),
+    byCar: text,
+    byBus: text,
+    durationHours: z.number().positive(),
+    origin: latLng,
+  })).min(4),
+  weather: z.strictObject({
+    climate: text,
+    bestSeason: text,
+    seasons: z.array(z.strictObject({
+      months: text,
+      description: text,
+      avgTempC: z.strictObject({ min: z.number(), max: z.number() }),
+    })),
+    packing: z.array(text),
+  }),
+  gastronomy: z.array(z.strictObject({
+    dish: text,
+    description: text,
+    whereToTry: slug.optional(),
+  })),
+  culture: z.strictObject({
+    history: text,
+    traditions: z.array(text),
+    etiquette: z.array(text),
+  }),
+  emergency: z.array(
+    z.strictObject({ name: text, phone: text, notes: text.optional() }),
+  ).min(1),
+}).superRefine(checkReferences);
+
+type RawTourismData = z.infer<typeof tourismDataSchema>;
+type RawAttraction = RawTourismData["attractions"][number];
+
+/** An attraction as the public may see it: everything but its guide code. */
+export type Attraction = Omit<RawAttraction, "guideCode">;
+export type Provider = RawTourismData["providers"][number];
+export type Branding = RawTourismData["branding"];
+export type LatLng = z.infer<typeof latLng>;
+
+/** The data set without secrets: safe for pages, the chat prompt and responses. */
+export type TourismData = Omit<RawTourismData, "attractions"> & {
+  attractions: Attraction[];
+};
+
+/** A loaded data set: the public view, the secret guide codes, and a version. */
+export interface LoadedData {
+  data: TourismData;
+  /** Attractions by slug. */
+  attractionsBySlug: ReadonlyMap<string, Attraction>;
+  /** Attraction slug by normalised guide code (see {@linkcode normalizeGuideCode}). */
+  slugByGuideCode: ReadonlyMap<string, string>;
+  /** The number of attractions: the denominator of completion and the top badge. */
+  totalAttractions: number;
+  /** A short content hash: changes whenever the file's content changes. */
+  version: string;
+}
+
+/** A data set file that does not parse or validate; the message names the bad paths. */
+export class DataError extends Error {
+  override name = "DataError";
+}
+
+/** Guide codes match case-insensitively and ignoring surrounding spaces. */
+export function normalizeGuideCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+/** Validates a data set's JSON text and splits off the guide codes. */
+export async function parseTourismData(
+  json: string,
+  source = "data set",
+): Promise<LoadedData> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (error) {
+    throw new DataError(
+      `${source}: not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  const result = tourismDataSchema.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.slice(0, 20).map((issue) =>
+      `${formatPath(issue.path)}: ${issue.message}`
+    );
+    throw new DataError(`${source} is invalid:\n  ${lines.join("\n  ")}`);
+  }
+  const slugByGuideCode = new Map<string, string>();
+  const attractions = result.data.attractions.map(
+    ({ guideCode, ...attraction }) => {
+      slugByGuideCode.set(normalizeGuideCode(guideCode), attraction.slug);
+      return attraction;
+    },
+  );
+  const data: TourismData = { ...result.data, attractions };
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(json),
+  );
+  const version = Array.from(new Uint8Array(digest).slice(0, 6))
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  return {
+    data,
+    attractionsBySlug: new Map(attractions.map((a) => [a.slug, a])),
+    slugByGuideCode,
+    totalAttractions: attractions.length,
+    version,
+  };
+}
+
+/** Reads and validates the data set file at `path`. */
+export async function loadTourismData(path: string): Promise<LoadedData> {
+  let json: string;
+  try {
+    json = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new DataError(`${path}: cannot be read: ${(error as Error).message}`);
+  }
+  return await parseTourismData(json, path);
+}
+
+/**
+ * Holds the current data set and reloads it when its file changes. A broken
+ * new version is refused (logged) and the last good one stays. Anything
+ * derived from the data should be keyed on `current().version`.
+ */
+export class DataStore {
+  #current: LoadedData;
+  #path?: string;
+  #watcher?: Deno.FsWatcher;
+  #onError: (error: Error) => void;
+
+  constructor(
+    initial: LoadedData,
+    options: { path?: string; onError?: (error: Error) => void } = {},
+  ) {
+    this.#current = initial;
+    this.#path = options.path;
+    this.#onError = options.onError ??
+      ((error) => console.error(error.message));
+  }
+
+  /** Loads the file at `path` and returns a store for it. */
+  static async open(
+    path: string,
+    options: { onError?: (error: Error) => void } = {},
+  ) {
+    return new DataStore(await loadTourismData(path), { path, ...options });
+  }
+
+  /** Returns the data set in force now. */
+  current(): LoadedData {
+    return this.#current;
+  }
+
+  /** Re-reads the file; returns whether a new version was taken. */
+  async reload(): Promise<boolean> {
+    if (!this.#path) return false;
+    try {
+      const next = await loadTourismData(this.#path);
+      if (next.version === this.#current.version) return false;
+      this.#current = next;
+      console.info(`Tourism data reloaded: version ${next.version}`);
+      return true;
+    } catch (error) {
+      this.#onError(
+        new DataError(
+          `Kept data version ${this.#current.version}: ${
+            (error as Error).message
+          }`,
+        ),
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Watches the file's directory (editors replace files rather than write
+   * them in place) and reloads shortly after a change.
+   */
+  watch(): void {
+    if (!this.#path || this.#watcher) return;
+    const path = this.#path;
+    const directory = path.includes("/")
+      ? path.slice(0, path.lastIndexOf("/")) || "/"
+      : ".";
+    const fileName = path.slice(path.lastIndexOf("/") + 1);
+    this.#watcher = Deno.watchFs(directory, { recursive: false });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    (async () => {
+      try {
+        for await (const event of this.#watcher!) {
+          if (!event.paths.some((p) => p.endsWith(`/${fileName}`))) continue;
+          clearTimeout(timer);
+          timer = setTimeout(() => this.reload(), 100);
+        }
+      } catch (error) {
+        if (!(error instanceof Deno.errors.BadResource)) {
+          this.#onError(error as Error);
+        }
+      }
+    })();
+  }
+
+  /** Stops watching. */
+  close(): void {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+}
+
+function checkReferences(data: RawTourismData, ctx: z.RefinementCtx): void {
+  const issue = (path: (string | number)[], message: string) =>
+    ctx.addIssue({ code: "custom", path, message });
+  const attractionSlugs = new Set<string>();
+  const guideCodes = new Set<string>();
+  data.attractions.forEach((attraction, i) => {
+    if (attractionSlugs.has(attraction.slug)) {
+      issue(["attractions", i, "slug"], `duplicate slug "${attraction.slug}"`);
+    }
+    attractionSlugs.add(attraction.slug);
+    const code = normalizeGuideCode(attraction.guideCode);
+    if (guideCodes.has(code)) {
+      issue(["attractions", i, "guideCode"], "duplicate guide code");
+    }
+    guideCodes.add(code);
+  });
+  const providerSlugs = new Set<string>();
+  data.providers.forEach((provider, i) => {
+    if (providerSlugs.has(provider.slug)) {
+      issue(["providers", i, "slug"], `duplicate slug "${provider.slug}"`);
+    }
+    providerSlugs.add(provider.slug);
+  });
+  data.routes.forEach((route, i) =>
+    route.attractions.forEach((slug, j) => {
+      if (!attractionSlugs.has(slug)) {
+        issue(["routes", i, "attractions", j], `unknown attraction "${slug}"`);
+      }
+    })
+  );
+  data.packages.forEach((pkg, i) => {
+    if (pkg.provider && !providerSlugs.has(pkg.provider)) {
+      issue(["packages", i, "provider"], `unknown provider "${pkg.provider}"`);
+    }
+  });
+  data.events.forEach((event, i) => {
+    if (event.attraction && !attractionSlugs.has(event.attraction)) {
+      issue(
+        ["events", i, "attraction"],
+        `unknown attraction "${event.attraction}"`,
+      );
+    }
+    if (event.endDate < event.startDate) {
+      issue(["events", i, "endDate"], "must not be before startDate");
+    }
+  });
+  data.gastronomy.forEach((dish, i) => {
+    if (dish.whereToTry && !providerSlugs.has(dish.whereToTry)) {
+      issue(
+        ["gastronomy", i, "whereToTry"],
+        `unknown provider "${dish.whereToTry}"`,
+      );
+    }
+  });
+}
+
+function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, part) =>
+      typeof part === "number"
+        ? `${out}[${part}]`
+        : out
+        ? `${out}.${String(part)}`
+        : String(part),
+    "",
+  ) || "(root)";
+}

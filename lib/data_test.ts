@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import {
+  DataError,
+  DataStore,
+  loadTourismData,
+  parseTourismData,
+} from "./data.ts";
+
+const DATA_PATH = new URL("../data/turismo.json", import.meta.url).pathname;
+const shipped = await Deno.readTextFile(DATA_PATH);
+
+// deno-lint-ignore no-explicit-any -- the test breaks arbitrary parts of the JSON
+function mutate(change: (data: Record<string, any>) => void): string {
+  const data = JSON.parse(shipped);
+  change(data);
+  return JSON.stringify(data);
+}
+
+async function assertInvalid(json: string, message: RegExp) {
+  await assert.rejects(parseTourismData(json, "copy.json"), (error: Error) => {
+    assert.ok(error instanceof DataError, error.name);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+Deno.test("data set", async (t) => {
+  await t.step(
+    "the shipped demo data set is valid, marked as demo, with 17 attractions",
+    async () => {
+      const loaded = await loadTourismData(DATA_PATH);
+      assert.equal(loaded.data.meta.demo, true);
+      assert.equal(loaded.totalAttractions, 17);
+      assert.equal(loaded.slugByGuideCode.size, 17);
+      assert.ok(loaded.data.directions.length >= 4);
+      assert.match(loaded.version, /^[0-9a-f]{12}$/);
+    },
+  );
+
+  await t.step(
+    "guide codes are split off: the public view carries none",
+    async () => {
+      const loaded = await loadTourismData(DATA_PATH);
+      const raw = JSON.parse(shipped);
+      const publicJson = JSON.stringify(loaded.data);
+      assert.ok(!publicJson.includes("guideCode"));
+      for (const attraction of raw.attractions) {
+        assert.ok(!publicJson.includes(`"${attraction.guideCode}"`));
+        assert.equal(
+          loaded.slugByGuideCode.get(attraction.guideCode.toUpperCase()),
+          attraction.slug,
+        );
+      }
+    },
+  );
+
+  await t.step("a broken value names its path", async () => {
+    await assertInvalid(
+      mutate((d) => d.attractions[3].location.lat = 200),
+      /attractions\[3\]\.location\.lat/,
+    );
+    await assertInvalid(
+      mutate((d) => delete d.attractions[0].schedule),
+      /attractions\[0\]\.schedule/,
+    );
+    await assertInvalid(
+      mutate((d) => d.branding.colors.primary = "green"),
+      /branding\.colors\.primary/,
+    );
+    await assertInvalid(
+      mutate((d) => d.municipality.timeZone = "Mars/Olympus"),
+      /municipality\.timeZone/,
+    );
+    await assertInvalid(
+      mutate((d) => d.attractions[2].extra = 1),
+      /attractions\[2\]/,
+    );
+    await assertInvalid("{ not json", /not valid JSON/);
+  });
+
+  await t.step("cross-references are checked", async () => {
+    await assertInvalid(
+      mutate((d) => d.routes[1].attractions.push("no-existe")),
+      /routes\[1\]\.attractions\[\d+\]: unknown attraction "no-existe"/,
+    );
+    await assertInvalid(
+      mutate((d) => d.attractions[5].slug = d.attractions[4].slug),
+      /attractions\[5\]\.slug: duplicate slug/,
+    );
+    await assertInvalid(
+      mutate((d) =>
+        d.attractions[6].guideCode = d.attractions[7].guideCode.toLowerCase()
+      ),
+      /attractions\[7\]\.guideCode: duplicate guide code/,
+    );
+    await assertInvalid(
+      mutate((d) => d.events[0].endDate = "2000-01-01"),
+      /events\[0\]\.endDate/,
+    );
+  });
+
+  await t.step("a logo with a script is refused", async () => {
+    await assertInvalid(
+      mutate((d) =>
+        d.branding.logoSvg =
+          '<svg viewBox="0 0 1 1"><script>alert(1)</script></svg>'
+      ),
+      /branding\.logoSvg/,
+    );
+  });
+});
+
+Deno.test("data store: a changed file is reloaded, a broken one refused", async (t) => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/turismo.json`;
+  await Deno.writeTextFile(path, shipped);
+  const errors: Error[] = [];
+  const store = await DataStore.open(path, {
+    onError: (error) => errors.push(error),
+  });
+  store.watch();
+  const first = store.current();
+
+  async function waitFor(condition: () => boolean) {
+    for (let i = 0; i < 100 && !condition(); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  await t.step("a valid change is taken without a restart", async () => {
+    await Deno.writeTextFile(
+      path,
+      mutate((d) => d.attractions[0].name = "Nombre nuevo"),
+    );
+    await waitFor(() => store.current().version !== first.version);
+    assert.notEqual(store.current().version, first.version);
+    assert.equal(store.current().data.attractions[0].name, "Nombre nuevo");
+  });
+
+  await t.step(
+    "a broken change is refused and the last good version stays",
+    async () => {
+      const good = store.current();
+      await Deno.writeTextFile(
+        path,
+        mutate((d) => d.attractions[1].location = "aquí"),
+      );
+      await waitFor(() => errors.length > 0);
+      assert.equal(store.current(), good);
+      assert.match(
+        errors[0].message,
+        /Kept data version [\s\S]*attractions\[1\]\.location/,
+      );
+    },
+  );
+
+  store.close();
+  await Deno.remove(dir, { recursive: true });
+});
