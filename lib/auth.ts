@@ -1,0 +1,161 @@
+import * as jose from "jose";
+import { ServiceUnavailableError, UnauthorizedError } from "./errors.ts";
+
+/** The issuer and audience of tokens the service signs itself (dev tokens, page sessions). */
+export const SELF_ISSUER = "urn:turismo:service";
+export const SELF_AUDIENCE = "urn:turismo:api";
+
+/** Asymmetric algorithms accepted from a JWKS; `none` and HMAC never are. */
+const JWKS_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "EdDSA",
+];
+const HMAC_ALGORITHMS = ["HS256"];
+
+/** The user a verified token speaks for. */
+export interface AuthUser {
+  /** The token's `sub`. */
+  id: string;
+}
+
+export interface TokenVerifier {
+  /** Verifies a bearer token; throws {@linkcode UnauthorizedError} when it is not good. */
+  verify(token: string): Promise<AuthUser>;
+}
+
+export interface TokenVerifierOptions {
+  /** The service's own secret (see `getOrCreateSigningSecret`). */
+  ownSecret: Uint8Array;
+  /** An external provider's HS256 secret, e.g. Supabase's JWT secret. */
+  secret?: string;
+  /** An external OIDC provider's JWKS address. */
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+/**
+ * Builds the one verifier of bearer tokens. A token whose (unverified) `iss`
+ * is the service's own is checked against the service's secret; any other
+ * against the configured provider: HS256 with `secret`, or an asymmetric
+ * algorithm with `jwksUrl`. The signature check then decides; `exp` and `sub`
+ * are required.
+ */
+export function createTokenVerifier(
+  options: TokenVerifierOptions,
+): TokenVerifier {
+  const externalSecret = options.secret
+    ? new TextEncoder().encode(options.secret)
+    : undefined;
+  const jwks = options.jwksUrl
+    ? jose.createRemoteJWKSet(new URL(options.jwksUrl), {
+      timeoutDuration: 5_000,
+      cooldownDuration: 30_000,
+    })
+    : undefined;
+
+  return {
+    async verify(token) {
+      let claims: jose.JWTPayload;
+      let header: jose.ProtectedHeaderParameters;
+      try {
+        claims = jose.decodeJwt(token);
+        header = jose.decodeProtectedHeader(token);
+      } catch {
+        throw new UnauthorizedError("El token no es un JWT válido");
+      }
+      try {
+        if (claims.iss === SELF_ISSUER) {
+          return toUser(
+            await jose.jwtVerify(token, options.ownSecret, {
+              algorithms: HMAC_ALGORITHMS,
+              issuer: SELF_ISSUER,
+              audience: SELF_AUDIENCE,
+              requiredClaims: ["exp", "sub"],
+            }),
+          );
+        }
+        const external = {
+          issuer: options.issuer,
+          audience: options.audience,
+          requiredClaims: ["exp", "sub"],
+        };
+        if (header.alg?.startsWith("HS")) {
+          if (!externalSecret) {
+            throw new UnauthorizedError("Algoritmo de firma no aceptado");
+          }
+          return toUser(
+            await jose.jwtVerify(token, externalSecret, {
+              ...external,
+              algorithms: HMAC_ALGORITHMS,
+            }),
+          );
+        }
+        if (!jwks) {
+          throw new UnauthorizedError("Algoritmo de firma no aceptado");
+        }
+        return toUser(
+          await jose.jwtVerify(token, jwks, {
+            ...external,
+            algorithms: JWKS_ALGORITHMS,
+          }),
+        );
+      } catch (error) {
+        throw toAuthError(error);
+      }
+    },
+  };
+}
+
+/** Signs a token for `userId` with the service's own secret. */
+export async function signOwnToken(
+  secret: Uint8Array,
+  userId: string,
+  { expiresInSeconds = 3600, now = new Date() }: {
+    expiresInSeconds?: number;
+    now?: Date;
+  } = {},
+): Promise<string> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return await new jose.SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(SELF_ISSUER)
+    .setAudience(SELF_AUDIENCE)
+    .setSubject(userId)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + expiresInSeconds)
+    .sign(secret);
+}
+
+function toUser({ payload }: jose.JWTVerifyResult): AuthUser {
+  if (typeof payload.sub !== "string" || payload.sub === "") {
+    throw new UnauthorizedError("El token no identifica a un usuario");
+  }
+  return { id: payload.sub };
+}
+
+function toAuthError(error: unknown): Error {
+  if (error instanceof UnauthorizedError) return error;
+  if (error instanceof jose.errors.JWTExpired) {
+    return new UnauthorizedError("El token ha caducado");
+  }
+  if (error instanceof jose.errors.JWTClaimValidationFailed) {
+    return new UnauthorizedError(`El token no es válido (${error.claim})`);
+  }
+  if (
+    error instanceof jose.errors.JWKSTimeout ||
+    (error instanceof Error && !(error instanceof jose.errors.JOSEError))
+  ) {
+    return new ServiceUnavailableError(
+      "No se pudieron obtener las claves del proveedor de identidad",
+    );
+  }
+  return new UnauthorizedError("La firma del token no es válida");
+}

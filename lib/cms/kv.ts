@@ -1,0 +1,11 @@
+import { createCmsPost, getCmsPost } from "../db/cms_posts.ts";
+import type { TicketCms } from "./types.ts";
+
+/** The embedded CMS: ticket posts in Deno KV, numbered from a KV counter. */
+export function createKvCms(kv: Deno.Kv): TicketCms {
+  return {
+    kind: "kv",
+    findTicket: (shareCode) => getCmsPost(kv, shareCode),
+    createTicket: async (input) => (await createCmsPost(kv, input)).post,
+  };
+}
