@@ -1,0 +1,57 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
+import healthz from "../routes/healthz.ts";
+import type { AppDeps } from "./deps.ts";
+import {
+  type AppEnv,
+  createErrorHandler,
+  createRouter,
+  jsonBody,
+  requestLog,
+} from "./http.ts";
+import { NotFoundError } from "./errors.ts";
+
+/** Builds the whole service: middleware, then the route table. */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = createRouter();
+  const { config } = deps;
+
+  if (config.logRequests) app.use(requestLog());
+  const origins = new Set(config.allowedOrigins);
+  if (config.baseUrl) origins.add(new URL(config.baseUrl).origin);
+  app.use(
+    "/api/*",
+    cors({
+      origin: (origin) => origins.has(origin) ? origin : null,
+      credentials: true,
+      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowHeaders: ["Content-Type", "Authorization"],
+      maxAge: 600,
+    }),
+  );
+  app.use("/api/*", jsonBody());
+
+  // The route table: every path of the service.
+  app.route("/healthz", healthz(deps));
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Municipal tourism service",
+      version: "1.0.0",
+      description:
+        "Tickets, visits, badges, ratings, share images and the tourism assistant.",
+    },
+  });
+
+  app.notFound((c) => {
+    throw new NotFoundError(`No existe ${c.req.method} ${c.req.path}`);
+  });
+  app.onError(createErrorHandler());
+  return app;
+}

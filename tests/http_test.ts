@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { createErrorHandler } from "../lib/http.ts";
+import { createTestContext, postJson } from "./test_utils.ts";
+
+Deno.test("http conventions", async (t) => {
+  await using ctx = await createTestContext({
+    env: { ALLOWED_ORIGINS: "https://portal.example" },
+  });
+
+  await t.step("GET /healthz answers 200 after reading KV", async () => {
+    const res = await ctx.app.request("/healthz");
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), {
+      status: "ok",
+      dataVersion: ctx.deps.data.current().version,
+    });
+  });
+
+  await t.step("an unknown /api path is a JSON 404", async () => {
+    const res = await ctx.app.request("/api/turismo/nada");
+    assert.equal(res.status, 404);
+    assert.match(res.headers.get("content-type")!, /application\/json/);
+    const body = await res.json();
+    assert.equal(body.error, "No encontrado");
+    assert.match(body.details, /GET \/api\/turismo\/nada/);
+  });
+
+  await t.step("a POST that is not JSON is a 415", async () => {
+    const res = await ctx.app.request("/api/turismo/ticket", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "hola",
+    });
+    assert.equal(res.status, 415);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body).sort(), ["details", "error"]);
+  });
+
+  await t.step("a body over 64 KiB is a 413", async () => {
+    const res = await postJson(ctx, "/api/turismo/ticket", {
+      name: "x".repeat(70_000),
+    });
+    assert.equal(res.status, 413);
+    assert.equal((await res.json()).error, "Solicitud demasiado grande");
+  });
+
+  await t.step(
+    "a streamed body over 64 KiB without Content-Length is a 413",
+    async () => {
+      const chunk = new TextEncoder().encode("a".repeat(16_384));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ < 6) controller.enqueue(chunk);
+          else controller.close();
+        },
+      });
+      const res = await ctx.app.request("/api/turismo/ticket", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "transfer-encoding": "chunked",
+        },
+        body,
+      });
+      assert.equal(res.status, 413);
+      await res.body?.cancel();
+    },
+  );
+
+  await t.step("malformed JSON is a 400", async () => {
+    const res = await postJson(ctx, "/api/turismo/ticket", '{"name": ');
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), {
+      error: "Solicitud no válida",
+      details: "El cuerpo no es JSON válido",
+    });
+  });
+
+  await t.step("chat errors are {reply} bodies", async () => {
+    const res = await ctx.app.request("/api/chat", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "hola",
+    });
+    assert.equal(res.status, 415);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body), ["reply"]);
+    assert.match(body.reply, /mensaje válido/);
+  });
+
+  await t.step(
+    "CORS preflight from an allowed origin is answered with credentials",
+    async () => {
+      const res = await ctx.app.request("/api/turismo/verify-visit", {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://portal.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, authorization",
+        },
+      });
+      assert.equal(res.status, 204);
+      assert.equal(
+        res.headers.get("access-control-allow-origin"),
+        "https://portal.example",
+      );
+      assert.equal(res.headers.get("access-control-allow-credentials"), "true");
+      assert.equal(
+        res.headers.get("access-control-allow-methods"),
+        "GET,POST,OPTIONS",
+      );
+      assert.equal(
+        res.headers.get("access-control-allow-headers"),
+        "Content-Type,Authorization",
+      );
+    },
+  );
+
+  await t.step(
+    "CORS never echoes an origin that is not allowed, nor *",
+    async () => {
+      const res = await ctx.app.request("/api/turismo/verify-visit", {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://evil.example",
+          "access-control-request-method": "POST",
+        },
+      });
+      assert.equal(res.headers.get("access-control-allow-origin"), null);
+      const get = await ctx.app.request("/healthz", {
+        headers: { origin: "https://evil.example" },
+      });
+      assert.equal(get.headers.get("access-control-allow-origin"), null);
+    },
+  );
+
+  await t.step("GET /openapi.json describes the API", async () => {
+    const res = await ctx.app.request("/openapi.json");
+    assert.equal(res.status, 200);
+    const doc = await res.json();
+    assert.equal(doc.openapi, "3.1.0");
+    assert.ok(doc.paths["/healthz"].get);
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+    });
+  });
+});
+
+Deno.test("http: an unexpected error is a 500 without internals, and is logged", async () => {
+  const app = new Hono().get("/boom", () => {
+    throw new Error("secret internals at /srv/app.ts:42");
+  });
+  app.onError(createErrorHandler());
+  const logged: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  try {
+    const res = await app.request("/boom");
+    assert.equal(res.status, 500);
+    const text = await res.text();
+    assert.ok(!text.includes("secret internals"));
+    assert.deepEqual(JSON.parse(text), {
+      error: "Error interno del servidor",
+      details: "Inténtalo de nuevo más tarde",
+    });
+    assert.equal(logged.length, 1);
+  } finally {
+    console.error = original;
+  }
+});
