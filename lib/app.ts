@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import healthz from "../routes/healthz.ts";
+import ticket from "../routes/api/turismo/ticket.ts";
 import type { AppDeps } from "./deps.ts";
 import {
   type AppEnv,
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps));
+  app.route("/api/turismo/ticket", ticket(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

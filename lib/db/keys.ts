@@ -15,6 +15,8 @@ export const keys = {
   cmsPost: (shareCode: string) => ["cms_posts", shareCode] as const,
   /** The last post id handed out by the embedded (KV) CMS driver. */
   cmsPostCounter: () => ["counters", "cms_posts"] as const,
+  /** A ticket being created in the CMS right now, so that no second request creates it too. */
+  ticketClaim: (shareCode: string) => ["ticket_claims", shareCode] as const,
   /** The share code a signed-in user's ticket is linked to. */
   ticketByUser: (userId: string) => ["tickets_by_user", userId] as const,
 

@@ -1,0 +1,86 @@
+import { keys } from "./keys.ts";
+import { commit, CONFLICT, runTransaction } from "./kv.ts";
+
+/** A visitor's ticket as the service keeps it, once the CMS has answered. */
+export interface Ticket {
+  shareCode: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  /** The CMS's id of the ticket post. */
+  wpId: number;
+  /** The signed-in user whose visits the route page and share card show. */
+  userId: string | null;
+  createdAt: string;
+}
+
+/** Reads a ticket by its share code. */
+export async function getTicket(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<Ticket | null> {
+  return (await kv.get<Ticket>(keys.ticket(shareCode))).value;
+}
+
+/** The share code of the ticket linked to a user, if any. */
+export async function getShareCodeOfUser(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<string | null> {
+  return (await kv.get<string>(keys.ticketByUser(userId))).value;
+}
+
+/**
+ * Stores a ticket unless its share code is taken; links it to its user.
+ * Returns the ticket stored under that share code: the new one, or the
+ * earlier one when it already existed.
+ */
+export async function saveTicket(kv: Deno.Kv, ticket: Ticket): Promise<Ticket> {
+  const key = keys.ticket(ticket.shareCode);
+  return await runTransaction(async () => {
+    const existing = await kv.get<Ticket>(key);
+    if (existing.value) return existing.value;
+    const operation = kv.atomic().check(existing).set(key, ticket);
+    if (ticket.userId) {
+      operation.set(keys.ticketByUser(ticket.userId), ticket.shareCode);
+    }
+    return (await commit(operation)).ok ? ticket : CONFLICT;
+  });
+}
+
+interface TicketClaim {
+  email: string;
+  expiresAt: number;
+}
+
+/**
+ * Claims a share code for `email` while the CMS is asked, so that concurrent
+ * requests (on any instance) do not create a second CMS post. Returns `null`
+ * when claimed, or the email of the request that holds the claim.
+ */
+export async function claimShareCode(
+  kv: Deno.Kv,
+  shareCode: string,
+  { email, ttlMs, now }: { email: string; ttlMs: number; now: Date },
+): Promise<{ heldBy: string } | null> {
+  const key = keys.ticketClaim(shareCode);
+  return await runTransaction(async () => {
+    const existing = await kv.get<TicketClaim>(key);
+    if (existing.value && existing.value.expiresAt > now.getTime()) {
+      return { heldBy: existing.value.email };
+    }
+    const claim: TicketClaim = { email, expiresAt: now.getTime() + ttlMs };
+    const result = await commit(
+      kv.atomic().check(existing).set(key, claim, { expireIn: ttlMs }),
+    );
+    return result.ok ? null : CONFLICT;
+  });
+}
+
+/** Ends a claim taken with {@linkcode claimShareCode}. */
+export async function releaseShareCode(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<void> {
+  await kv.delete(keys.ticketClaim(shareCode));
+}

@@ -1,0 +1,69 @@
+import type { TicketInput } from "./cms/types.ts";
+import {
+  claimShareCode,
+  getTicket,
+  releaseShareCode,
+  saveTicket,
+  type Ticket,
+} from "./db/tickets.ts";
+import type { AppDeps } from "./deps.ts";
+import { ConflictError } from "./errors.ts";
+
+/** How long a request may hold a share code while the CMS answers (its timeout is 10 s). */
+const CLAIM_TTL_MS = 15_000;
+const WAIT_STEP_MS = 100;
+
+/**
+ * Creates a visitor's ticket in the CMS and keeps it in KV, exactly once per
+ * share code. The same share code with the same email is a safe retry: the
+ * earlier ticket is returned, also when the CMS created the post but its
+ * answer was lost (the CMS is asked first). Another email: 409.
+ */
+export async function createTicket(
+  { kv, cms, now }: Pick<AppDeps, "kv" | "cms" | "now">,
+  input: TicketInput,
+): Promise<Ticket> {
+  const deadline = Date.now() + CLAIM_TTL_MS + 1_000;
+  while (true) {
+    const existing = await getTicket(kv, input.shareCode);
+    if (existing) return assertSameVisitor(existing.email, input, existing);
+    const claim = await claimShareCode(kv, input.shareCode, {
+      email: input.email,
+      ttlMs: CLAIM_TTL_MS,
+      now: now(),
+    });
+    if (!claim) break;
+    assertSameVisitor(claim.heldBy, input, null);
+    // The same visitor's other request is creating it right now: wait for it.
+    if (Date.now() > deadline) {
+      throw new ConflictError("El código se está registrando; reintenta");
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+  }
+
+  try {
+    const post = (await cms.findTicket(input.shareCode)) ??
+      await cms.createTicket(input);
+    assertSameVisitor(post.email, input, null);
+    return await saveTicket(kv, {
+      shareCode: input.shareCode,
+      name: post.name,
+      email: post.email,
+      phone: post.phone ?? null,
+      wpId: post.wpId,
+      userId: post.userId ?? input.userId ?? null,
+      createdAt: now().toISOString(),
+    });
+  } finally {
+    await releaseShareCode(kv, input.shareCode);
+  }
+}
+
+function assertSameVisitor<T>(email: string, input: TicketInput, value: T): T {
+  if (email.toLowerCase() !== input.email.toLowerCase()) {
+    throw new ConflictError(
+      "Ese código para compartir ya está en uso; genera otro",
+    );
+  }
+  return value;
+}

@@ -1,0 +1,80 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { AppDeps } from "../../../lib/deps.ts";
+import { createRouter, optionalUser } from "../../../lib/http.ts";
+import { createTicket } from "../../../lib/tickets.ts";
+
+const TicketRequest = z.object({
+  name: z.string().trim().min(1).max(120),
+  email: z.string().trim().max(254).pipe(z.email()),
+  shareCode: z.string().regex(
+    /^[A-Za-z0-9_-]{4,64}$/,
+    "de 4 a 64 letras, dígitos, _ o -",
+  ),
+  phone: z.string().trim().max(32).regex(
+    /^[0-9 +()-]*$/,
+    "solo dígitos, espacios y +()-",
+  )
+    .optional().transform((phone) => phone || undefined),
+}).openapi("TicketRequest");
+
+const TicketResponse = z.object({
+  ticketUrl: z.url(),
+  shareCode: z.string(),
+  wpId: z.number().int(),
+}).openapi("TicketResponse");
+
+const errorBody = {
+  content: {
+    "application/json": {
+      schema: z.object({ error: z.string(), details: z.string() }),
+    },
+  },
+};
+
+const route = createRoute({
+  method: "post",
+  path: "/",
+  summary: "Create a visitor's ticket in the city's CMS",
+  description:
+    "A valid bearer token is optional; with one, the ticket is linked to that user.",
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: TicketRequest } },
+    },
+  },
+  responses: {
+    200: {
+      description: "The ticket",
+      content: { "application/json": { schema: TicketResponse } },
+    },
+    400: { description: "A field is missing or invalid", ...errorBody },
+    401: {
+      description: "A bearer token was sent and is not valid",
+      ...errorBody,
+    },
+    409: {
+      description: "The share code belongs to another visitor",
+      ...errorBody,
+    },
+    502: { description: "The CMS failed or did not answer", ...errorBody },
+  },
+});
+
+export default function ticket(deps: AppDeps) {
+  const app = createRouter();
+  app.use(optionalUser(deps.auth));
+  return app.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const ticket = await createTicket(deps, {
+      ...body,
+      userId: c.get("user")?.id,
+    });
+    const base = deps.config.baseUrl ?? new URL(c.req.url).origin;
+    return c.json({
+      ticketUrl: `${base}/ruta/${encodeURIComponent(ticket.shareCode)}`,
+      shareCode: ticket.shareCode,
+      wpId: ticket.wpId,
+    }, 200);
+  });
+}

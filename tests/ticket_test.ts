@@ -1,0 +1,222 @@
+import assert from "node:assert/strict";
+import { getCmsPost } from "../lib/db/cms_posts.ts";
+import { getShareCodeOfUser, getTicket } from "../lib/db/tickets.ts";
+import {
+  createTestContext,
+  postJson,
+  randomEmail,
+  randomShareCode,
+  randomUserId,
+} from "./test_utils.ts";
+
+const TICKET = "/api/turismo/ticket";
+
+function ticketBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: "María José Ñúñez",
+    email: randomEmail(),
+    shareCode: randomShareCode(),
+    phone: "+52 (33) 1234-5678",
+    ...overrides,
+  };
+}
+
+Deno.test("POST /api/turismo/ticket (embedded KV CMS)", async (t) => {
+  await using ctx = await createTestContext();
+
+  await t.step(
+    "creates a ticket and answers its URL, share code and CMS id",
+    async () => {
+      const body = ticketBody();
+      const res = await postJson(ctx, TICKET, body);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get("content-type")!, /application\/json/);
+      const json = await res.json();
+      assert.deepEqual(Object.keys(json).sort(), [
+        "shareCode",
+        "ticketUrl",
+        "wpId",
+      ]);
+      assert.equal(json.ticketUrl, `http://localhost/ruta/${body.shareCode}`);
+      assert.equal(json.shareCode, body.shareCode);
+      assert.equal(typeof json.wpId, "number");
+      const stored = await getTicket(ctx.deps.kv, body.shareCode);
+      assert.deepEqual({ ...stored, createdAt: undefined }, {
+        shareCode: body.shareCode,
+        name: body.name,
+        email: body.email,
+        phone: body.phone,
+        wpId: json.wpId,
+        userId: null,
+        createdAt: undefined,
+      });
+      assert.equal(
+        (await getCmsPost(ctx.deps.kv, body.shareCode))?.wpId,
+        json.wpId,
+      );
+    },
+  );
+
+  await t.step(
+    "fields are trimmed and an empty phone is no phone",
+    async () => {
+      const body = ticketBody({
+        name: "  Ana  ",
+        email: " ana@ejemplo.mx ",
+        phone: "",
+      });
+      const res = await postJson(ctx, TICKET, body);
+      assert.equal(res.status, 200);
+      const stored = await getTicket(ctx.deps.kv, body.shareCode);
+      assert.equal(stored?.name, "Ana");
+      assert.equal(stored?.email, "ana@ejemplo.mx");
+      assert.equal(stored?.phone, null);
+    },
+  );
+
+  await t.step(
+    "each invalid field is a 400 naming it, and nothing is stored",
+    async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ name: undefined }, "name"],
+        [{ name: "" }, "name"],
+        [{ name: "x".repeat(121) }, "name"],
+        [{ name: 42 }, "name"],
+        [{ email: "no-es-correo" }, "email"],
+        [{ email: `${"a".repeat(250)}@b.mx` }, "email"],
+        [{ shareCode: "abc" }, "shareCode"],
+        [{ shareCode: "con espacios" }, "shareCode"],
+        [{ shareCode: "x".repeat(65) }, "shareCode"],
+        [{ shareCode: "../../etc" }, "shareCode"],
+        [{ phone: "llámame" }, "phone"],
+        [{ phone: "1".repeat(33) }, "phone"],
+      ];
+      for (const [overrides, field] of cases) {
+        const body = ticketBody(overrides);
+        const res = await postJson(ctx, TICKET, body);
+        assert.equal(res.status, 400, JSON.stringify(overrides));
+        const json = await res.json();
+        assert.equal(json.error, "Solicitud no válida");
+        assert.equal(json.field, field);
+        assert.match(json.details, new RegExp(`^${field}: `));
+        if (
+          typeof body.shareCode === "string" &&
+          /^[\w-]{4,64}$/.test(body.shareCode)
+        ) {
+          assert.equal(await getTicket(ctx.deps.kv, body.shareCode), null);
+        }
+      }
+    },
+  );
+
+  await t.step(
+    "the same share code and email again is the same ticket, no second post",
+    async () => {
+      const body = ticketBody();
+      const first = await (await postJson(ctx, TICKET, body)).json();
+      const again = await postJson(ctx, TICKET, {
+        ...body,
+        email: body.email.toUpperCase(),
+      });
+      assert.equal(again.status, 200);
+      assert.deepEqual(await again.json(), first);
+      const next = await (await postJson(ctx, TICKET, ticketBody())).json();
+      assert.equal(
+        next.wpId,
+        first.wpId + 1,
+        "no CMS post was created for the retry",
+      );
+    },
+  );
+
+  await t.step("a share code taken by another email is a 409", async () => {
+    const body = ticketBody();
+    await postJson(ctx, TICKET, body);
+    const res = await postJson(ctx, TICKET, { ...body, email: randomEmail() });
+    assert.equal(res.status, 409);
+    const json = await res.json();
+    assert.equal(json.error, "Conflicto");
+    assert.equal(
+      (await getTicket(ctx.deps.kv, body.shareCode))?.email,
+      body.email,
+    );
+  });
+
+  await t.step(
+    "CMS ids increase and never repeat under concurrent requests",
+    async () => {
+      const bodies = Array.from({ length: 20 }, () => ticketBody());
+      const responses = await Promise.all(
+        bodies.map((body) => postJson(ctx, TICKET, body)),
+      );
+      const ids = await Promise.all(responses.map(async (res) => {
+        assert.equal(res.status, 200);
+        return (await res.json()).wpId as number;
+      }));
+      assert.equal(new Set(ids).size, 20);
+      const sorted = [...ids].sort((a, b) => a - b);
+      assert.equal(sorted[19] - sorted[0], 19, "ids are consecutive");
+    },
+  );
+
+  await t.step(
+    "the same new share code sent ten times at once makes one ticket",
+    async () => {
+      const body = ticketBody();
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => postJson(ctx, TICKET, body)),
+      );
+      const answers = await Promise.all(responses.map((res) => res.json()));
+      assert.deepEqual(responses.map((r) => r.status), Array(10).fill(200));
+      assert.equal(new Set(answers.map((a) => a.wpId)).size, 1);
+      const next = await (await postJson(ctx, TICKET, ticketBody())).json();
+      assert.equal(
+        next.wpId,
+        answers[0].wpId + 1,
+        "exactly one CMS post was created",
+      );
+    },
+  );
+
+  await t.step(
+    "a valid bearer token links the ticket to that user",
+    async () => {
+      const userId = randomUserId();
+      const body = ticketBody();
+      const res = await postJson(ctx, TICKET, body, {
+        authorization: `Bearer ${await ctx.tokenFor(userId)}`,
+      });
+      assert.equal(res.status, 200);
+      assert.equal(
+        (await getTicket(ctx.deps.kv, body.shareCode))?.userId,
+        userId,
+      );
+      assert.equal(
+        await getShareCodeOfUser(ctx.deps.kv, userId),
+        body.shareCode,
+      );
+    },
+  );
+
+  await t.step("an invalid bearer token is a 401, not ignored", async () => {
+    const body = ticketBody();
+    const res = await postJson(ctx, TICKET, body, {
+      authorization: "Bearer not.a.token",
+    });
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get("www-authenticate")!, /^Bearer/);
+    assert.equal(await getTicket(ctx.deps.kv, body.shareCode), null);
+  });
+});
+
+Deno.test("POST /api/turismo/ticket: BASE_URL sets the ticket URL", async () => {
+  await using ctx = await createTestContext({
+    env: { BASE_URL: "https://turismo.example/" },
+  });
+  const body = ticketBody();
+  const json = await (await postJson(ctx, TICKET, body)).json();
+  assert.equal(
+    json.ticketUrl,
+    `https://turismo.example/ruta/${body.shareCode}`,
+  );
+});
