@@ -1,8 +1,11 @@
 import type { Config } from "../config.ts";
 import { createKvCms } from "./kv.ts";
 import type { TicketCms } from "./types.ts";
+import { createWordPressCms } from "./wordpress.ts";
 
 /** Picks the CMS driver: WordPress when `WP_URL` is set, else the embedded KV one. */
-export function createCms(_config: Config, kv: Deno.Kv): TicketCms {
-  return createKvCms(kv);
+export function createCms(config: Config, kv: Deno.Kv): TicketCms {
+  return config.wordpress
+    ? createWordPressCms(config.wordpress)
+    : createKvCms(kv);
 }
