@@ -2,6 +2,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import healthz from "../routes/healthz.ts";
 import ticket from "../routes/api/turismo/ticket.ts";
+import verifyVisit from "../routes/api/turismo/verify-visit.ts";
+import rateVisit from "../routes/api/turismo/rate-visit.ts";
 import type { AppDeps } from "./deps.ts";
 import {
   type AppEnv,
@@ -35,6 +37,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps));
   app.route("/api/turismo/ticket", ticket(deps));
+  app.route("/api/turismo/verify-visit", verifyVisit(deps));
+  app.route("/api/turismo/rate-visit", rateVisit(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,0 +1,347 @@
+import {
+  type Badge,
+  BADGE_DEFINITIONS,
+  getBadgesReachedAt,
+} from "../badges.ts";
+import { keys } from "./keys.ts";
+import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { evaluateRateLimit, type RateLimitOptions } from "./rate_limits.ts";
+
+/** A user's verified visit of one attraction: at most one per user and slug. */
+export interface Visit {
+  visitId: string;
+  userId: string;
+  slug: string;
+  /** ISO 8601. */
+  visitedAt: string;
+  /** The user's visit count this visit made: orders visits recorded in the same instant. */
+  seq: number;
+  /** 1..5, or null when not rated. */
+  rating: number | null;
+  notes: string | null;
+  /** ISO 8601 of the last rate-visit call, or null. */
+  ratedAt: string | null;
+}
+
+/** A badge a user has unlocked. */
+export interface UnlockedBadge extends Badge {
+  /** ISO 8601. */
+  unlockedAt: string;
+}
+
+/** A user's counters, kept in step with their visits and badges. */
+export interface UserStats {
+  visitCount: number;
+  badgeCount: number;
+}
+
+/** Per-attraction aggregates, kept in step with visits and ratings. */
+export interface AttractionStats {
+  visitCount: number;
+  ratingCount: number;
+  ratingSum: number;
+}
+
+/** What {@linkcode recordVisit} did. */
+export type RecordVisitResult =
+  | {
+    status: "created";
+    visit: Visit;
+    /** The badge to show: the highest one this visit unlocked, or null. */
+    badge: Badge | null;
+    /** Every badge this visit unlocked (more than one only when a reloaded data set lowered the total). */
+    unlocked: Badge[];
+  }
+  | { status: "duplicate"; visit: Visit }
+  | { status: "rate_limited"; retryAfterMs: number };
+
+/**
+ * Records a user's visit of an attraction in one transaction: the visit and
+ * its id index, the user's count, the attraction's aggregates, and any
+ * milestone badge the new count reaches, each badge only if the user does not
+ * hold it yet. Every entry read is checked and the attempt retried on
+ * conflict, so concurrent verifications of one user count exactly and unlock
+ * each badge exactly once; a visit already recorded is returned as
+ * `duplicate` with nothing written.
+ *
+ * With `rateLimit`, the visit is only recorded while that limit still allows
+ * a hit (without recording one): a failed guess recorded concurrently makes
+ * the attempt retry, so a guide code cannot slip past a lockout in a burst.
+ */
+export async function recordVisit(
+  kv: Deno.Kv,
+  { userId, slug, now, totalAttractions, rateLimit }: {
+    userId: string;
+    slug: string;
+    now: Date;
+    totalAttractions: number;
+    rateLimit?: Omit<RateLimitOptions, "now">;
+  },
+): Promise<RecordVisitResult> {
+  const visitKey = keys.visit(userId, slug);
+  const statsKey = keys.userStats(userId);
+  const attractionKey = keys.attractionStats(slug);
+  const limitKey = rateLimit
+    ? keys.rateLimit(rateLimit.scope, rateLimit.subject)
+    : undefined;
+  const badgeKeys = BADGE_DEFINITIONS.map((badge) =>
+    keys.badge(userId, badge.id)
+  );
+
+  return await runTransaction(async () => {
+    const [visitEntry, statsEntry, attractionEntry, ...rest] = await kv
+      .getMany<unknown[]>([
+        visitKey,
+        statsKey,
+        attractionKey,
+        ...badgeKeys,
+        ...(limitKey ? [limitKey] : []),
+      ]);
+    const badgeEntries = rest.slice(0, badgeKeys.length);
+    const limitEntry = limitKey ? rest[badgeKeys.length] : undefined;
+
+    if (rateLimit && limitEntry) {
+      const { result } = evaluateRateLimit(limitEntry.value, {
+        ...rateLimit,
+        now,
+      });
+      if (!result.allowed) {
+        return {
+          status: "rate_limited" as const,
+          retryAfterMs: result.retryAfterMs,
+        };
+      }
+    }
+    if (visitEntry.value) {
+      return { status: "duplicate" as const, visit: visitEntry.value as Visit };
+    }
+
+    const stats = toUserStats(statsEntry.value);
+    const attraction = toAttractionStats(attractionEntry.value);
+    const visitCount = stats.visitCount + 1;
+    const visit: Visit = {
+      visitId: crypto.randomUUID(),
+      userId,
+      slug,
+      visitedAt: now.toISOString(),
+      seq: visitCount,
+      rating: null,
+      notes: null,
+      ratedAt: null,
+    };
+    const held = new Set(
+      BADGE_DEFINITIONS.filter((_, i) => badgeEntries[i].value !== null)
+        .map((badge) => badge.id),
+    );
+    const unlocked = getBadgesReachedAt(visitCount, totalAttractions)
+      .filter((badge) => !held.has(badge.id));
+
+    const operation = kv.atomic()
+      .check(visitEntry, statsEntry, attractionEntry, ...badgeEntries)
+      .check({ key: keys.visitById(visit.visitId), versionstamp: null })
+      .set(visitKey, visit)
+      .set(keys.visitById(visit.visitId), [userId, slug])
+      .set(
+        statsKey,
+        {
+          visitCount,
+          badgeCount: stats.badgeCount + unlocked.length,
+        } satisfies UserStats,
+      )
+      .set(
+        attractionKey,
+        {
+          ...attraction,
+          visitCount: attraction.visitCount + 1,
+        } satisfies AttractionStats,
+      );
+    if (limitEntry) operation.check(limitEntry);
+    for (const badge of unlocked) {
+      operation.set(
+        keys.badge(userId, badge.id),
+        {
+          ...badge,
+          unlockedAt: visit.visitedAt,
+        } satisfies UnlockedBadge,
+      );
+    }
+    if (!(await commit(operation)).ok) return CONFLICT;
+    return {
+      status: "created" as const,
+      visit,
+      badge: unlocked.at(-1) ?? null,
+      unlocked,
+    };
+  });
+}
+
+/**
+ * Replaces the rating and notes of a user's verified visit and moves the
+ * attraction's rating aggregates by the difference, in one transaction: a
+ * replaced rating is not counted twice and a null rating leaves them.
+ * Returns the updated visit, or null when the user has not verified it.
+ */
+export async function rateVisit(
+  kv: Deno.Kv,
+  { userId, slug, rating, notes, now }: {
+    userId: string;
+    slug: string;
+    rating: number | null;
+    notes: string | null;
+    now: Date;
+  },
+): Promise<Visit | null> {
+  const visitKey = keys.visit(userId, slug);
+  const attractionKey = keys.attractionStats(slug);
+  return await runTransaction(async () => {
+    const [visitEntry, attractionEntry] = await kv.getMany<[Visit, unknown]>([
+      visitKey,
+      attractionKey,
+    ]);
+    if (!visitEntry.value) return null;
+    const previous = visitEntry.value.rating ?? null;
+    const stats = toAttractionStats(attractionEntry.value);
+    const visit: Visit = {
+      ...visitEntry.value,
+      rating,
+      notes,
+      ratedAt: now.toISOString(),
+    };
+    const result = await commit(
+      kv.atomic()
+        .check(visitEntry, attractionEntry)
+        .set(visitKey, visit)
+        .set(
+          attractionKey,
+          {
+            visitCount: stats.visitCount,
+            ratingCount: Math.max(
+              0,
+              stats.ratingCount + (rating === null ? 0 : 1) -
+                (previous === null ? 0 : 1),
+            ),
+            ratingSum: stats.ratingSum + (rating ?? 0) - (previous ?? 0),
+          } satisfies AttractionStats,
+        ),
+    );
+    return result.ok ? visit : CONFLICT;
+  });
+}
+
+/** A user's visit of an attraction, or null. */
+export async function getVisit(
+  kv: Deno.Kv,
+  userId: string,
+  slug: string,
+): Promise<Visit | null> {
+  return (await kv.get<Visit>(keys.visit(userId, slug))).value;
+}
+
+/** A visit by its id, or null. */
+export async function getVisitById(
+  kv: Deno.Kv,
+  visitId: string,
+): Promise<Visit | null> {
+  const index = await kv.get<[string, string]>(keys.visitById(visitId));
+  if (!index.value) return null;
+  return await getVisit(kv, ...index.value);
+}
+
+/**
+ * All of a user's visits, oldest first (then in the order they were
+ * counted). Bounded by the number of attractions, so no cursor.
+ */
+export async function listVisits(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<Visit[]> {
+  const visits: Visit[] = [];
+  for await (
+    const entry of kv.list<Visit>({ prefix: keys.visitsOfUser(userId) })
+  ) {
+    if (isVisit(entry.value)) visits.push(entry.value);
+  }
+  return visits.sort((a, b) =>
+    a.visitedAt < b.visitedAt
+      ? -1
+      : a.visitedAt > b.visitedAt
+      ? 1
+      : a.seq - b.seq
+  );
+}
+
+/** All of a user's badges, in the order they were unlocked (ties: lowest milestone first). */
+export async function listBadges(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<UnlockedBadge[]> {
+  const order = (id: string) => {
+    const i = BADGE_DEFINITIONS.findIndex((badge) => badge.id === id);
+    return i === -1 ? BADGE_DEFINITIONS.length : i;
+  };
+  const badges: UnlockedBadge[] = [];
+  for await (
+    const entry of kv.list<UnlockedBadge>({ prefix: keys.badgesOfUser(userId) })
+  ) {
+    const badge = entry.value;
+    if (badge && typeof badge.id === "string") badges.push(badge);
+  }
+  return badges.sort((a, b) =>
+    a.unlockedAt < b.unlockedAt
+      ? -1
+      : a.unlockedAt > b.unlockedAt
+      ? 1
+      : order(a.id) - order(b.id)
+  );
+}
+
+/** A user's counters (zeros for a user with no visits). */
+export async function getUserStats(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<UserStats> {
+  return toUserStats((await kv.get(keys.userStats(userId))).value);
+}
+
+/**
+ * An attraction's visits and ratings (zeros when it has none), with the
+ * average rating, or null when nobody has rated it.
+ */
+export async function getAttractionStats(
+  kv: Deno.Kv,
+  slug: string,
+): Promise<AttractionStats & { averageRating: number | null }> {
+  const stats = toAttractionStats(
+    (await kv.get(keys.attractionStats(slug))).value,
+  );
+  return {
+    ...stats,
+    averageRating: stats.ratingCount > 0
+      ? stats.ratingSum / stats.ratingCount
+      : null,
+  };
+}
+
+function toUserStats(value: unknown): UserStats {
+  const stats = (value ?? {}) as Partial<UserStats>;
+  return {
+    visitCount: stats.visitCount ?? 0,
+    badgeCount: stats.badgeCount ?? 0,
+  };
+}
+
+function toAttractionStats(value: unknown): AttractionStats {
+  const stats = (value ?? {}) as Partial<AttractionStats>;
+  return {
+    visitCount: stats.visitCount ?? 0,
+    ratingCount: stats.ratingCount ?? 0,
+    ratingSum: stats.ratingSum ?? 0,
+  };
+}
+
+function isVisit(value: unknown): value is Visit {
+  const visit = value as Partial<Visit> | null;
+  return typeof visit?.slug === "string" &&
+    typeof visit.visitId === "string" &&
+    typeof visit.visitedAt === "string";
+}

@@ -1,0 +1,67 @@
+import type { LoadedData } from "./data.ts";
+import { listBadges, listVisits } from "./db/visits.ts";
+
+export { getAttractionStats } from "./db/visits.ts";
+
+/**
+ * A tourist's route: what the route page, the share image and the ticket page
+ * show. Only visits of attractions in the current data set are listed and
+ * counted, so completion never passes 100% after an attraction is removed.
+ */
+export interface TouristRoute {
+  userId: string;
+  visits: {
+    visitId: string;
+    slug: string;
+    name: string;
+    /** ISO 8601. */
+    visitedAt: string;
+    rating: number | null;
+    notes: string | null;
+  }[];
+  badges: { id: string; name: string; icon: string; unlockedAt: string }[];
+  visitCount: number;
+  totalAttractions: number;
+  /** Integer 0..100; 100 only when every attraction is visited. */
+  completionPercent: number;
+}
+
+/** Reads a user's route: visits oldest first, with names from `loaded`, and badges. */
+export async function getTouristRoute(
+  kv: Deno.Kv,
+  userId: string,
+  loaded: LoadedData,
+): Promise<TouristRoute> {
+  const [visits, badges] = await Promise.all([
+    listVisits(kv, userId),
+    listBadges(kv, userId),
+  ]);
+  const listed = visits.flatMap((visit) => {
+    const attraction = loaded.attractionsBySlug.get(visit.slug);
+    if (!attraction) return [];
+    return [{
+      visitId: visit.visitId,
+      slug: visit.slug,
+      name: attraction.name,
+      visitedAt: visit.visitedAt,
+      rating: visit.rating ?? null,
+      notes: visit.notes ?? null,
+    }];
+  });
+  const total = loaded.totalAttractions;
+  return {
+    userId,
+    visits: listed,
+    badges: badges.map(({ id, name, icon, unlockedAt }) => ({
+      id,
+      name,
+      icon,
+      unlockedAt,
+    })),
+    visitCount: listed.length,
+    totalAttractions: total,
+    completionPercent: total > 0
+      ? Math.min(100, Math.floor((listed.length / total) * 100))
+      : 0,
+  };
+}

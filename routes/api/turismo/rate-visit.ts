@@ -1,0 +1,81 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { TokenVerifier } from "../../../lib/auth.ts";
+import type { AppDeps } from "../../../lib/deps.ts";
+import { assertSelf, createRouter, requireUser } from "../../../lib/http.ts";
+import { rateVerifiedVisit } from "../../../lib/visits.ts";
+
+const RateVisitRequest = z.object({
+  userId: z.guid().openapi({ description: "The token's user" }),
+  atractivoSlug: z.string().max(100).openapi({ example: "plaza-principal" }),
+  // Any JSON value: an invalid rating is saved as null, not refused (spec 4.3).
+  rating: z.unknown().optional().openapi({
+    type: ["number", "null"],
+    minimum: 1,
+    maximum: 5,
+    description: "1 to 5; anything else (or nothing) is saved as null",
+  }),
+  notes: z.string().nullish().openapi({
+    description: "Trimmed; empty is null; cut at 1,000 characters",
+  }),
+}).openapi("RateVisitRequest");
+
+const RateVisitResponse = z.object({
+  success: z.literal(true),
+  rating: z.number().int().min(1).max(5).nullable(),
+  notes: z.string().nullable(),
+}).openapi("RateVisitResponse");
+
+const ErrorBody = z.object({ error: z.string(), details: z.string() });
+const json = (schema: z.ZodType) => ({
+  content: { "application/json": { schema } },
+});
+
+function createRateVisitRoute(auth: TokenVerifier) {
+  return createRoute({
+    method: "post",
+    path: "/",
+    summary: "Rate a verified visit and keep notes about it",
+    description: "Replaces the visit's earlier rating and notes.",
+    security: [{ bearerAuth: [] }],
+    middleware: [requireUser(auth)] as const,
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: RateVisitRequest } },
+      },
+    },
+    responses: {
+      200: {
+        description: "What was saved",
+        content: { "application/json": { schema: RateVisitResponse } },
+      },
+      400: { description: "A field is missing or invalid", ...json(ErrorBody) },
+      401: {
+        description: "Missing or invalid bearer token",
+        ...json(ErrorBody),
+      },
+      403: {
+        description: "userId is not the token's user",
+        ...json(ErrorBody),
+      },
+      404: {
+        description: "No such attraction, or the user has not verified it",
+        ...json(ErrorBody),
+      },
+    },
+  });
+}
+
+export default function rateVisitRoute(deps: AppDeps) {
+  return createRouter().openapi(createRateVisitRoute(deps.auth), async (c) => {
+    const { userId, atractivoSlug, rating, notes } = c.req.valid("json");
+    assertSelf(c, userId);
+    const saved = await rateVerifiedVisit(deps, {
+      userId,
+      slug: atractivoSlug,
+      rating,
+      notes,
+    });
+    return c.json({ success: true as const, ...saved }, 200);
+  });
+}

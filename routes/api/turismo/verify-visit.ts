@@ -1,0 +1,77 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { TokenVerifier } from "../../../lib/auth.ts";
+import type { AppDeps } from "../../../lib/deps.ts";
+import { assertSelf, createRouter, requireUser } from "../../../lib/http.ts";
+import { verifyVisit } from "../../../lib/visits.ts";
+
+const VerifyVisitRequest = z.object({
+  code: z.string().max(64).openapi({
+    description: "The guide code shown at the attraction; case-insensitive",
+  }),
+  userId: z.guid().openapi({ description: "The token's user" }),
+}).openapi("VerifyVisitRequest");
+
+const VerifyVisitResponse = z.object({
+  success: z.literal(true),
+  visitId: z.guid(),
+  atractivo: z.string().openapi({ example: "plaza-principal" }),
+  badge: z.object({ id: z.string(), name: z.string(), icon: z.string() })
+    .nullable(),
+}).openapi("VerifyVisitResponse");
+
+const ErrorBody = z.object({ error: z.string(), details: z.string() });
+const json = (schema: z.ZodType) => ({
+  content: { "application/json": { schema } },
+});
+
+function createVerifyVisitRoute(auth: TokenVerifier) {
+  return createRoute({
+    method: "post",
+    path: "/",
+    summary: "Verify a visit with the attraction's guide code",
+    security: [{ bearerAuth: [] }],
+    middleware: [requireUser(auth)] as const,
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: VerifyVisitRequest } },
+      },
+    },
+    responses: {
+      200: {
+        description: "The visit, and the badge it unlocked (or null)",
+        content: { "application/json": { schema: VerifyVisitResponse } },
+      },
+      400: { description: "A field is missing or invalid", ...json(ErrorBody) },
+      401: {
+        description: "Missing or invalid bearer token",
+        ...json(ErrorBody),
+      },
+      403: {
+        description: "userId is not the token's user",
+        ...json(ErrorBody),
+      },
+      404: { description: "No attraction has this code", ...json(ErrorBody) },
+      409: {
+        description: "Already verified by this user: the first visit",
+        ...json(ErrorBody.extend({ visitId: z.guid(), atractivo: z.string() })),
+      },
+      429: {
+        description: "More than 10 wrong codes in 10 minutes; see Retry-After",
+        ...json(ErrorBody),
+      },
+    },
+  });
+}
+
+export default function verifyVisitRoute(deps: AppDeps) {
+  return createRouter().openapi(
+    createVerifyVisitRoute(deps.auth),
+    async (c) => {
+      const { code, userId } = c.req.valid("json");
+      assertSelf(c, userId);
+      const visit = await verifyVisit(deps, { userId, code });
+      return c.json({ success: true as const, ...visit }, 200);
+    },
+  );
+}
