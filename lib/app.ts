@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
 import healthz from "../routes/healthz.ts";
+import chat from "../routes/api/chat.ts";
 import ticket from "../routes/api/turismo/ticket.ts";
 import verifyVisit from "../routes/api/turismo/verify-visit.ts";
 import rateVisit from "../routes/api/turismo/rate-visit.ts";
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps));
+  app.route("/api/chat", chat(deps));
   app.route("/api/turismo/ticket", ticket(deps));
   app.route("/api/turismo/verify-visit", verifyVisit(deps));
   app.route("/api/turismo/rate-visit", rateVisit(deps));

@@ -174,7 +174,7 @@ export function toRateLimitSubject(ip: string): string {
 }
 
 /** Spanish replies of the chat endpoint, whose errors are `{reply}`. */
-const CHAT_REPLIES: Record<number, string> = {
+export const CHAT_REPLIES: Record<number, string> = {
   400: "No recibí un mensaje válido. Escribe tu pregunta e inténtalo de nuevo.",
   413: "Tu mensaje es demasiado largo. Intenta con un texto más corto.",
   415: "No recibí un mensaje válido. Escribe tu pregunta e inténtalo de nuevo.",

@@ -1,0 +1,72 @@
+import type { LatLng } from "../data.ts";
+import { BadRequestError } from "../errors.ts";
+import { parseLocation } from "./geo.ts";
+
+/** Spec 8: a message (and each history entry) is cut at 500 characters. */
+export const MAX_MESSAGE_CHARS = 500;
+/** Spec 8: only the last 8 history entries are used. */
+export const MAX_HISTORY_ENTRIES = 8;
+
+/** A chat message of spec 2.5. */
+export interface ChatMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** A chat request after the lenient rules of spec 4.5 and DESIGN.md. */
+export interface ChatInput {
+  message: string;
+  history: ChatMessage[];
+  location?: LatLng;
+}
+
+/**
+ * Applies the chat's input rules: `message` trimmed (empty is a 400) and cut;
+ * `history` filtered (entries with another role or a non-string content are
+ * dropped, a non-array is ignored), then its last entries kept, each cut;
+ * `location` kept only when valid. Only `message` can fail: a bad history or
+ * location still gets an answer.
+ */
+export function parseChatInput(
+  body: { message: unknown; history?: unknown; location?: unknown },
+): ChatInput {
+  if (typeof body.message !== "string") {
+    throw new BadRequestError("message: debe ser texto", { field: "message" });
+  }
+  const message = truncateChars(body.message.trim(), MAX_MESSAGE_CHARS);
+  if (!message) {
+    throw new BadRequestError("message: está vacío", { field: "message" });
+  }
+  const history = (Array.isArray(body.history) ? body.history : [])
+    .filter(isChatMessage)
+    .map(({ role, content }) => ({
+      role,
+      content: truncateChars(content.trim(), MAX_MESSAGE_CHARS),
+    }))
+    .filter(({ content }) => content !== "")
+    .slice(-MAX_HISTORY_ENTRIES);
+  return { message, history, location: parseLocation(body.location) };
+}
+
+/**
+ * The first `max` characters of `text`, counted in code points so that an
+ * emoji is never split into a lone surrogate (which some model servers'
+ * JSON parsers refuse).
+ */
+export function truncateChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = "";
+  let count = 0;
+  for (const char of text) {
+    if (count++ === max) break;
+    out += char;
+  }
+  return out;
+}
+
+function isChatMessage(value: unknown): value is ChatMessage {
+  if (typeof value !== "object" || value === null) return false;
+  const { role, content } = value as Record<string, unknown>;
+  return (role === "user" || role === "assistant") &&
+    typeof content === "string";
+}

@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { loadTourismData } from "../data.ts";
+import {
+  buildChatMessages,
+  buildRequestContext,
+  buildStablePrompt,
+  createPromptCache,
+  formatMoney,
+} from "./prompt.ts";
+
+const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
+const loaded = await loadTourismData(DATA_PATH);
+const raw = JSON.parse(await Deno.readTextFile(DATA_PATH));
+
+Deno.test("the stable prompt holds every attraction and provider but no guide code", () => {
+  const prompt = buildStablePrompt(loaded.data);
+  for (const a of raw.attractions) {
+    assert.ok(prompt.includes(`**${a.name}**`), a.name);
+    assert.ok(prompt.includes(`/turismo/atractivos/${a.slug}`), a.slug);
+    assert.ok(prompt.includes(`${a.location.lat},${a.location.lng}`), a.slug);
+    assert.ok(!prompt.toUpperCase().includes(a.guideCode.toUpperCase()));
+  }
+  for (const p of raw.providers) {
+    assert.ok(prompt.includes(`**${p.name}**`), p.name);
+    assert.ok(prompt.includes(`tel. ${p.contact.phone}`), p.name);
+  }
+  for (const e of raw.emergency) assert.ok(prompt.includes(`**${e.phone}**`));
+  for (const d of raw.directions) {
+    assert.ok(prompt.includes(`Desde **${d.fromCity}**`));
+  }
+  assert.ok(prompt.includes("**$1,450 MXN** por persona"));
+});
+
+Deno.test("the stable prompt stays compact", () => {
+  // About 8,500 tokens for the demo data set; this guards against bloat.
+  const prompt = buildStablePrompt(loaded.data);
+  assert.ok(prompt.length < 34_000, `${prompt.length} characters`);
+});
+
+Deno.test("the stable prompt is the same string for the same data", () => {
+  assert.equal(
+    buildStablePrompt(loaded.data),
+    buildStablePrompt(structuredClone(loaded.data)),
+  );
+});
+
+Deno.test("createPromptCache builds once per data version and rebuilds on a new one", () => {
+  let calls = 0;
+  const cache = createPromptCache((data) =>
+    `prompt ${++calls} ${data.municipality.name}`
+  );
+  const first = cache.get(loaded);
+  assert.equal(cache.get(loaded), first);
+  assert.equal(cache.get({ ...loaded }), first);
+  assert.equal(cache.builds, 1);
+
+  const next = { ...loaded, version: "otra-version" };
+  assert.equal(cache.get(next), "prompt 2 Tequila");
+  assert.equal(cache.get(next), "prompt 2 Tequila");
+  assert.equal(cache.builds, 2);
+});
+
+Deno.test("the request context dates today in the municipality's time zone", () => {
+  // 05:30 UTC on the 23rd is still 23:30 on the 22nd in Mexico City.
+  const context = buildRequestContext(loaded.data, {
+    now: new Date("2026-11-23T05:30:00Z"),
+  });
+  assert.match(context, /domingo, 22 de noviembre de 2026, 11:30 p\.m\./);
+  assert.match(context, /no compartió su ubicación/);
+});
+
+Deno.test("the request context names the events on today and soon", () => {
+  const context = buildRequestContext(loaded.data, {
+    now: new Date("2026-12-01T18:00:00Z"),
+  });
+  assert.match(
+    context,
+    /Eventos en curso hoy: Feria Nacional del Tequila 2026\./,
+  );
+  assert.match(
+    context,
+    /Próximos eventos \(45 días\): Posadas y luces de Navidad \(desde 2026-12-16\)\./,
+  );
+});
+
+Deno.test("the request context lists 8 attractions and 6 providers by distance", () => {
+  const context = buildRequestContext(loaded.data, {
+    now: new Date("2026-11-22T15:00:00Z"),
+    location: { lat: 20.89, lng: -103.845 },
+  });
+  const attractions = context.split("\n").filter((l) => l.startsWith("- ["));
+  const providers = context.split("Prestadores más cercanos:\n")[1]
+    .split("\n");
+  assert.equal(attractions.length, 8);
+  assert.equal(providers.length, 6);
+  assert.match(
+    attractions[0],
+    /^- \[Casa de la Cultura de Tequila\]\(\/turismo\/atractivos\/casa-de-la-cultura\): 1\.0 km \| \[Cómo llegar\]\(https:\/\/www\.google\.com\/maps\/dir\/\?api=1&origin=20\.89,-103\.845&destination=20\.88356,-103\.83776\)$/,
+  );
+  assert.match(
+    providers[0],
+    /^- Cenaduría Santiago \(restaurante, tel\. \+52 374 000 0221\): 1\.0 km \|/,
+  );
+});
+
+Deno.test("buildChatMessages puts the stable prompt first and the question last", () => {
+  const messages = buildChatMessages({
+    stablePrompt: "estable",
+    requestContext: "contexto",
+    input: {
+      message: "¿Y hoy?",
+      history: [{ role: "user", content: "hola" }, {
+        role: "assistant",
+        content: "¡Hola!",
+      }],
+    },
+  });
+  assert.deepEqual(messages, [
+    { role: "system", content: "estable" },
+    { role: "system", content: "contexto" },
+    { role: "user", content: "hola" },
+    { role: "assistant", content: "¡Hola!" },
+    { role: "user", content: "¿Y hoy?" },
+  ]);
+});
+
+Deno.test("formatMoney writes Mexican pesos, and zero as free", () => {
+  assert.equal(formatMoney({ amount: 1450, currency: "MXN" }), "$1,450 MXN");
+  assert.equal(formatMoney({ amount: 40, currency: "MXN" }), "$40 MXN");
+  assert.equal(formatMoney({ amount: 0, currency: "MXN" }), "gratis");
+});

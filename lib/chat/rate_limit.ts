@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from "hono";
+import { hitRateLimit } from "../db/rate_limits.ts";
+import type { AppDeps } from "../deps.ts";
+import { TooManyRequestsError } from "../errors.ts";
+import { getClientIp } from "../http.ts";
+
+/** Spec 8: at most 20 chat requests per IP address in any 60-second window. */
+export const CHAT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
+
+/**
+ * Counts every chat request of the client's IP in the shared KV limiter (so
+ * all instances see one count; nothing is kept in memory) and answers 429
+ * with `Retry-After` past the limit. It runs before the body is validated:
+ * a malformed request costs a slot too, so a client cannot probe for free.
+ */
+export function limitChatRate(
+  { kv, config, now }: Pick<AppDeps, "kv" | "config" | "now">,
+): MiddlewareHandler {
+  return async function limitChatRate(c, next) {
+    const result = await hitRateLimit(kv, {
+      scope: "chat",
+      subject: getClientIp(c, config.trustProxy),
+      ...CHAT_RATE_LIMIT,
+      now: now(),
+    });
+    if (!result.allowed) {
+      throw new TooManyRequestsError(
+        "Demasiadas preguntas seguidas; espera antes de volver a preguntar",
+        result.retryAfterMs / 1000,
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,116 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { completeChat, streamChat } from "../../lib/chat/model.ts";
+import { parseChatInput } from "../../lib/chat/input.ts";
+import {
+  buildChatMessages,
+  buildRequestContext,
+  createPromptCache,
+} from "../../lib/chat/prompt.ts";
+import { limitChatRate } from "../../lib/chat/rate_limit.ts";
+import {
+  respondWithEventStream,
+  wantsEventStream,
+} from "../../lib/chat/stream.ts";
+import type { AppDeps } from "../../lib/deps.ts";
+import { ServiceUnavailableError } from "../../lib/errors.ts";
+import { createRouter } from "../../lib/http.ts";
+
+// Lenient on purpose (spec 4.5, DESIGN.md): bad history entries and a bad
+// location are dropped, not refused, so they are documented, not validated.
+const ChatRequest = z.object({
+  message: z.string().openapi({
+    description: "Trimmed; empty is a 400; cut at 500 characters",
+    example: "¿Qué puedo visitar cerca de la plaza?",
+  }),
+  history: z.unknown().optional().openapi({
+    type: "array",
+    items: {
+      type: "object",
+      properties: {
+        role: { type: "string", enum: ["user", "assistant"] },
+        content: { type: "string" },
+      },
+      required: ["role", "content"],
+    },
+    description:
+      "Earlier turns, oldest first. Only the last 8 valid entries are used, each cut at 500 characters; other entries are ignored",
+  }),
+  location: z.unknown().optional().openapi({
+    type: "object",
+    properties: {
+      lat: { type: "number", minimum: -90, maximum: 90 },
+      lng: { type: "number", minimum: -180, maximum: 180 },
+    },
+    required: ["lat", "lng"],
+    description: "The visitor's position; ignored when out of range",
+  }),
+}).openapi("ChatRequest");
+
+const Reply = z.object({ reply: z.string() }).openapi("ChatReply");
+const replyBody = (description: string) => ({
+  description,
+  content: { "application/json": { schema: Reply } },
+});
+
+function createChatRoute(deps: AppDeps) {
+  return createRoute({
+    method: "post",
+    path: "/",
+    summary: "Ask the tourism assistant",
+    description:
+      'Answers in Spanish Markdown from the tourism data set. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
+    middleware: [limitChatRate(deps)] as const,
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: ChatRequest } },
+      },
+    },
+    responses: {
+      200: {
+        description: "The assistant's reply in Markdown",
+        content: {
+          "application/json": { schema: Reply },
+          "text/event-stream": { schema: z.string() },
+        },
+      },
+      400: replyBody("message missing, not a string or empty"),
+      413: replyBody("Body over 64 KiB"),
+      415: replyBody("Body not sent as application/json"),
+      429: replyBody("More than 20 requests in 60 seconds from this IP"),
+      500: replyBody("Unexpected error"),
+      502: replyBody("The language-model provider failed or timed out"),
+      503: replyBody("No language-model key is configured"),
+    },
+  });
+}
+
+export default function chat(deps: AppDeps) {
+  const prompts = createPromptCache();
+  return createRouter().openapi(createChatRoute(deps), async (c) => {
+    const input = parseChatInput(c.req.valid("json"));
+    if (!deps.openai) {
+      throw new ServiceUnavailableError("OPENAI_API_KEY no está configurada");
+    }
+    const loaded = deps.data.current();
+    const request = {
+      model: deps.config.openai.model,
+      messages: buildChatMessages({
+        stablePrompt: prompts.get(loaded),
+        requestContext: buildRequestContext(loaded.data, {
+          now: deps.now(),
+          location: input.location,
+        }),
+        input,
+      }),
+    };
+    if (wantsEventStream(c.req.header("accept"))) {
+      const openai = deps.openai;
+      return respondWithEventStream(
+        c,
+        (signal) => streamChat(openai, { ...request, signal }),
+      );
+    }
+    return c.json({ reply: await completeChat(deps.openai, request) }, 200);
+  });
+}
