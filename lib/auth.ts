@@ -39,6 +39,8 @@ export interface TokenVerifierOptions {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** The clock `exp` is checked against; tests move it. */
+  now?: () => Date;
 }
 
 /**
@@ -61,6 +63,8 @@ export function createTokenVerifier(
     })
     : undefined;
 
+  const now = options.now ?? (() => new Date());
+
   return {
     async verify(token) {
       let claims: jose.JWTPayload;
@@ -79,6 +83,7 @@ export function createTokenVerifier(
               issuer: SELF_ISSUER,
               audience: SELF_AUDIENCE,
               requiredClaims: ["exp", "sub"],
+              currentDate: now(),
             }),
           );
         }
@@ -86,6 +91,7 @@ export function createTokenVerifier(
           issuer: options.issuer,
           audience: options.audience,
           requiredClaims: ["exp", "sub"],
+          currentDate: now(),
         };
         if (header.alg?.startsWith("HS")) {
           if (!externalSecret) {

@@ -12,7 +12,7 @@ export const DATA_PATH =
   new URL("../data/turismo.json", import.meta.url).pathname;
 
 /** A clock the test moves by hand. */
-export function createTestClock(start = new Date("2026-11-22T15:00:00Z")) {
+export function createTestClock(start = new Date()) {
   let now = start.getTime();
   return {
     now: () => new Date(now),
@@ -53,7 +53,11 @@ export async function createTestContext(
     kv,
     data: new DataStore(await loadTourismData(DATA_PATH)),
     now: clock.now,
-    auth: createTokenVerifier({ ownSecret: signingSecret, ...config.auth }),
+    auth: createTokenVerifier({
+      ownSecret: signingSecret,
+      ...config.auth,
+      now: clock.now,
+    }),
     signingSecret,
     cms: createKvCms(kv),
     ...overrides,
