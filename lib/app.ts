@@ -5,6 +5,7 @@ import chat from "../routes/api/chat.ts";
 import ticket from "../routes/api/turismo/ticket.ts";
 import verifyVisit from "../routes/api/turismo/verify-visit.ts";
 import rateVisit from "../routes/api/turismo/rate-visit.ts";
+import shareImage from "../routes/api/turismo/og/[code].ts";
 import type { AppDeps } from "./deps.ts";
 import {
   type AppEnv,
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/api/turismo/ticket", ticket(deps));
   app.route("/api/turismo/verify-visit", verifyVisit(deps));
   app.route("/api/turismo/rate-visit", rateVisit(deps));
+  app.route("/api/turismo/og", shareImage(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,0 +1,205 @@
+/**
+ * Share-card rendering benchmark:
+ *
+ *   deno bench -A bench/og_bench.ts
+ *
+ * Group "share card" compares, for the SAME card (same element tree):
+ *   - baseline: the straightforward pipeline, written inline here: fonts
+ *     read from disk and handed to satori fresh on every call (so satori
+ *     re-parses them), emoji as SVG data URIs, then
+ *     `new Resvg(svg).render().asPng()` with default options;
+ *   - renderShareCard, cold (no RenderCache);
+ *   - a RenderCache hit.
+ *
+ * Group "breakdown" isolates each optimisation against the same baseline.
+ */
+import satori from "satori";
+import { Resvg } from "@resvg/resvg-wasm";
+import {
+  buildShareCardElement,
+  renderShareCard,
+  renderShareCardSvg,
+  type ShareCard,
+  shareCardCacheKey,
+} from "../lib/og/card.ts";
+import { RenderCache } from "../lib/og/cache.ts";
+import { encodeRgbPng } from "../lib/og/png.ts";
+
+const LOGO =
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="32" fill="#0E6E5C"/><path d="M14 44 26 24l8 12 6-8 10 16z" fill="#FFF8EE"/><circle cx="44" cy="18" r="6" fill="#F2B705"/><rect x="12" y="46" width="40" height="4" rx="2" fill="#C2410C"/></svg>`;
+
+const CARD: ShareCard = {
+  name: "María José Ñúñez",
+  visitCount: 8,
+  totalAttractions: 17,
+  badges: [{ id: "explorer", name: "Exploradora", icon: "🧭" }],
+  branding: {
+    name: "San Miguel de las Flores",
+    tagline: "Pueblo Mágico · Ruta de los Sabores",
+    colors: {
+      primary: "#0E6E5C",
+      secondary: "#C2410C",
+      accent: "#F2B705",
+      background: "#FFF8EE",
+      text: "#1F2937",
+    },
+    logoSvg: LOGO,
+  },
+};
+
+// The element tree is shared so that every variant draws the same pixels.
+// (buildShareCardElement also initialises resvg-wasm once.)
+const element = await buildShareCardElement(CARD);
+
+// --- Baseline: a naive pipeline, inline -------------------------------------
+
+const FONT_FILES = [
+  ["Inter", 400, "@fontsource/inter/files/inter-latin-400-normal.woff"],
+  ["Inter", 700, "@fontsource/inter/files/inter-latin-700-normal.woff"],
+  [
+    "Inter latin-ext",
+    400,
+    "@fontsource/inter/files/inter-latin-ext-400-normal.woff",
+  ],
+  [
+    "Inter latin-ext",
+    700,
+    "@fontsource/inter/files/inter-latin-ext-700-normal.woff",
+  ],
+] as const;
+
+/** Read fonts from disk every time, as a naive handler would. */
+async function readFontsFresh() {
+  return await Promise.all(
+    FONT_FILES.map(async ([name, weight, specifier]) => ({
+      name,
+      weight,
+      style: "normal" as const,
+      data: (await Deno.readFile(new URL(import.meta.resolve(specifier))))
+        .buffer as ArrayBuffer,
+    })),
+  );
+}
+
+async function naiveEmoji(code: string, segment: string) {
+  if (code !== "emoji") return [];
+  const hex = [...segment].map((c) => c.codePointAt(0)!.toString(16))
+    .filter((h) => h !== "fe0f").join("-");
+  try {
+    const svg = await Deno.readTextFile(
+      new URL(import.meta.resolve(`@twemoji/svg/${hex}.svg`)),
+    );
+    return `data:image/svg+xml;base64,${btoa(svg)}`;
+  } catch {
+    return [];
+  }
+}
+
+async function naiveSvg(fonts: Awaited<ReturnType<typeof readFontsFresh>>) {
+  return await satori(element, {
+    width: 1200,
+    height: 630,
+    fonts,
+    loadAdditionalAsset: naiveEmoji,
+  });
+}
+
+async function baseline(): Promise<Uint8Array> {
+  const svg = await naiveSvg(await readFontsFresh());
+  return new Resvg(svg).render().asPng();
+}
+
+// --- Benchmarks ---------------------------------------------------------------
+
+const cache = new RenderCache();
+const key = await shareCardCacheKey(CARD);
+await cache.getOrRender(key, () => renderShareCard(CARD));
+
+Deno.bench({
+  name: "baseline: naive satori + resvg asPng",
+  group: "share card",
+  baseline: true,
+  async fn() {
+    await baseline();
+  },
+});
+
+Deno.bench({
+  name: "renderShareCard (cold, no cache)",
+  group: "share card",
+  async fn() {
+    await renderShareCard(CARD);
+  },
+});
+
+Deno.bench({
+  name: "RenderCache hit",
+  group: "share card",
+  async fn() {
+    await cache.getOrRender(key, () => renderShareCard(CARD));
+  },
+});
+
+// Where the time goes: each row removes one cost from the baseline.
+const cachedFonts = await readFontsFresh();
+const naiveSvgText = await naiveSvg(cachedFonts);
+const ourSvg = await renderShareCardSvg(CARD);
+
+Deno.bench({
+  name: "naive pipeline",
+  group: "breakdown",
+  baseline: true,
+  async fn() {
+    await baseline();
+  },
+});
+
+Deno.bench({
+  name: "naive, fonts parsed once (same ArrayBuffers every call)",
+  group: "breakdown",
+  async fn() {
+    new Resvg(await naiveSvg(cachedFonts)).render().asPng();
+  },
+});
+
+Deno.bench({
+  name: "satori only, fonts read + parsed per call",
+  group: "breakdown",
+  async fn() {
+    await naiveSvg(await readFontsFresh());
+  },
+});
+
+Deno.bench({
+  name: "satori only (renderShareCardSvg: cached fonts, inlined SVG)",
+  group: "breakdown",
+  async fn() {
+    await renderShareCardSvg(CARD);
+  },
+});
+
+Deno.bench({
+  name: "resvg only: default options + asPng (nested SVG images)",
+  group: "breakdown",
+  fn() {
+    new Resvg(naiveSvgText).render().asPng();
+  },
+});
+
+Deno.bench({
+  name: "resvg only: inlined SVG + asPng",
+  group: "breakdown",
+  fn() {
+    new Resvg(ourSvg, { font: { loadSystemFonts: false } }).render().asPng();
+  },
+});
+
+Deno.bench({
+  name: "resvg only: inlined SVG + native-zlib PNG encoder",
+  group: "breakdown",
+  fn() {
+    const image = new Resvg(ourSvg, { font: { loadSystemFonts: false } })
+      .render();
+    encodeRgbPng(image.pixels, image.width, image.height);
+  },
+});
