@@ -27,6 +27,11 @@ const envSchema = z.object({
   WP_URL: optionalUrl,
   WP_USER: optionalString,
   WP_APP_PASSWORD: optionalString,
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_REDIRECT_URI: optionalUrl,
+
   WP_POST_TYPE: z.string().regex(
     /^[a-z0-9_-]+$/,
     "must be a REST base like posts",
@@ -63,6 +68,17 @@ export interface Config {
     appPassword: string;
     postType: string;
   };
+  /** The portal's own sign-in with an OpenID Connect provider; `undefined` when not configured. */
+  oidc?: {
+    /** The issuer identifier; discovery reads `<issuer>/.well-known/openid-configuration`. */
+    issuer: string;
+    clientId: string;
+    clientSecret: string;
+    /** The one callback address registered with the provider. */
+    redirectUri: string;
+    /** Timeout of each call to the provider, in milliseconds. */
+    timeoutMs: number;
+  };
   allowedOrigins: string[];
   trustProxy: boolean;
   logRequests: boolean;
@@ -98,6 +114,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       "Invalid environment:\n  WP_URL, WP_USER and WP_APP_PASSWORD must be set together",
     );
   }
+  const oidc = parseOidc(e);
   const allowedOrigins = e.ALLOWED_ORIGINS.split(",").map((o) => o.trim())
     .filter(Boolean);
   for (const origin of allowedOrigins) {
@@ -134,8 +151,65 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         postType: e.WP_POST_TYPE,
       }
       : undefined,
+    oidc,
     allowedOrigins,
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
+  };
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** Whether `url` may be plain http: only on the local machine (development, tests). */
+export function isLoopbackUrl(url: string): boolean {
+  return LOOPBACK_HOSTS.has(new URL(url).hostname);
+}
+
+function parseOidc(e: z.output<typeof envSchema>): Config["oidc"] {
+  const fail = (message: string): never => {
+    throw new ConfigError(`Invalid environment:\n  ${message}`);
+  };
+  const vars = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
+  if (!vars.some(Boolean)) {
+    if (e.OIDC_REDIRECT_URI) fail("OIDC_REDIRECT_URI needs OIDC_ISSUER");
+    return undefined;
+  }
+  if (!vars.every(Boolean)) {
+    fail(
+      "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together",
+    );
+  }
+  // Kept as given: an issuer must match its discovery document exactly,
+  // trailing slash included (Auth0's has one, Google's does not).
+  const issuer = e.OIDC_ISSUER!;
+  if (new URL(issuer).protocol !== "https:" && !isLoopbackUrl(issuer)) {
+    fail("OIDC_ISSUER: must be https (http only on 127.0.0.1 or localhost)");
+  }
+  const baseUrl = e.BASE_URL?.replace(/\/+$/, "");
+  const redirectUri = e.OIDC_REDIRECT_URI ??
+    (baseUrl ? `${baseUrl}/auth/callback` : undefined) ??
+    fail(
+      "OIDC_REDIRECT_URI: set it or BASE_URL (it defaults to BASE_URL/auth/callback)",
+    );
+  const redirect = new URL(redirectUri);
+  if (!redirect.pathname.endsWith("/auth/callback") || redirect.search) {
+    fail("OIDC_REDIRECT_URI: must end in /auth/callback, without a query");
+  }
+  if (baseUrl && redirect.origin !== new URL(baseUrl).origin) {
+    fail(
+      "OIDC_REDIRECT_URI: must be on BASE_URL's origin (the session cookie is set there)",
+    );
+  }
+  if (redirect.protocol !== "https:" && !isLoopbackUrl(redirectUri)) {
+    fail(
+      "OIDC_REDIRECT_URI: must be https (http only on 127.0.0.1 or localhost)",
+    );
+  }
+  return {
+    issuer,
+    clientId: e.OIDC_CLIENT_ID!,
+    clientSecret: e.OIDC_CLIENT_SECRET!,
+    redirectUri,
+    timeoutMs: 10_000,
   };
 }

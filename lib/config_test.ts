@@ -46,6 +46,86 @@ Deno.test("config", async (t) => {
     }
   });
 
+  await t.step(
+    "OIDC sign-in is configured by three variables set together",
+    () => {
+      const oidc = {
+        OIDC_ISSUER: "https://accounts.google.com",
+        OIDC_CLIENT_ID: "id-123",
+        OIDC_CLIENT_SECRET: "secreto",
+      };
+      assert.equal(parseConfig({}).oidc, undefined);
+      assert.deepEqual(
+        parseConfig({ ...oidc, BASE_URL: "https://turismo.example/" }).oidc,
+        {
+          issuer: "https://accounts.google.com",
+          clientId: "id-123",
+          clientSecret: "secreto",
+          redirectUri: "https://turismo.example/auth/callback",
+          timeoutMs: 10_000,
+        },
+      );
+      assert.equal(
+        parseConfig({
+          ...oidc,
+          OIDC_REDIRECT_URI: "https://turismo.example/portal/auth/callback",
+        }).oidc?.redirectUri,
+        "https://turismo.example/portal/auth/callback",
+      );
+      assert.equal(
+        parseConfig({
+          ...oidc,
+          OIDC_ISSUER: "http://127.0.0.1:9000",
+          BASE_URL: "http://127.0.0.1:8000",
+        }).oidc?.issuer,
+        "http://127.0.0.1:9000",
+      );
+      const bad: [Record<string, string>, RegExp][] = [
+        [
+          { OIDC_ISSUER: "https://idp.example" },
+          /OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together/,
+        ],
+        [
+          { ...oidc, OIDC_CLIENT_SECRET: "", BASE_URL: "https://t.example" },
+          /set together/,
+        ],
+        [{ ...oidc }, /OIDC_REDIRECT_URI: set it or BASE_URL/],
+        [
+          {
+            ...oidc,
+            OIDC_ISSUER: "http://idp.example",
+            BASE_URL: "https://t.example",
+          },
+          /OIDC_ISSUER: must be https/,
+        ],
+        [{ ...oidc, OIDC_ISSUER: "idp.example" }, /OIDC_ISSUER/],
+        [
+          { ...oidc, OIDC_REDIRECT_URI: "https://turismo.example/login" },
+          /OIDC_REDIRECT_URI: must end in \/auth\/callback/,
+        ],
+        [
+          {
+            ...oidc,
+            BASE_URL: "https://turismo.example",
+            OIDC_REDIRECT_URI: "https://otro.example/auth/callback",
+          },
+          /OIDC_REDIRECT_URI: must be on BASE_URL's origin/,
+        ],
+        [
+          { OIDC_REDIRECT_URI: "https://turismo.example/auth/callback" },
+          /OIDC_REDIRECT_URI needs OIDC_ISSUER/,
+        ],
+      ];
+      for (const [env, message] of bad) {
+        assert.throws(() => parseConfig(env), (error: Error) => {
+          assert.ok(error instanceof ConfigError, JSON.stringify(env));
+          assert.match(error.message, message);
+          return true;
+        });
+      }
+    },
+  );
+
   await t.step("values are parsed and normalised", () => {
     const config = parseConfig({
       PORT: "9000",

@@ -101,6 +101,7 @@ Deno.test("POST /api/chat", async (t) => {
     maxRetries: 1,
   });
   await using ctx = await createTestContext({
+    clockStart: new Date("2026-11-22T15:00:00Z"),
     env: { TRUST_PROXY: "true" },
     openai,
   });

@@ -36,9 +36,9 @@ export interface TestContext {
  * set; any dependency can be replaced. Use with `await using`.
  */
 export async function createTestContext(
-  { env = {}, kvPath = ":memory:", ...overrides }:
+  { env = {}, kvPath = ":memory:", clockStart, ...overrides }:
     & Partial<AppDeps>
-    & { env?: Record<string, string>; kvPath?: string } = {},
+    & { env?: Record<string, string>; kvPath?: string; clockStart?: Date } = {},
 ): Promise<TestContext> {
   const config = parseConfig({
     LOG_REQUESTS: "false",
@@ -47,7 +47,7 @@ export async function createTestContext(
   });
   const kv = overrides.kv ?? await openKv(config.kvPath);
   const signingSecret = await getOrCreateSigningSecret(kv);
-  const clock = createTestClock();
+  const clock = createTestClock(clockStart);
   const deps: AppDeps = {
     config,
     kv,

@@ -1,0 +1,212 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ChatMessages } from "../components/ChatMessages.tsx";
+import { Icon } from "../components/Icon.tsx";
+import {
+  askAssistant,
+  buildHistory,
+  type ChatMessage,
+  isChatMessage,
+  MAX_MESSAGE_CHARS,
+} from "../lib/pages/chat_client.ts";
+import { LOCATION_TEXT, useGeolocation } from "../lib/pages/use_geolocation.ts";
+
+type Markdown = (source: string) => string;
+
+const STORAGE_KEY = "turismo-chat";
+
+/**
+ * The tourism assistant: a floating button that opens a chat panel. The
+ * conversation lives in this tab only (sessionStorage) and its last 8
+ * messages go with each question. Replies stream in and are rendered as safe
+ * Markdown (lib/pages/markdown.ts, loaded on first open). Hidden until
+ * hydrated: without JavaScript it could not work.
+ */
+export default function ChatWidget({ brandName }: { brandName: string }) {
+  const [ready, setReady] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [input, setInput] = useState("");
+  const [pending, setPending] = useState(false);
+  const geo = useGeolocation();
+  const [markdown, setMarkdown] = useState<{ render: Markdown } | null>(null);
+  const launcher = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+  // Focus moves only on the visitor's own open/close, never on page load.
+  const moveFocus = useRef(false);
+
+  useEffect(() => {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null");
+      if (Array.isArray(saved?.messages)) {
+        setMessages(saved.messages.filter(isChatMessage));
+      }
+      if (saved?.open) setOpen(true);
+    } catch { /* storage off or corrupt: start empty */ }
+    setReady(true);
+  }, []);
+
+  useEffect(() => {
+    if (!ready) return;
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ messages, open }));
+    } catch { /* private mode: the chat still works for this page */ }
+  }, [ready, messages, open]);
+
+  useEffect(() => {
+    const focus = moveFocus.current;
+    moveFocus.current = false;
+    if (!open) {
+      // Back to the button that opened the panel, once it is shown again.
+      if (focus) launcher.current?.focus();
+      return;
+    }
+    if (focus) field.current?.focus();
+    if (!markdown) {
+      import("../lib/pages/markdown.ts").then(({ renderMarkdown }) =>
+        setMarkdown({ render: renderMarkdown })
+      ).catch(() => {/* plain text still shows */});
+    }
+  }, [open]);
+
+  useEffect(() => {
+    log.current?.scrollTo({ top: log.current.scrollHeight });
+  }, [messages, open]);
+
+  function close() {
+    moveFocus.current = true;
+    setOpen(false);
+  }
+
+  async function send(text: string) {
+    const message = text.trim().slice(0, MAX_MESSAGE_CHARS);
+    if (!message || pending) return;
+    const history = buildHistory(messages);
+    const asked: ChatMessage[] = [...messages, {
+      role: "user",
+      content: message,
+    }];
+    const show = (content: string, error?: boolean) =>
+      setMessages([...asked, { role: "assistant", content, error }]);
+    setMessages(asked);
+    setInput("");
+    setPending(true);
+    const { ok, reply } = await askAssistant({
+      message,
+      history,
+      location: geo.location,
+      onText: (soFar) => show(soFar),
+    });
+    show(reply, !ok);
+    setPending(false);
+  }
+
+  return (
+    <div class="chat" hidden={!ready}>
+      <button
+        ref={launcher}
+        type="button"
+        class="chat__launcher"
+        aria-expanded={open ? "true" : "false"}
+        aria-controls="chat-panel"
+        hidden={open}
+        onClick={() => {
+          moveFocus.current = true;
+          setOpen(true);
+        }}
+      >
+        <Icon name="chat" />
+        <span>Asistente turístico</span>
+      </button>
+      <section
+        id="chat-panel"
+        class="chat__panel"
+        role="dialog"
+        aria-labelledby="chat-title"
+        hidden={!open}
+        onKeyDown={(e) => e.key === "Escape" && close()}
+      >
+        <header class="chat__header">
+          <h2 id="chat-title" class="chat__title">
+            <Icon name="chat" /> Asistente de {brandName}
+          </h2>
+          <button type="button" class="chat__icon-button" onClick={close}>
+            <Icon name="close" label="Cerrar el asistente" />
+          </button>
+        </header>
+        <div
+          ref={log}
+          class="chat__log"
+          role="log"
+          aria-live="polite"
+          aria-busy={pending ? "true" : "false"}
+          aria-label="Conversación"
+        >
+          <ChatMessages
+            messages={messages}
+            renderMarkdown={markdown?.render ?? null}
+            pending={pending}
+            onSuggest={send}
+          />
+        </div>
+        <form
+          class="chat__form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            send(input);
+          }}
+        >
+          <label for="chat-input" class="sr-only">Escribe tu pregunta</label>
+          <textarea
+            id="chat-input"
+            ref={field}
+            rows={2}
+            maxLength={MAX_MESSAGE_CHARS}
+            placeholder="Escribe tu pregunta…"
+            value={input}
+            onInput={(e) => setInput(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                send(input);
+              }
+            }}
+          />
+          <button
+            type="submit"
+            class="chat__send"
+            disabled={pending || !input.trim()}
+          >
+            <Icon name="send" label="Enviar" />
+          </button>
+        </form>
+        <div class="chat__tools">
+          <button
+            type="button"
+            class="chat__tool"
+            aria-pressed={geo.location ? "true" : "false"}
+            onClick={geo.toggle}
+          >
+            <Icon name="locate" />
+            Usar mi ubicación
+          </button>
+          {messages.length > 0 && (
+            <button
+              type="button"
+              class="chat__tool"
+              onClick={() => setMessages([])}
+              disabled={pending}
+            >
+              Nueva conversación
+            </button>
+          )}
+        </div>
+        <p class="chat__status" role="status">{LOCATION_TEXT[geo.state]}</p>
+        <p class="chat__note">
+          Respuestas generadas con IA: confirma precios y horarios antes de tu
+          visita.
+        </p>
+      </section>
+    </div>
+  );
+}

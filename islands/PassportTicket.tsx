@@ -1,0 +1,114 @@
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import {
+  createSessionApi,
+  OFFLINE_MESSAGE,
+  SESSION_EXPIRED_MESSAGE,
+  SessionExpiredError,
+} from "../lib/oauth/session_client.ts";
+import { createShareCode } from "./TicketForm.tsx";
+
+/**
+ * "Mi boleto" on the passport: the link to the signed-in tourist's ticket
+ * and route page, or a short form that creates the ticket linked to them
+ * (`POST /api/turismo/ticket` with the session's bearer token and a share
+ * code made in the browser).
+ */
+export default function PassportTicket(
+  { shareCode: initial }: { shareCode: string | null },
+) {
+  const api = useMemo(() => createSessionApi(), []);
+  const [shareCode, setShareCode] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  // Rendered disabled on the server: a click before hydration would submit
+  // the form natively (the guide code into the address bar).
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
+  const [error, setError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // Kept across retries: the API answers a retry with the same ticket.
+  const pending = useRef<string | null>(null);
+
+  if (shareCode) {
+    return (
+      <p>
+        <a class="button" href={`/ruta/${encodeURIComponent(shareCode)}`}>
+          Ver mi boleto y mi ruta
+        </a>
+      </p>
+    );
+  }
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const data = new FormData(form.current!);
+    const name = String(data.get("name") ?? "").trim();
+    const email = String(data.get("email") ?? "").trim();
+    if (!name || !email) {
+      setError("Escribe tu nombre y tu correo electrónico.");
+      return;
+    }
+    pending.current ??= createShareCode();
+    setBusy(true);
+    try {
+      const result = await api.post("/api/turismo/ticket", {
+        name,
+        email,
+        shareCode: pending.current,
+      });
+      if (result.status === 200) {
+        setShareCode(String(result.body.shareCode ?? pending.current));
+      } else {
+        if (result.status === 409) pending.current = null;
+        const details = typeof result.body.details === "string"
+          ? result.body.details.replace(/^[\w.]+:\s*/, "")
+          : "";
+        setError(
+          result.status === 400 && details
+            ? details
+            : "No pudimos crear tu boleto. Inténtalo de nuevo en unos minutos.",
+        );
+      }
+    } catch (caught) {
+      setError(
+        caught instanceof SessionExpiredError
+          ? SESSION_EXPIRED_MESSAGE
+          : OFFLINE_MESSAGE,
+      );
+    }
+    setBusy(false);
+  }
+
+  return (
+    <form class="ticket-form" ref={form} onSubmit={submit} noValidate>
+      <div class="field">
+        <label for="pasaporte-nombre">Nombre completo</label>
+        <input
+          id="pasaporte-nombre"
+          name="name"
+          autoComplete="name"
+          maxLength={120}
+          required
+        />
+      </div>
+      <div class="field">
+        <label for="pasaporte-correo">Correo electrónico</label>
+        <input
+          id="pasaporte-correo"
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={254}
+          required
+        />
+      </div>
+      {error && <p class="form-error" role="alert">{error}</p>}
+      <button
+        class="button button--accent"
+        type="submit"
+        disabled={!ready || busy}
+      >
+        {busy ? "Creando tu boleto…" : "Crear mi boleto para compartir"}
+      </button>
+    </form>
+  );
+}

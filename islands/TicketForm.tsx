@@ -1,0 +1,196 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+
+type Field = "name" | "email" | "phone";
+type Errors = Partial<Record<Field | "form", string>>;
+
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+
+/**
+ * A share code from the browser's CSPRNG: 10 characters of an alphabet
+ * without look-alikes (0/O, 1/l/I), about 58 bits. Rejection sampling keeps
+ * every character equally likely.
+ */
+export function createShareCode(length = 10): string {
+  const limit = 256 - (256 % ALPHABET.length);
+  let code = "";
+  while (code.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < limit && code.length < length) {
+        code += ALPHABET[byte % ALPHABET.length];
+      }
+    }
+  }
+  return code;
+}
+
+/**
+ * The ticket form: creates the visitor's ticket through the JSON API and
+ * takes them to their route page. The server renders it with the button
+ * disabled (it needs JavaScript; the page says so in a `<noscript>`), and
+ * hydration enables it.
+ */
+export default function TicketForm() {
+  const [ready, setReady] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const form = useRef<HTMLFormElement>(null);
+  // One code per visitor and form: a retry after a network error reuses it,
+  // which the API answers with the same ticket instead of a second one.
+  const shareCode = useRef<string | null>(null);
+
+  useEffect(() => setReady(true), []);
+
+  function focusField(field: string) {
+    form.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+  }
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (busy) return;
+    const data = new FormData(form.current!);
+    const value = (field: Field) => String(data.get(field) ?? "").trim();
+    const missing: Errors = {};
+    if (!value("name")) missing.name = "Escribe tu nombre.";
+    if (!value("email")) missing.email = "Escribe tu correo electrónico.";
+    setErrors(missing);
+    if (Object.keys(missing).length > 0) {
+      focusField(Object.keys(missing)[0]);
+      return;
+    }
+    shareCode.current ??= createShareCode();
+    setBusy(true);
+    try {
+      const res = await fetch("/api/turismo/ticket", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          name: value("name"),
+          email: value("email"),
+          shareCode: shareCode.current,
+          ...(value("phone") ? { phone: value("phone") } : {}),
+        }),
+      });
+      const body = await res.json().catch(() => ({}));
+      if (res.ok) {
+        location.assign(
+          `/ruta/${encodeURIComponent(body.shareCode ?? shareCode.current)}`,
+        );
+        return;
+      }
+      if (res.status === 409) shareCode.current = null;
+      const field = typeof body.field === "string" ? body.field : "";
+      const message = describeError(res.status, body);
+      if (field === "name" || field === "email" || field === "phone") {
+        setErrors({ [field]: message });
+        focusField(field);
+      } else {
+        setErrors({ form: message });
+      }
+    } catch {
+      setErrors({
+        form:
+          "No pudimos conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.",
+      });
+    }
+    setBusy(false);
+  }
+
+  return (
+    <form
+      class="ticket-form"
+      ref={form}
+      onSubmit={submit}
+      noValidate
+      aria-describedby={errors.form ? "boleto-error" : undefined}
+    >
+      <Field id="name" label="Nombre completo" error={errors.name}>
+        <input
+          id="boleto-name"
+          name="name"
+          type="text"
+          autoComplete="name"
+          maxLength={120}
+          required
+          {...invalid(errors.name, "name")}
+        />
+      </Field>
+      <Field id="email" label="Correo electrónico" error={errors.email}>
+        <input
+          id="boleto-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={254}
+          required
+          {...invalid(errors.email, "email")}
+        />
+      </Field>
+      <Field id="phone" label="Teléfono (opcional)" error={errors.phone}>
+        <input
+          id="boleto-phone"
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          maxLength={32}
+          {...invalid(errors.phone, "phone")}
+        />
+      </Field>
+      {errors.form && (
+        <p class="form-error" id="boleto-error" role="alert">{errors.form}</p>
+      )}
+      <button
+        class="button button--accent"
+        type="submit"
+        disabled={!ready || busy}
+      >
+        {busy ? "Creando tu boleto…" : "Obtener mi boleto"}
+      </button>
+      <p class="field__hint">
+        Usaremos tus datos solo para tu boleto turístico.
+      </p>
+    </form>
+  );
+}
+
+/** A labelled field with its error message under it. */
+function Field(
+  { id, label, error, children }: {
+    id: Field;
+    label: string;
+    error?: string;
+    children: ComponentChildren;
+  },
+) {
+  return (
+    <div class="field">
+      <label for={`boleto-${id}`}>{label}</label>
+      {children}
+      {error && <p class="field__error" id={`boleto-${id}-error`}>{error}</p>}
+    </div>
+  );
+}
+
+/** The ARIA attributes of a field with an error. */
+function invalid(error: string | undefined, id: Field) {
+  return error
+    ? { "aria-invalid": true, "aria-describedby": `boleto-${id}-error` }
+    : {};
+}
+
+function describeError(status: number, body: Record<string, unknown>): string {
+  const details = typeof body.details === "string" ? body.details : "";
+  if (status === 400 && details) {
+    // "email: Correo electrónico inválido" → "Correo electrónico inválido".
+    const text = details.replace(/^[\w.]+:\s*/, "");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  if (status === 409) {
+    return "Ese código de boleto ya está en uso. Vuelve a enviar el formulario.";
+  }
+  if (status === 429) {
+    return "Demasiados intentos seguidos. Espera un momento e inténtalo de nuevo.";
+  }
+  return details ||
+    "No pudimos crear tu boleto en este momento. Inténtalo de nuevo en unos minutos.";
+}

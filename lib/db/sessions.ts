@@ -1,0 +1,159 @@
+import { keys } from "./keys.ts";
+import { commit, CONFLICT, runTransaction } from "./kv.ts";
+
+/** A signed-in browser session. The cookie holds only its id. */
+export interface Session {
+  userId: string;
+  /** The name the identity provider gave, to greet the user; null when it gave none. */
+  name: string | null;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601; a session read at or after this instant is treated as signed out. */
+  expiresAt: string;
+}
+
+/** A sign-in in progress, kept under its `state` until the provider redirects back. */
+export interface OAuthFlow {
+  /** The PKCE verifier whose S256 challenge went to the provider. */
+  codeVerifier: string;
+  nonce: string;
+  /** A same-site path to return to after sign-in. */
+  next: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+/** A user of the service, created at their first sign-in with a provider identity. */
+export interface IdentityUser {
+  userId: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** Session ids and OAuth `state` values: base64url of 256 random bits. */
+const RANDOM_ID = /^[A-Za-z0-9_-]{43}$/;
+/** Accepted `state` values: what oauth4webapi generates, and a bit of room. */
+const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** A random, unguessable 256-bit id in base64url: the only thing a session cookie holds. */
+export function generateSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-")
+    .replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/**
+ * Creates a session under a NEW random id, never one the browser sent, so
+ * that an id planted before sign-in (session fixation) never becomes valid.
+ * Kept with `expireIn` so KV drops it by itself; its expiry is also checked on read.
+ */
+export async function createSession(
+  kv: Deno.Kv,
+  { userId, name, now, ttlMs }: {
+    userId: string;
+    name: string | null;
+    now: Date;
+    ttlMs: number;
+  },
+): Promise<{ sessionId: string; session: Session }> {
+  const session: Session = {
+    userId,
+    name,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+  };
+  return await runTransaction(async () => {
+    const sessionId = generateSessionId();
+    const key = keys.session(sessionId);
+    const result = await commit(
+      kv.atomic().check({ key, versionstamp: null }).set(key, session, {
+        expireIn: ttlMs,
+      }),
+    );
+    return result.ok ? { sessionId, session } : CONFLICT;
+  });
+}
+
+/**
+ * Reads a live session. A malformed id (a tampered cookie) is not looked up;
+ * an expired session is `null` even before KV has dropped it.
+ */
+export async function getSession(
+  kv: Deno.Kv,
+  sessionId: string,
+  now: Date,
+): Promise<Session | null> {
+  if (!RANDOM_ID.test(sessionId)) return null;
+  const session = (await kv.get<Session>(keys.session(sessionId))).value;
+  if (!session || Date.parse(session.expiresAt) <= now.getTime()) return null;
+  return session;
+}
+
+/** Deletes a session (sign-out); deleting an unknown id is a no-op. */
+export async function deleteSession(
+  kv: Deno.Kv,
+  sessionId: string,
+): Promise<void> {
+  if (!RANDOM_ID.test(sessionId)) return;
+  await kv.delete(keys.session(sessionId));
+}
+
+/** Stores a sign-in in progress under its `state`, once, for `ttlMs`. */
+export async function saveOAuthFlow(
+  kv: Deno.Kv,
+  state: string,
+  flow: OAuthFlow,
+  { ttlMs }: { ttlMs: number },
+): Promise<void> {
+  if (!STATE_PATTERN.test(state)) throw new Error("Malformed OAuth state");
+  const key = keys.oauthFlow(state);
+  const result = await commit(
+    kv.atomic().check({ key, versionstamp: null }).set(key, flow, {
+      expireIn: ttlMs,
+    }),
+  );
+  if (!result.ok) throw new Error("OAuth state collision");
+}
+
+/**
+ * Takes the sign-in stored under `state` and deletes it in one atomic step,
+ * so a callback replayed (or raced) with the same `state` finds nothing.
+ * Unknown, malformed or expired: `null`.
+ */
+export async function consumeOAuthFlow(
+  kv: Deno.Kv,
+  state: string,
+  now: Date,
+): Promise<OAuthFlow | null> {
+  if (!STATE_PATTERN.test(state)) return null;
+  const key = keys.oauthFlow(state);
+  return await runTransaction(async () => {
+    const entry = await kv.get<OAuthFlow>(key);
+    if (!entry.value) return null;
+    const result = await commit(kv.atomic().check(entry).delete(key));
+    if (!result.ok) return CONFLICT;
+    return entry.value.expiresAt > now.getTime() ? entry.value : null;
+  });
+}
+
+/**
+ * The service's user id (a UUID) for a provider identity (`iss` + `sub`),
+ * created at its first sign-in. Concurrent first sign-ins agree on one id:
+ * the first commit wins and the others read it back.
+ */
+export async function getOrCreateUserForIdentity(
+  kv: Deno.Kv,
+  { issuer, subject, now }: { issuer: string; subject: string; now: Date },
+): Promise<{ userId: string; created: boolean }> {
+  const key = keys.userByIdentity(issuer, subject);
+  return await runTransaction(async () => {
+    const entry = await kv.get<IdentityUser>(key);
+    if (entry.value) return { userId: entry.value.userId, created: false };
+    const user: IdentityUser = {
+      userId: crypto.randomUUID(),
+      createdAt: now.toISOString(),
+    };
+    const result = await commit(kv.atomic().check(entry).set(key, user));
+    return result.ok ? { userId: user.userId, created: true } : CONFLICT;
+  });
+}

@@ -1,0 +1,149 @@
+import { signOwnToken } from "../auth.ts";
+import {
+  consumeOAuthFlow,
+  createSession,
+  deleteSession,
+  getOrCreateUserForIdentity,
+  getSession,
+  saveOAuthFlow,
+  type Session,
+} from "../db/sessions.ts";
+import type { AppDeps } from "../deps.ts";
+import { getOidcClient, OidcSignInError } from "./oidc_client.ts";
+
+/** How long a session lasts; the cookie's Max-Age matches. */
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long the provider has to send the user back. */
+export const FLOW_TTL_MS = 10 * 60 * 1000;
+/** Lifetime of the bearer tokens pages get for the API. */
+export const SESSION_TOKEN_TTL_SECONDS = 600;
+/** Where a sign-in lands when it was given no usable `next`. */
+export const DEFAULT_NEXT = "/mi-pasaporte";
+
+/** Sign-in was asked for but no OIDC provider is configured: a 503 page. */
+export class SignInNotConfiguredError extends Error {
+  override name = "SignInNotConfiguredError";
+}
+
+/**
+ * `next` when it is a path on this site, else {@linkcode DEFAULT_NEXT}.
+ * Refused: absolute URLs, `//host` and `/\host` (browsers read both as
+ * another host), and any whitespace or control character (browsers strip
+ * tabs and newlines, which would turn `/\t/host` into `//host`).
+ */
+export function getSafeNextPath(next: string | undefined | null): string {
+  if (!next || next.length > 512) return DEFAULT_NEXT;
+  if (!next.startsWith("/") || next[1] === "/" || next[1] === "\\") {
+    return DEFAULT_NEXT;
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\s\x00-\x1f\x7f\\]/.test(next)) return DEFAULT_NEXT;
+  const base = "https://portal.invalid";
+  const url = new URL(next, base);
+  return url.origin === base
+    ? `${url.pathname}${url.search}${url.hash}`
+    : DEFAULT_NEXT;
+}
+
+/**
+ * Starts a sign-in: a fresh `state`, `nonce` and PKCE verifier, kept in KV
+ * under the state for {@linkcode FLOW_TTL_MS}; returns the provider address
+ * to send the browser to and the state to bind to the browser.
+ */
+export async function startSignIn(
+  { config, kv, now }: Pick<AppDeps, "config" | "kv" | "now">,
+  { next }: { next?: string | null },
+): Promise<{ redirectTo: URL; state: string }> {
+  if (!config.oidc) {
+    throw new SignInNotConfiguredError("OIDC_ISSUER is not set");
+  }
+  const authorization = await getOidcClient(config.oidc).createAuthorization();
+  await saveOAuthFlow(kv, authorization.state, {
+    codeVerifier: authorization.codeVerifier,
+    nonce: authorization.nonce,
+    next: getSafeNextPath(next),
+    expiresAt: now().getTime() + FLOW_TTL_MS,
+  }, { ttlMs: FLOW_TTL_MS });
+  return { redirectTo: authorization.url, state: authorization.state };
+}
+
+/**
+ * Completes a sign-in from the provider's redirect. The `state` must be the
+ * one this browser started (`browserState`, from its cookie) and is consumed
+ * atomically, so a replayed callback fails before the code is ever sent;
+ * then the code is exchanged with the PKCE verifier and the ID token checked
+ * (nonce, issuer, audience, signature). The identity maps to a stable user
+ * id; the session gets a new random id, and the browser's previous session,
+ * if any, is ended.
+ */
+export async function finishSignIn(
+  { config, kv, now }: Pick<AppDeps, "config" | "kv" | "now">,
+  { callbackUrl, browserState, previousSessionId }: {
+    callbackUrl: URL;
+    browserState: string | undefined;
+    previousSessionId: string | undefined;
+  },
+): Promise<{ sessionId: string; session: Session; next: string }> {
+  if (!config.oidc) {
+    throw new SignInNotConfiguredError("OIDC_ISSUER is not set");
+  }
+  const state = callbackUrl.searchParams.get("state");
+  if (!state || state !== browserState) {
+    throw new OidcSignInError(
+      "The callback's state is not the one this browser started",
+    );
+  }
+  const flow = await consumeOAuthFlow(kv, state, now());
+  if (!flow) {
+    throw new OidcSignInError("Unknown, already used or expired state");
+  }
+  const identity = await getOidcClient(config.oidc).completeAuthorization(
+    callbackUrl,
+    { state, nonce: flow.nonce, codeVerifier: flow.codeVerifier },
+  );
+  const { userId } = await getOrCreateUserForIdentity(kv, {
+    issuer: identity.issuer,
+    subject: identity.subject,
+    now: now(),
+  });
+  const { sessionId, session } = await createSession(kv, {
+    userId,
+    name: identity.name,
+    now: now(),
+    ttlMs: SESSION_TTL_MS,
+  });
+  if (previousSessionId) await deleteSession(kv, previousSessionId);
+  return { sessionId, session, next: flow.next };
+}
+
+/** The live session a cookie names, or `null` (none, unknown, tampered or expired). */
+export async function getSignedInSession(
+  { kv, now }: Pick<AppDeps, "kv" | "now">,
+  sessionId: string | undefined,
+): Promise<Session | null> {
+  return sessionId ? await getSession(kv, sessionId, now()) : null;
+}
+
+/** Ends a session (sign-out). */
+export async function signOut(
+  { kv }: Pick<AppDeps, "kv">,
+  sessionId: string | undefined,
+): Promise<void> {
+  if (sessionId) await deleteSession(kv, sessionId);
+}
+
+/**
+ * A short-lived bearer token for the session's user, signed with the
+ * service's own key: the API verifies it like any other token, so pages and
+ * external clients share one authentication path.
+ */
+export async function issueSessionToken(
+  { signingSecret, now }: Pick<AppDeps, "signingSecret" | "now">,
+  session: Session,
+): Promise<{ token: string; expiresIn: number }> {
+  const token = await signOwnToken(signingSecret, session.userId, {
+    expiresInSeconds: SESSION_TOKEN_TTL_SECONDS,
+    now: now(),
+  });
+  return { token, expiresIn: SESSION_TOKEN_TTL_SECONDS };
+}

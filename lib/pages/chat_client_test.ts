@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import {
+  askAssistant,
+  buildHistory,
+  type ChatMessage,
+  isChatMessage,
+  OFFLINE_REPLY,
+} from "./chat_client.ts";
+
+function sse(body: string, status = 200): typeof fetch {
+  return () =>
+    Promise.resolve(
+      new Response(body, {
+        status,
+        headers: { "content-type": "text/event-stream" },
+      }),
+    );
+}
+
+Deno.test("buildHistory", async (t) => {
+  await t.step(
+    "sends the last 8 messages, without errors, each cut at 500",
+    () => {
+      const messages: ChatMessage[] = Array.from({ length: 12 }, (_, i) => ({
+        role: i % 2 ? "assistant" : "user",
+        content: `m${i}`,
+      }));
+      messages.push({ role: "assistant", content: "falló", error: true });
+      messages.push({ role: "user", content: "x".repeat(600) });
+      const history = buildHistory(messages);
+      assert.equal(history.length, 8);
+      assert.deepEqual(history[0], { role: "assistant", content: "m5" });
+      assert.equal(history.at(-1)!.content.length, 500);
+      assert.ok(history.every((m) => !("error" in m)));
+    },
+  );
+});
+
+Deno.test("isChatMessage", async (t) => {
+  await t.step(
+    "keeps messages and drops anything else read from storage",
+    () => {
+      const stored = [
+        { role: "user", content: "hola" },
+        { role: "assistant", content: "¡Hola!", error: true },
+        { role: "system", content: "x" },
+        { role: "user", content: 5 },
+        null,
+        "texto",
+      ];
+      assert.deepEqual(stored.filter(isChatMessage), stored.slice(0, 2));
+    },
+  );
+});
+
+Deno.test("askAssistant", async (t) => {
+  await t.step("streams deltas and resolves with the whole reply", async () => {
+    const seen: string[] = [];
+    const result = await askAssistant({
+      message: "hola",
+      history: [],
+      onText: (text) => seen.push(text),
+      fetchFn: sse(
+        'data: {"delta":"¡Ho"}\n\ndata: {"delta":"la!"}\n\nevent: done\ndata: {}\n\n',
+      ),
+    });
+    assert.deepEqual(result, { ok: true, reply: "¡Hola!" });
+    assert.deepEqual(seen, ["¡Ho", "¡Hola!"]);
+  });
+
+  await t.step(
+    "an error event is the server's Spanish reply, marked as failed",
+    async () => {
+      const result = await askAssistant({
+        message: "hola",
+        history: [],
+        fetchFn: sse(
+          'data: {"delta":"Ho"}\n\nevent: error\ndata: {"reply":"Inténtalo luego."}\n\n',
+        ),
+      });
+      assert.deepEqual(result, { ok: false, reply: "Inténtalo luego." });
+    },
+  );
+
+  await t.step(
+    "a JSON answer and a JSON error are read from {reply}",
+    async () => {
+      const json = (status: number, body: unknown): typeof fetch => () =>
+        Promise.resolve(Response.json(body, { status }));
+      assert.deepEqual(
+        await askAssistant({
+          message: "a",
+          history: [],
+          fetchFn: json(200, { reply: "**sí**" }),
+        }),
+        { ok: true, reply: "**sí**" },
+      );
+      assert.deepEqual(
+        await askAssistant({
+          message: "a",
+          history: [],
+          fetchFn: json(429, { reply: "Espera un momento." }),
+        }),
+        { ok: false, reply: "Espera un momento." },
+      );
+    },
+  );
+
+  await t.step("a network failure is a Spanish message", async () => {
+    const result = await askAssistant({
+      message: "a",
+      history: [],
+      fetchFn: () => Promise.reject(new TypeError("Failed to fetch")),
+    });
+    assert.deepEqual(result, { ok: false, reply: OFFLINE_REPLY });
+  });
+
+  await t.step(
+    "sends message, history, location and asks for a stream",
+    async () => {
+      let sent: Request | undefined;
+      await askAssistant({
+        message: "x".repeat(600),
+        history: [{ role: "user", content: "antes" }],
+        location: { lat: 20.88, lng: -103.83 },
+        fetchFn: (input, init) => {
+          sent = new Request(
+            new URL(String(input), "http://portal.test"),
+            init,
+          );
+          return Promise.resolve(Response.json({ reply: "ok" }));
+        },
+      });
+      assert.equal(sent!.method, "POST");
+      assert.equal(new URL(sent!.url).pathname, "/api/chat");
+      assert.match(sent!.headers.get("accept")!, /^text\/event-stream/);
+      const body = await sent!.json();
+      assert.equal(body.message.length, 500);
+      assert.deepEqual(body.history, [{ role: "user", content: "antes" }]);
+      assert.deepEqual(body.location, { lat: 20.88, lng: -103.83 });
+    },
+  );
+});

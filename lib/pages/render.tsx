@@ -1,0 +1,106 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ComponentChildren } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { ErrorPage } from "../../components/ErrorPage.tsx";
+import {
+  Layout,
+  type PageHead,
+  type SiteInfo,
+} from "../../components/Layout.tsx";
+import type { LoadedData } from "../data.ts";
+import type { AppDeps } from "../deps.ts";
+import { HttpError } from "../errors.ts";
+import type { AppEnv } from "../http.ts";
+import { getAssets } from "./assets.ts";
+
+/** The municipality as every page shows it, from the data set in force. */
+export function getSiteInfo(loaded: LoadedData): SiteInfo {
+  const { branding, municipality, meta, emergency } = loaded.data;
+  return {
+    brandName: branding.name,
+    tagline: branding.tagline,
+    municipality: municipality.name,
+    state: municipality.state,
+    country: municipality.country,
+    themeColor: branding.colors.primary,
+    dataVersion: loaded.version,
+    demoNotice: meta.demo ? meta.notice : undefined,
+    emergency: emergency.map(({ name, phone }) => ({ name, phone })),
+  };
+}
+
+/** The public origin: `BASE_URL`, or the request's own origin. */
+export function getOrigin(c: Context, deps: AppDeps): string {
+  return deps.config.baseUrl ?? new URL(c.req.url).origin;
+}
+
+/**
+ * Renders a page inside the shared layout and answers it as HTML. Pages are
+ * per request (they read the current data set and KV), so they are not
+ * cached by browsers or proxies.
+ */
+export function renderPage(
+  c: Context,
+  deps: AppDeps,
+  { head, body, status = 200 }: {
+    head: PageHead;
+    body: ComponentChildren;
+    status?: ContentfulStatusCode;
+  },
+): Response {
+  const html = renderToString(
+    <Layout
+      site={getSiteInfo(deps.data.current())}
+      head={head}
+      assets={getAssets()}
+      path={c.req.path}
+    >
+      {body}
+    </Layout>,
+  );
+  return c.html(`<!DOCTYPE html>${html}`, status, {
+    "Cache-Control": "no-cache",
+  });
+}
+
+/** The friendly "page not found" page, status 404. */
+export function renderNotFoundPage(c: Context, deps: AppDeps): Response {
+  return renderPage(c, deps, {
+    status: 404,
+    head: {
+      title: `Página no encontrada · ${deps.data.current().data.branding.name}`,
+      description: "La página que buscas no existe o cambió de dirección.",
+    },
+    body: <ErrorPage status={404} />,
+  });
+}
+
+/**
+ * A router for HTML pages: a thrown 404 renders the friendly 404 page and
+ * anything unexpected is logged and answered with a friendly 500 page, never
+ * the API's JSON.
+ */
+export function createPageRouter(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError((error, c) => {
+    if (error instanceof HttpError && error.status === 404) {
+      return renderNotFoundPage(c, deps);
+    }
+    console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+    try {
+      return renderPage(c, deps, {
+        status: 500,
+        head: {
+          title: "Error del servidor",
+          description: "Ocurrió un error inesperado.",
+        },
+        body: <ErrorPage status={500} />,
+      });
+    } catch {
+      return c.text("Error interno del servidor", 500);
+    }
+  });
+  return app;
+}

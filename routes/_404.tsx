@@ -1,0 +1,18 @@
+import type { NotFoundHandler } from "hono";
+import type { AppDeps } from "../lib/deps.ts";
+import { NotFoundError } from "../lib/errors.ts";
+import { isApiPath } from "../lib/pages/security_headers.ts";
+import { renderNotFoundPage } from "../lib/pages/render.tsx";
+
+/**
+ * Answers a path no route matched: the JSON 404 under `/api` (through the
+ * error funnel), the friendly HTML page anywhere else.
+ */
+export default function notFound(deps: AppDeps): NotFoundHandler {
+  return function notFound(c) {
+    if (isApiPath(c.req.path)) {
+      throw new NotFoundError(`No existe ${c.req.method} ${c.req.path}`);
+    }
+    return renderNotFoundPage(c, deps);
+  };
+}

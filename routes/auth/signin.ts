@@ -1,0 +1,21 @@
+import type { AppDeps } from "../../lib/deps.ts";
+import { writeSignInStateCookie } from "../../lib/oauth/cookies.ts";
+import { renderSignInError } from "../../lib/oauth/pages.tsx";
+import { FLOW_TTL_MS, startSignIn } from "../../lib/oauth/sign_in.ts";
+import { createPageRouter } from "../../lib/pages/render.tsx";
+
+/** `GET /auth/signin?next=/path`: sends the browser to the identity provider. */
+export default function signin(deps: AppDeps) {
+  return createPageRouter(deps).get("/", async (c) => {
+    try {
+      const { redirectTo, state } = await startSignIn(deps, {
+        next: c.req.query("next"),
+      });
+      writeSignInStateCookie(c, deps.config, state, FLOW_TTL_MS / 1000);
+      c.header("Cache-Control", "no-store");
+      return c.redirect(redirectTo.href, 302);
+    } catch (error) {
+      return renderSignInError(c, deps, error);
+    }
+  });
+}

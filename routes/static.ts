@@ -1,0 +1,7 @@
+import { Hono } from "hono";
+import { serveStaticFiles } from "../lib/pages/assets.ts";
+
+/** `/static/*`: the files in `static/`, including the build in `static/build/`. */
+export default function staticFiles() {
+  return new Hono().use("*", serveStaticFiles());
+}

@@ -1,0 +1,115 @@
+/**
+ * Headless Chromium for the browser tests: Debian's /usr/bin/chromium driven
+ * by playwright-core, against the real app served on a loopback port. When
+ * Chromium is missing the tests are skipped with the reason printed, never
+ * passed silently (`.ci/setup-chromium.sh` installs it).
+ */
+import { type Browser, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export const browserSkipReason: string | undefined = await Deno.stat(
+  CHROMIUM_PATH,
+).then(
+  () => undefined,
+  () =>
+    `no Chromium at ${CHROMIUM_PATH} (run .ci/setup-chromium.sh or apt-get install chromium)`,
+);
+
+/** Launches headless Chromium with the flags that keep it quiet and offline. */
+export async function launchBrowser(): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** The app on 127.0.0.1 and a free port, for the browser to load. */
+export function serveApp(
+  fetch: (
+    request: Request,
+    info: Deno.ServeHandlerInfo,
+  ) => Response | Promise<Response>,
+): { origin: string } & AsyncDisposable {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    fetch,
+  );
+  return {
+    origin: `http://127.0.0.1:${server.addr.port}`,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+/**
+ * Records what must never happen on a page: console errors, uncaught
+ * exceptions, dialogs (an injected `alert` would open one) and any request
+ * that leaves the app's origin. `allow` skips expected console errors.
+ */
+export function watchPage(
+  page: Page,
+  origin: string,
+): { problems: string[]; dialogs: string[]; allow(pattern: RegExp): void } {
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  const allowed: RegExp[] = [];
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const text = `${message.text()} (${message.location().url})`;
+    if (!allowed.some((pattern) => pattern.test(text))) {
+      problems.push(`console error: ${text}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error}`));
+  page.on("dialog", (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith("data:")) {
+      problems.push(`request outside the app: ${url}`);
+    }
+  });
+  return {
+    problems,
+    dialogs,
+    allow: (pattern) => allowed.push(pattern),
+  };
+}
+
+const SCREENSHOT_DIR = new URL("../test-output/screenshots/", import.meta.url);
+
+/**
+ * Saves a PNG under test-output/screenshots/ (git-ignored), of the whole
+ * page unless `fullPage` is false. For the whole page the
+ * viewport is stretched to the page's height first, so fixed elements (the
+ * chat button) sit at the bottom as on a real screen, not mid-page.
+ */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  { fullPage = true } = {},
+): Promise<void> {
+  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = new URL(`${name}.png`, SCREENSHOT_DIR).pathname;
+  if (!fullPage) return void await page.screenshot({ path });
+  const viewport = page.viewportSize()!;
+  const height = await page.evaluate(() =>
+    document.documentElement.scrollHeight
+  );
+  await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
+}
