@@ -24,7 +24,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 if ! apt-cache show chromium >/dev/null 2>&1 ||
   [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e lock -e partial)" ]; then
-  $SUDO apt-get update -qq
+  $SUDO apt-get update -qq || echo "setup-chromium: apt-get update reported errors (continuing)" >&2
 fi
 echo "Installing ${packages[*]} for the browser tests..."
 $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
