@@ -1,10 +1,9 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getConnInfo } from "hono/deno";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { z } from "zod";
 import type { AuthUser, TokenVerifier } from "./auth.ts";
 import {
   BadRequestError,
@@ -22,6 +21,18 @@ export type AppEnv = {
     user?: AuthUser;
   };
 };
+
+/** The `{error, details}` body of every error outside the chat, as OpenAPI shows it. */
+export const ErrorBody = z.object({ error: z.string(), details: z.string() })
+  .openapi("Error");
+
+/** An OpenAPI response with a JSON body, by default {@linkcode ErrorBody}. */
+export function jsonResponse(
+  description: string,
+  schema: z.ZodType = ErrorBody,
+) {
+  return { description, content: { "application/json": { schema } } };
+}
 
 /** The largest request body accepted, in bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;

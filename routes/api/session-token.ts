@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../../lib/deps.ts";
 import { ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
-import { createRouter } from "../../lib/http.ts";
+import { createRouter, jsonResponse } from "../../lib/http.ts";
 import {
   isSameOriginRequest,
   readSessionCookie,
@@ -10,14 +10,6 @@ import {
   getSignedInSession,
   issueSessionToken,
 } from "../../lib/oauth/sign_in.ts";
-
-const errorBody = {
-  content: {
-    "application/json": {
-      schema: z.object({ error: z.string(), details: z.string() }),
-    },
-  },
-};
 
 const route = createRoute({
   method: "post",
@@ -37,8 +29,8 @@ const route = createRoute({
         },
       },
     },
-    401: { description: "No live session", ...errorBody },
-    403: { description: "Not a same-origin request", ...errorBody },
+    401: jsonResponse("No live session"),
+    403: jsonResponse("Not a same-origin request"),
   },
 });
 

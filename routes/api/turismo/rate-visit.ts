@@ -1,7 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "../../../lib/auth.ts";
 import type { AppDeps } from "../../../lib/deps.ts";
-import { assertSelf, createRouter, requireUser } from "../../../lib/http.ts";
+import {
+  assertSelf,
+  createRouter,
+  jsonResponse,
+  requireUser,
+} from "../../../lib/http.ts";
 import { rateVerifiedVisit } from "../../../lib/visits.ts";
 
 const RateVisitRequest = z.object({
@@ -25,11 +30,6 @@ const RateVisitResponse = z.object({
   notes: z.string().nullable(),
 }).openapi("RateVisitResponse");
 
-const ErrorBody = z.object({ error: z.string(), details: z.string() });
-const json = (schema: z.ZodType) => ({
-  content: { "application/json": { schema } },
-});
-
 function createRateVisitRoute(auth: TokenVerifier) {
   return createRoute({
     method: "post",
@@ -49,19 +49,10 @@ function createRateVisitRoute(auth: TokenVerifier) {
         description: "What was saved",
         content: { "application/json": { schema: RateVisitResponse } },
       },
-      400: { description: "A field is missing or invalid", ...json(ErrorBody) },
-      401: {
-        description: "Missing or invalid bearer token",
-        ...json(ErrorBody),
-      },
-      403: {
-        description: "userId is not the token's user",
-        ...json(ErrorBody),
-      },
-      404: {
-        description: "No such attraction, or the user has not verified it",
-        ...json(ErrorBody),
-      },
+      400: jsonResponse("A field is missing or invalid"),
+      401: jsonResponse("Missing or invalid bearer token"),
+      403: jsonResponse("userId is not the token's user"),
+      404: jsonResponse("No such attraction, or the user has not verified it"),
     },
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../../../lib/deps.ts";
-import { createRouter, optionalUser } from "../../../lib/http.ts";
+import { createRouter, jsonResponse, optionalUser } from "../../../lib/http.ts";
 import { createTicket } from "../../../lib/tickets.ts";
 
 const TicketRequest = z.object({
@@ -23,14 +23,6 @@ const TicketResponse = z.object({
   wpId: z.number().int(),
 }).openapi("TicketResponse");
 
-const errorBody = {
-  content: {
-    "application/json": {
-      schema: z.object({ error: z.string(), details: z.string() }),
-    },
-  },
-};
-
 const route = createRoute({
   method: "post",
   path: "/",
@@ -48,16 +40,10 @@ const route = createRoute({
       description: "The ticket",
       content: { "application/json": { schema: TicketResponse } },
     },
-    400: { description: "A field is missing or invalid", ...errorBody },
-    401: {
-      description: "A bearer token was sent and is not valid",
-      ...errorBody,
-    },
-    409: {
-      description: "The share code belongs to another visitor",
-      ...errorBody,
-    },
-    502: { description: "The CMS failed or did not answer", ...errorBody },
+    400: jsonResponse("A field is missing or invalid"),
+    401: jsonResponse("A bearer token was sent and is not valid"),
+    409: jsonResponse("The share code belongs to another visitor"),
+    502: jsonResponse("The CMS failed or did not answer"),
   },
 });
 

@@ -1,7 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "../../../lib/auth.ts";
 import type { AppDeps } from "../../../lib/deps.ts";
-import { assertSelf, createRouter, requireUser } from "../../../lib/http.ts";
+import {
+  assertSelf,
+  createRouter,
+  ErrorBody,
+  jsonResponse,
+  requireUser,
+} from "../../../lib/http.ts";
 import { verifyVisit } from "../../../lib/visits.ts";
 
 const VerifyVisitRequest = z.object({
@@ -18,11 +24,6 @@ const VerifyVisitResponse = z.object({
   badge: z.object({ id: z.string(), name: z.string(), icon: z.string() })
     .nullable(),
 }).openapi("VerifyVisitResponse");
-
-const ErrorBody = z.object({ error: z.string(), details: z.string() });
-const json = (schema: z.ZodType) => ({
-  content: { "application/json": { schema } },
-});
 
 function createVerifyVisitRoute(auth: TokenVerifier) {
   return createRoute({
@@ -42,24 +43,17 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
         description: "The visit, and the badge it unlocked (or null)",
         content: { "application/json": { schema: VerifyVisitResponse } },
       },
-      400: { description: "A field is missing or invalid", ...json(ErrorBody) },
-      401: {
-        description: "Missing or invalid bearer token",
-        ...json(ErrorBody),
-      },
-      403: {
-        description: "userId is not the token's user",
-        ...json(ErrorBody),
-      },
-      404: { description: "No attraction has this code", ...json(ErrorBody) },
-      409: {
-        description: "Already verified by this user: the first visit",
-        ...json(ErrorBody.extend({ visitId: z.guid(), atractivo: z.string() })),
-      },
-      429: {
-        description: "More than 10 wrong codes in 10 minutes; see Retry-After",
-        ...json(ErrorBody),
-      },
+      400: jsonResponse("A field is missing or invalid"),
+      401: jsonResponse("Missing or invalid bearer token"),
+      403: jsonResponse("userId is not the token's user"),
+      404: jsonResponse("No attraction has this code"),
+      409: jsonResponse(
+        "Already verified by this user: the first visit",
+        ErrorBody.extend({ visitId: z.guid(), atractivo: z.string() }),
+      ),
+      429: jsonResponse(
+        "More than 10 wrong codes in 10 minutes; see Retry-After",
+      ),
     },
   });
 }

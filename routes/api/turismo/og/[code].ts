@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../../../../lib/deps.ts";
-import { createRouter } from "../../../../lib/http.ts";
+import { createRouter, jsonResponse } from "../../../../lib/http.ts";
 import { createShareCards } from "../../../../lib/share_card.ts";
 
 const CACHE_CONTROL = "public, max-age=86400, s-maxage=86400";
@@ -18,14 +18,7 @@ const route = createRoute({
       },
     },
     304: { description: "Not modified (If-None-Match matched the ETag)" },
-    404: {
-      description: "No ticket has that share code",
-      content: {
-        "application/json": {
-          schema: z.object({ error: z.string(), details: z.string() }),
-        },
-      },
-    },
+    404: jsonResponse("No ticket has that share code"),
   },
 });
 
