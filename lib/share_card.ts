@@ -2,7 +2,9 @@ import type { AppDeps } from "./deps.ts";
 import { getTicket } from "./db/tickets.ts";
 import { NotFoundError } from "./errors.ts";
 import { RenderCache } from "./og/cache.ts";
-import { renderShareCard, SHARE_CARD_VERSION } from "./og/card.ts";
+import { SHARE_CARD_VERSION } from "./og/card.ts";
+// Rendered in a worker pool: a render never blocks other requests.
+import { renderShareCard } from "./og/pool.ts";
 import { getTouristRoute } from "./route.ts";
 
 /** A rendered share card and the strong ETag of its bytes. */

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { loadTourismData } from "../data.ts";
+import { renderShareCard as renderInProcess, type ShareCard } from "./card.ts";
+import {
+  RenderPool,
+  RenderQueueFullError,
+  RenderTimeoutError,
+} from "./pool.ts";
+
+const loaded = await loadTourismData(
+  new URL("../../data/turismo.json", import.meta.url).pathname,
+);
+
+function card(overrides: Partial<ShareCard> = {}): ShareCard {
+  return {
+    name: "María José Ñúñez",
+    visitCount: 8,
+    totalAttractions: 17,
+    badges: [{ id: "explorador", name: "Explorador", icon: "🧭" }],
+    branding: loaded.data.branding,
+    ...overrides,
+  };
+}
+
+/** The longest pause of a 5 ms timer while `work` runs, in milliseconds. */
+async function measureLongestStall(work: () => Promise<unknown>) {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  try {
+    await work();
+    longest = Math.max(longest, performance.now() - last);
+  } finally {
+    clearInterval(timer);
+  }
+  return longest;
+}
+
+Deno.test("share-card worker pool", async (t) => {
+  const pool = new RenderPool({ size: 1, maxQueue: 4 });
+  try {
+    await t.step(
+      "renders the very bytes the in-process renderer does",
+      async () => {
+        const [fromPool, inProcess] = await Promise.all([
+          pool.render(card()),
+          renderInProcess(card()),
+        ]);
+        assert.ok(fromPool instanceof Uint8Array);
+        assert.deepEqual(fromPool, inProcess);
+        assert.deepEqual(
+          Array.from(fromPool.subarray(1, 4)),
+          [0x50, 0x4e, 0x47],
+        );
+      },
+    );
+
+    await t.step(
+      "the main thread keeps running while cards render",
+      async () => {
+        const cards = Array.from(
+          { length: 4 },
+          (_, i) => card({ name: `Ana ${i}`, visitCount: i }),
+        );
+        const inWorker = await measureLongestStall(() =>
+          Promise.all(cards.map((c) => pool.render(c)))
+        );
+        const onMainThread = await measureLongestStall(async () => {
+          for (const c of cards) await renderInProcess(c);
+        });
+        assert.ok(
+          onMainThread > 40,
+          `in process the loop stalls (${onMainThread.toFixed(1)} ms)`,
+        );
+        assert.ok(
+          inWorker < onMainThread / 2,
+          `worker ${inWorker.toFixed(1)} ms vs main ${
+            onMainThread.toFixed(1)
+          } ms`,
+        );
+      },
+    );
+
+    await t.step(
+      "more renders than the queue holds are refused with a 503",
+      async () => {
+        const renders = Array.from(
+          { length: 7 },
+          (_, i) =>
+            pool.render(card({ visitCount: i })).then(
+              () => "ok",
+              (error) => error,
+            ),
+        );
+        const results = await Promise.all(renders);
+        assert.equal(results.filter((r) => r === "ok").length, 5);
+        const refused = results.filter((r) =>
+          r instanceof RenderQueueFullError
+        );
+        assert.equal(refused.length, 2);
+        assert.equal(refused[0].status, 503);
+        assert.equal(refused[0].options.headers?.["Retry-After"], "5");
+        assert.equal(pool.stats.queued, 0);
+      },
+    );
+  } finally {
+    pool.close();
+  }
+
+  await t.step(
+    "a render past the timeout fails with a 503 and its worker is stopped",
+    async () => {
+      const slow = new RenderPool({ size: 1, timeoutMs: 1 });
+      try {
+        await assert.rejects(slow.render(card()), RenderTimeoutError);
+        assert.equal(slow.stats.workers, 0);
+      } finally {
+        slow.close();
+      }
+    },
+  );
+
+  await t.step("a closed pool rejects what waits and what comes", async () => {
+    const closing = new RenderPool({ size: 1 });
+    const waiting = closing.render(card());
+    closing.close();
+    await assert.rejects(waiting, /closed/);
+    await assert.rejects(closing.render(card()), /closed/);
+  });
+});
