@@ -12,6 +12,7 @@ import authCallback from "../routes/auth/callback.ts";
 import signout from "../routes/auth/signout.ts";
 import passportPage from "../routes/mi-pasaporte.tsx";
 import type { AppDeps } from "./deps.ts";
+import { limitIpBudget } from "./http_budget.ts";
 import {
   type AppEnv,
   createErrorHandler,
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       maxAge: 600,
     }),
   );
+  app.use(limitIpBudget(deps));
   app.use("/api/*", jsonBody());
   app.use(securityHeaders());
 

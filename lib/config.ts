@@ -42,6 +42,7 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: z.string().default(""),
   TRUST_PROXY: z.string().default("").transform(isTrue),
   LOG_REQUESTS: z.string().default("true").transform(isTrue),
+  IP_BUDGET_PER_MINUTE: z.coerce.number().int().min(0).max(4000).default(300),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -82,6 +83,8 @@ export interface Config {
   allowedOrigins: string[];
   trustProxy: boolean;
   logRequests: boolean;
+  /** Requests one IP may make per minute before a 429 (spec 8); 0 turns the budget off. */
+  ipBudgetPerMinute: number;
 }
 
 /** A bad environment: the message names every offending variable. */
@@ -155,6 +158,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     allowedOrigins,
     trustProxy: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
+    ipBudgetPerMinute: e.IP_BUDGET_PER_MINUTE,
   };
 }
 

@@ -16,6 +16,27 @@ Deno.test("config", async (t) => {
     assert.equal(parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, undefined);
   });
 
+  await t.step(
+    "the per-IP budget defaults to 300 a minute and 0 turns it off",
+    () => {
+      assert.equal(parseConfig({}).ipBudgetPerMinute, 300);
+      assert.equal(
+        parseConfig({ IP_BUDGET_PER_MINUTE: "0" }).ipBudgetPerMinute,
+        0,
+      );
+      assert.equal(
+        parseConfig({ IP_BUDGET_PER_MINUTE: "1200" }).ipBudgetPerMinute,
+        1200,
+      );
+      for (const bad of ["-1", "muchas", "4001", "2.5"]) {
+        assert.throws(
+          () => parseConfig({ IP_BUDGET_PER_MINUTE: bad }),
+          /IP_BUDGET_PER_MINUTE/,
+        );
+      }
+    },
+  );
+
   await t.step("a bad value stops start-up naming the variable", () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: "ocho mil" }, /PORT/],

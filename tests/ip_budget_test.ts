@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import { getRateLimitEntry } from "../lib/db/rate_limits.ts";
+import { IP_BUDGET_SCOPE } from "../lib/http_budget.ts";
+import { createTestContext, type TestContext } from "./test_utils.ts";
+
+function get(ctx: TestContext, path: string, ip: string): Promise<Response> {
+  return Promise.resolve(
+    ctx.app.request(path, { headers: { "x-forwarded-for": ip } }),
+  );
+}
+
+function postFrom(
+  ctx: TestContext,
+  path: string,
+  ip: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return Promise.resolve(ctx.app.request(path, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-forwarded-for": ip,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  }));
+}
+
+async function countStatuses(
+  responses: Response[],
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  for (const res of responses) {
+    await res.body?.cancel();
+    counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+  }
+  return counts;
+}
+
+Deno.test("per-IP request budget (every endpoint)", async (t) => {
+  await using ctx = await createTestContext({
+    env: {
+      TRUST_PROXY: "true",
+      IP_BUDGET_PER_MINUTE: "25",
+      ALLOWED_ORIGINS: "https://portal.example",
+    },
+  });
+  const slug = ctx.deps.data.current().data.attractions[0].slug;
+  const page = `/turismo/atractivos/${slug}`;
+  const ip = "203.0.113.7";
+
+  await t.step(
+    "of 40 concurrent requests from one IP with a budget of 25, exactly 25 pass and 15 get 429",
+    async () => {
+      const responses = await Promise.all(
+        Array.from(
+          { length: 40 },
+          (_, i) =>
+            i % 2 === 0
+              ? get(ctx, page, ip)
+              : postFrom(ctx, "/api/turismo/verify-visit", ip, {}),
+        ),
+      );
+      const counts = await countStatuses(responses);
+      assert.equal(counts.get(429), 15);
+      assert.equal((counts.get(200) ?? 0) + (counts.get(401) ?? 0), 25);
+      const stored = await getRateLimitEntry(ctx.deps.kv, {
+        scope: IP_BUDGET_SCOPE,
+        subject: ip,
+      });
+      assert.equal(stored.value?.length, 25);
+    },
+  );
+
+  await t.step(
+    "a refused request answers 429 {error, details} with Retry-After and CORS headers",
+    async () => {
+      const res = await postFrom(ctx, "/api/turismo/ticket", ip, {}, {
+        origin: "https://portal.example",
+      });
+      assert.equal(res.status, 429);
+      assert.match(res.headers.get("content-type")!, /application\/json/);
+      const retryAfter = Number(res.headers.get("retry-after"));
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+        `Retry-After ${retryAfter}`,
+      );
+      assert.equal(
+        res.headers.get("access-control-allow-origin"),
+        "https://portal.example",
+      );
+      const body = await res.json();
+      assert.deepEqual(Object.keys(body).sort(), ["details", "error"]);
+      assert.equal(body.error, "Demasiadas solicitudes");
+      assert.match(body.details, /espera \d+ segundos?/);
+    },
+  );
+
+  await t.step("under /api/chat the refusal is a {reply}", async () => {
+    const res = await postFrom(ctx, "/api/chat", ip, { message: "Hola" });
+    assert.equal(res.status, 429);
+    assert.ok(res.headers.get("retry-after"));
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body), ["reply"]);
+    assert.match(body.reply, /Espera/);
+  });
+
+  await t.step(
+    "a page is refused too, and refusals are not counted",
+    async () => {
+      const res = await get(ctx, page, ip);
+      assert.equal(res.status, 429);
+      await res.body?.cancel();
+      const stored = await getRateLimitEntry(ctx.deps.kv, {
+        scope: IP_BUDGET_SCOPE,
+        subject: ip,
+      });
+      assert.equal(stored.value?.length, 25);
+    },
+  );
+
+  await t.step(
+    "the health check, static files and preflights are never refused",
+    async () => {
+      for (const path of ["/healthz", "/theme.css", "/logo.svg"]) {
+        const res = await get(ctx, path, ip);
+        assert.equal(res.status, 200, path);
+        await res.body?.cancel();
+      }
+      const preflight = await ctx.app.request("/api/turismo/ticket", {
+        method: "OPTIONS",
+        headers: {
+          "x-forwarded-for": ip,
+          origin: "https://portal.example",
+          "access-control-request-method": "POST",
+        },
+      });
+      assert.equal(preflight.status, 204);
+    },
+  );
+
+  await t.step("another IP has a budget of its own", async () => {
+    const res = await get(ctx, page, "198.51.100.20");
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  });
+
+  await t.step(
+    "the IP may come back once its oldest requests leave the minute",
+    async () => {
+      ctx.clock.advance(60_001);
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () => get(ctx, page, ip)),
+      );
+      const counts = await countStatuses(responses);
+      assert.equal(counts.get(200), 25);
+      assert.equal(counts.get(429), 5);
+    },
+  );
+});
+
+Deno.test("per-IP request budget on a real server", async (t) => {
+  await t.step(
+    "without TRUST_PROXY the connection's address counts and X-Forwarded-For is ignored",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { IP_BUDGET_PER_MINUTE: "10" },
+      });
+      await using server = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen() {} },
+        ctx.app.fetch,
+      );
+      const base = `http://127.0.0.1:${server.addr.port}`;
+      const responses = await Promise.all(
+        Array.from(
+          { length: 16 },
+          (_, i) =>
+            fetch(`${base}/api/turismo/rate-visit`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                "x-forwarded-for": `192.0.2.${i}`,
+              },
+              body: "{}",
+            }),
+        ),
+      );
+      const counts = await countStatuses(responses);
+      assert.equal(counts.get(401), 10);
+      assert.equal(counts.get(429), 6);
+      const stored = await getRateLimitEntry(ctx.deps.kv, {
+        scope: IP_BUDGET_SCOPE,
+        subject: "127.0.0.1",
+      });
+      assert.equal(stored.value?.length, 10);
+    },
+  );
+
+  await t.step(
+    "IP_BUDGET_PER_MINUTE=0 counts nothing and refuses nothing",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { IP_BUDGET_PER_MINUTE: "0" },
+      });
+      await using server = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen() {} },
+        ctx.app.fetch,
+      );
+      const base = `http://127.0.0.1:${server.addr.port}`;
+      const responses = await Promise.all(
+        Array.from(
+          { length: 40 },
+          () =>
+            fetch(`${base}/api/turismo/rate-visit`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: "{}",
+            }),
+        ),
+      );
+      const counts = await countStatuses(responses);
+      assert.equal(counts.get(401), 40);
+      const stored = await getRateLimitEntry(ctx.deps.kv, {
+        scope: IP_BUDGET_SCOPE,
+        subject: "127.0.0.1",
+      });
+      assert.equal(stored.value, null);
+    },
+  );
+});
