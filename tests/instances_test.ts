@@ -1,0 +1,291 @@
+/**
+ * Several instances, one truth: three service processes (`deno run -A
+ * main.ts`) on three ports share one KV file, as instances behind a load
+ * balancer share Deno Deploy's KV. Limits, badges and tickets must come out
+ * exactly as with one process, because nothing that matters lives in
+ * process memory.
+ */
+import assert from "node:assert/strict";
+import { signOwnToken } from "../lib/auth.ts";
+import { loadTourismData } from "../lib/data.ts";
+import { getCmsPost } from "../lib/db/cms_posts.ts";
+import { keys } from "../lib/db/keys.ts";
+import { openKv } from "../lib/db/kv.ts";
+import { getRateLimitEntry } from "../lib/db/rate_limits.ts";
+import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
+import { getTicket } from "../lib/db/tickets.ts";
+import { getUserStats, listBadges, listVisits } from "../lib/db/visits.ts";
+import { IP_BUDGET_SCOPE } from "../lib/http_budget.ts";
+import { startFakeOpenAI } from "./fake_openai.ts";
+import {
+  DATA_PATH,
+  randomEmail,
+  randomShareCode,
+  randomUserId,
+} from "./test_utils.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const STARTUP_TIMEOUT_MS = 30_000;
+const IP_BUDGET = 120;
+
+interface Instance {
+  url: string;
+  process: Deno.ChildProcess;
+  /** Everything the process wrote, for the failure message. */
+  output(): string;
+}
+
+async function getFreePort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return await Promise.resolve(port);
+}
+
+function startInstance(env: Record<string, string>, port: number): Instance {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const chunks: string[] = [];
+  const decoder = new TextDecoder();
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.pipeTo(
+      new WritableStream({
+        write: (chunk) => void chunks.push(decoder.decode(chunk)),
+      }),
+    ).catch(() => {});
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process,
+    output: () => chunks.join(""),
+  };
+}
+
+/** Polls `/healthz` until it answers 200, for a bounded time. */
+async function waitUntilHealthy(instance: Instance): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let exited = false;
+  instance.process.status.then(() => exited = true);
+  while (Date.now() < deadline && !exited) {
+    try {
+      const res = await fetch(`${instance.url}/healthz`, {
+        signal: AbortSignal.timeout(1_000),
+      });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `${instance.url} did not become healthy:\n${instance.output()}`,
+  );
+}
+
+/** Stops each process by its PID and waits for it to end. */
+async function stopInstances(instances: Instance[]): Promise<void> {
+  await Promise.all(instances.map(async ({ process }) => {
+    try {
+      process.kill("SIGTERM");
+    } catch {
+      // Already ended.
+    }
+    await process.status;
+  }));
+}
+
+function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+Deno.test("three instances on one KV file", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "turismo-instances-" });
+  const kvPath = `${dir}/turismo.kv`;
+  await using model = startFakeOpenAI();
+  // The test reads and seeds the very file the instances share.
+  const kv = await openKv(kvPath);
+  const secret = await getOrCreateSigningSecret(kv);
+  const instances: Instance[] = [];
+  try {
+    const env = {
+      ...Deno.env.toObject(),
+      KV_PATH: kvPath,
+      TOURISM_DATA: DATA_PATH,
+      OPENAI_API_KEY: "x",
+      OPENAI_BASE_URL: model.url,
+      LOG_REQUESTS: "false",
+      IP_BUDGET_PER_MINUTE: String(IP_BUDGET),
+      // Every request comes from 127.0.0.1: one client as far as limits go.
+      TRUST_PROXY: "",
+      BASE_URL: "",
+      WP_URL: "",
+      DENO_DEPLOYMENT_ID: "",
+    };
+    for (let i = 0; i < 3; i++) {
+      instances.push(startInstance(env, await getFreePort()));
+    }
+    await Promise.all(instances.map(waitUntilHealthy));
+    const at = (i: number) => instances[i % instances.length].url;
+    let counted = 0;
+
+    await t.step(
+      "30 concurrent chat requests from one IP get exactly 20 answers and 10 × 429",
+      async () => {
+        const responses = await Promise.all(
+          Array.from(
+            { length: 30 },
+            (_, i) =>
+              postJson(`${at(i)}/api/chat`, { message: `Pregunta ${i}` }),
+          ),
+        );
+        counted += 30;
+        const bodies = await Promise.all(responses.map((res) => res.json()));
+        const ok = responses.filter((res) => res.status === 200);
+        const limited = responses.filter((res) => res.status === 429);
+        assert.equal(
+          ok.length,
+          20,
+          `statuses ${responses.map((r) => r.status)}`,
+        );
+        assert.equal(limited.length, 10);
+        for (const [i, res] of responses.entries()) {
+          assert.deepEqual(Object.keys(bodies[i]), ["reply"]);
+          if (res.status === 429) assert.ok(res.headers.get("retry-after"));
+        }
+        assert.equal(model.requests.length, 20);
+        const stored = await getRateLimitEntry(kv, {
+          scope: "chat",
+          subject: "127.0.0.1",
+        });
+        assert.equal(stored.value?.length, 20);
+      },
+    );
+
+    await t.step(
+      "one user's 17 concurrent verifications count 17 and unlock each badge exactly once",
+      async () => {
+        const loaded = await loadTourismData(DATA_PATH);
+        const codes = [...loaded.slugByGuideCode.keys()];
+        assert.equal(codes.length, 17);
+        const userId = randomUserId();
+        const token = await signOwnToken(secret, userId);
+        const responses = await Promise.all(
+          codes.map((code, i) =>
+            postJson(`${at(i)}/api/turismo/verify-visit`, { code, userId }, {
+              authorization: `Bearer ${token}`,
+            })
+          ),
+        );
+        counted += 17;
+        const bodies = await Promise.all(responses.map((res) => res.json()));
+        assert.deepEqual(
+          responses.map((res) => res.status),
+          Array(17).fill(200),
+          JSON.stringify(bodies),
+        );
+        const unlocked = bodies.flatMap((body) =>
+          body.badge ? [body.badge.id] : []
+        );
+        assert.deepEqual(unlocked.sort(), [
+          "explorador",
+          "leyenda",
+          "veterano",
+        ]);
+        assert.equal(new Set(bodies.map((body) => body.visitId)).size, 17);
+        assert.deepEqual(await getUserStats(kv, userId), {
+          visitCount: 17,
+          badgeCount: 3,
+        });
+        assert.equal((await listVisits(kv, userId)).length, 17);
+        assert.deepEqual(
+          (await listBadges(kv, userId)).map((badge) => badge.id).sort(),
+          ["explorador", "leyenda", "veterano"],
+        );
+      },
+    );
+
+    await t.step(
+      "the same share code posted to all three at once creates one ticket",
+      async () => {
+        const body = {
+          name: "Lucía Fernández",
+          email: randomEmail(),
+          shareCode: randomShareCode(),
+        };
+        const responses = await Promise.all(
+          instances.map(({ url }) =>
+            postJson(`${url}/api/turismo/ticket`, body)
+          ),
+        );
+        counted += 3;
+        const bodies = await Promise.all(responses.map((res) => res.json()));
+        assert.deepEqual(
+          responses.map((res) => res.status),
+          [200, 200, 200],
+          JSON.stringify(bodies),
+        );
+        assert.equal(new Set(bodies.map((b) => b.wpId)).size, 1);
+        const ticket = await getTicket(kv, body.shareCode);
+        assert.equal(ticket?.wpId, bodies[0].wpId);
+        assert.equal(
+          (await getCmsPost(kv, body.shareCode))?.wpId,
+          ticket?.wpId,
+        );
+        // The embedded CMS handed out exactly one post id.
+        assert.equal((await kv.get(keys.cmsPostCounter())).value, 1n);
+      },
+    );
+
+    await t.step(
+      "the per-IP budget is one count across the instances",
+      async () => {
+        const slug = (await loadTourismData(DATA_PATH)).data.attractions[0]
+          .slug;
+        const left = IP_BUDGET - counted;
+        const responses = await Promise.all(
+          Array.from(
+            { length: left + 30 },
+            (_, i) => fetch(`${at(i)}/turismo/atractivos/${slug}`),
+          ),
+        );
+        const statuses = responses.map((res) => res.status);
+        await Promise.all(responses.map((res) => res.body?.cancel()));
+        assert.equal(statuses.filter((s) => s === 200).length, left);
+        assert.equal(statuses.filter((s) => s === 429).length, 30);
+        const stored = await getRateLimitEntry(kv, {
+          scope: IP_BUDGET_SCOPE,
+          subject: "127.0.0.1",
+        });
+        assert.equal(stored.value?.length, IP_BUDGET);
+      },
+    );
+
+    await t.step("no instance logged an unexpected error", () => {
+      for (const instance of instances) {
+        assert.doesNotMatch(
+          instance.output(),
+          /Unhandled error|database is locked/,
+        );
+      }
+    });
+  } finally {
+    await stopInstances(instances);
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
