@@ -53,8 +53,10 @@ export interface TokenVerifierOptions {
 export function createTokenVerifier(
   options: TokenVerifierOptions,
 ): TokenVerifier {
-  const externalSecret = options.secret
-    ? new TextEncoder().encode(options.secret)
+  // Imported once: jose would import a raw secret on every verification.
+  const ownKey = importHmacKey(options.ownSecret);
+  const externalKey = options.secret
+    ? importHmacKey(new TextEncoder().encode(options.secret))
     : undefined;
   const jwks = options.jwksUrl
     ? jose.createRemoteJWKSet(new URL(options.jwksUrl), {
@@ -78,7 +80,7 @@ export function createTokenVerifier(
       try {
         if (claims.iss === SELF_ISSUER) {
           return toUser(
-            await jose.jwtVerify(token, options.ownSecret, {
+            await jose.jwtVerify(token, await ownKey, {
               algorithms: HMAC_ALGORITHMS,
               issuer: SELF_ISSUER,
               audience: SELF_AUDIENCE,
@@ -94,11 +96,11 @@ export function createTokenVerifier(
           currentDate: now(),
         };
         if (header.alg?.startsWith("HS")) {
-          if (!externalSecret) {
+          if (!externalKey) {
             throw new UnauthorizedError("Algoritmo de firma no aceptado");
           }
           return toUser(
-            await jose.jwtVerify(token, externalSecret, {
+            await jose.jwtVerify(token, await externalKey, {
               ...external,
               algorithms: HMAC_ALGORITHMS,
             }),
@@ -138,6 +140,20 @@ export async function signOwnToken(
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + expiresInSeconds)
     .sign(secret);
+}
+
+/** An HS256 verification key, for jose to use as it is. */
+function importHmacKey(secret: Uint8Array): Promise<CryptoKey> {
+  const key = crypto.subtle.importKey(
+    "raw",
+    secret as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  // A failure surfaces where the key is awaited, not as an unhandled rejection.
+  key.catch(() => {});
+  return key;
 }
 
 function toUser({ payload }: jose.JWTVerifyResult): AuthUser {
