@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { openKv } from "../lib/db/kv.ts";
 import { createShareCards } from "../lib/share_card.ts";
 import {
   createTestContext,
@@ -34,8 +35,40 @@ async function createTicket(ctx: TestContext, name: string, userId?: string) {
   return shareCode;
 }
 
+/** A KV whose reads are counted. */
+function countReads(kv: Deno.Kv) {
+  const reads = { count: 0 };
+  const proxy = new Proxy(kv, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      if (typeof value !== "function") return value;
+      if (name === "get" || name === "getMany" || name === "list") {
+        return (...args: unknown[]) => {
+          reads.count++;
+          return value.apply(target, args);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  return { kv: proxy, reads };
+}
+
+/** The card URL (path and query) the route page links in `og:image`. */
+async function getLinkedCard(ctx: TestContext, code: string): Promise<string> {
+  const res = await ctx.app.request(`/ruta/${code}`);
+  assert.equal(res.status, 200);
+  const image = /<meta property="og:image" content="([^"]+)"/.exec(
+    await res.text(),
+  )?.[1];
+  assert.ok(image, "og:image");
+  const url = new URL(image.replaceAll("&amp;", "&"));
+  return `${url.pathname}${url.search}`;
+}
+
 Deno.test("GET /api/turismo/og/<code>", async (t) => {
-  await using ctx = await createTestContext();
+  const spy = countReads(await openKv(":memory:"));
+  await using ctx = await createTestContext({ kv: spy.kv });
   const userId = randomUserId();
   const code = await createTicket(ctx, "María José Ñúñez", userId);
   let firstPng: Uint8Array;
@@ -91,6 +124,100 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
     assert.deepEqual(pngSize(png), { width: 1200, height: 630 });
   });
 
+  let linked: string;
+  let linkedEtag: string;
+  let linkedPng: Uint8Array;
+
+  await t.step(
+    "the card URL a page links is answered again without reading KV",
+    async () => {
+      linked = await getLinkedCard(ctx, code);
+      assert.equal(linked, `/api/turismo/og/${code}?v=1-0`);
+      const first = await ctx.app.request(linked);
+      assert.equal(first.status, 200);
+      linkedEtag = first.headers.get("etag")!;
+      linkedPng = new Uint8Array(await first.arrayBuffer());
+      const before = spy.reads.count;
+      const again = await ctx.app.request(linked);
+      assert.equal(again.status, 200);
+      assert.equal(again.headers.get("content-type"), "image/png");
+      assert.equal(
+        again.headers.get("cache-control"),
+        "public, max-age=86400, s-maxage=86400",
+      );
+      assert.equal(again.headers.get("etag"), linkedEtag);
+      assert.deepEqual(new Uint8Array(await again.arrayBuffer()), linkedPng);
+      const notModified = await ctx.app.request(linked, {
+        headers: { "if-none-match": linkedEtag },
+      });
+      assert.equal(notModified.status, 304);
+      assert.equal(notModified.headers.get("etag"), linkedEtag);
+      assert.equal(await notModified.text(), "");
+      assert.equal(spy.reads.count, before, "no KV read");
+    },
+  );
+
+  await t.step(
+    "a new visit links a new version, which answers the new card",
+    async () => {
+      const verify = await postAsUser(
+        ctx,
+        "/api/turismo/verify-visit",
+        userId,
+        { code: GUIDE_CODES[1], userId },
+      );
+      assert.equal(verify.status, 200);
+      await verify.body?.cancel();
+      const next = await getLinkedCard(ctx, code);
+      assert.equal(next, `/api/turismo/og/${code}?v=2-0`);
+      const res = await ctx.app.request(next);
+      assert.equal(res.status, 200);
+      assert.notEqual(res.headers.get("etag"), linkedEtag);
+      assert.notDeepEqual(new Uint8Array(await res.arrayBuffer()), linkedPng);
+      // The old URL names the old card, as any cache in between keeps it.
+      const old = await ctx.app.request(linked);
+      assert.equal(old.headers.get("etag"), linkedEtag);
+      await old.body?.cancel();
+    },
+  );
+
+  await t.step(
+    "a made-up version answers the current card and is never stored",
+    async () => {
+      const current = await ctx.app.request(`/api/turismo/og/${code}?v=2-0`);
+      const currentEtag = current.headers.get("etag");
+      await current.body?.cancel();
+      for (const v of ["9-3", "1-0x", "<script>"]) {
+        for (let i = 0; i < 2; i++) {
+          const before = spy.reads.count;
+          const res = await ctx.app.request(
+            `/api/turismo/og/${code}?v=${encodeURIComponent(v)}`,
+          );
+          assert.equal(res.status, 200, v);
+          assert.equal(res.headers.get("etag"), currentEtag, v);
+          await res.body?.cancel();
+          assert.ok(spy.reads.count > before, `${v} read KV (${i + 1})`);
+        }
+      }
+    },
+  );
+
+  await t.step(
+    "a version that was current for another code does not answer this one",
+    async () => {
+      const other = await createTicket(ctx, "Otra Persona");
+      const res = await ctx.app.request(`/api/turismo/og/${other}?v=2-0`);
+      assert.equal(res.status, 200);
+      assert.notEqual(res.headers.get("etag"), linkedEtag);
+      await res.body?.cancel();
+      const unknown = await ctx.app.request(
+        `/api/turismo/og/no-existe-1?v=2-0`,
+      );
+      assert.equal(unknown.status, 404);
+      await unknown.body?.cancel();
+    },
+  );
+
   await t.step("an unknown or malformed code is a JSON 404", async () => {
     for (const unknown of ["no-existe-123", "x", "%3Csvg%3E"]) {
       const res = await ctx.app.request(`/api/turismo/og/${unknown}`);
@@ -120,6 +247,22 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
         7,
         "the others joined it or hit the cache",
       );
+    },
+  );
+
+  await t.step(
+    "the memo keeps at most its bound of card URLs, least recently used first",
+    async () => {
+      const cards = createShareCards(ctx.deps, undefined, { memoEntries: 2 });
+      const codes = [
+        await createTicket(ctx, "Uno"),
+        await createTicket(ctx, "Dos"),
+        await createTicket(ctx, "Tres"),
+      ];
+      for (const fresh of codes) await cards.get(fresh);
+      assert.equal(cards.memoSize, 2);
+      assert.equal(cards.peek(codes[0], { v: "0-0" }), undefined, "dropped");
+      assert.ok(cards.peek(codes[2], { v: "0-0" })?.png, "kept, with its PNG");
     },
   );
 
