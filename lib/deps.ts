@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { DataStore } from "./data.ts";
 import { openKv } from "./db/kv.ts";
 import { getOrCreateSigningSecret } from "./db/secrets.ts";
+import { PageCache } from "./pages/page_cache.ts";
 
 /**
  * Everything the app needs from outside, passed in once so that tests build
@@ -23,6 +24,16 @@ export interface AppDeps {
   /** The language-model client; `undefined` when no key is configured. */
   openai?: OpenAI;
   cms: TicketCms;
+  /**
+   * The rendered public pages of this instance (lib/pages/page_cache.ts);
+   * without one, pages are rendered per request.
+   */
+  pageCache?: PageCache;
+  /**
+   * Aborted when the app shuts down: background work (the per-IP budget's
+   * flush timer) stops. Without it that work stops by itself when idle.
+   */
+  signal?: AbortSignal;
 }
 
 /** Builds the production dependencies from the configuration. */
@@ -46,5 +57,6 @@ export async function openDeps(config: Config): Promise<AppDeps> {
       })
       : undefined,
     cms: createCms(config, kv),
+    pageCache: new PageCache(),
   };
 }

@@ -12,6 +12,7 @@ import {
   formatMoney,
 } from "../lib/pages/format.ts";
 import { Island } from "../lib/pages/island.tsx";
+import { PAGE_TTL_MS, servePage } from "../lib/pages/page_cache.ts";
 import {
   createPageRouter,
   getOrigin,
@@ -23,25 +24,27 @@ const FEATURED = 8;
 
 /** `/`: the portal's front page. */
 export default function home(deps: AppDeps) {
-  return createPageRouter(deps).get("/", (c) => {
-    const { data } = deps.data.current();
-    const today = deps.now().toISOString().slice(0, 10);
-    return renderPage(c, deps, {
-      head: {
-        title: `${data.branding.name}: ${data.branding.tagline}`,
-        description: data.municipality.description.slice(0, 160),
-        url: `${getOrigin(c, deps)}/`,
-        meta: {
-          "og:type": "website",
-          "og:title": data.branding.name,
-          "og:description": data.branding.tagline,
-          "og:site_name": data.branding.name,
-          "og:locale": "es_MX",
+  return createPageRouter(deps).get("/", (c) =>
+    // Its "próximos eventos" may lag by PAGE_TTL_MS at midnight.
+    servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
+      const { data } = deps.data.current();
+      const today = deps.now().toISOString().slice(0, 10);
+      return renderPage(c, deps, {
+        head: {
+          title: `${data.branding.name}: ${data.branding.tagline}`,
+          description: data.municipality.description.slice(0, 160),
+          url: `${getOrigin(c, deps)}/`,
+          meta: {
+            "og:type": "website",
+            "og:title": data.branding.name,
+            "og:description": data.branding.tagline,
+            "og:site_name": data.branding.name,
+            "og:locale": "es_MX",
+          },
         },
-      },
-      body: <HomePage data={data} today={today} />,
-    });
-  });
+        body: <HomePage data={data} today={today} />,
+      });
+    }));
 }
 
 function HomePage({ data, today }: { data: TourismData; today: string }) {

@@ -48,6 +48,7 @@ export async function createTestContext(
   const kv = overrides.kv ?? await openKv(config.kvPath);
   const signingSecret = await getOrCreateSigningSecret(kv);
   const clock = createTestClock(clockStart);
+  const stopped = new AbortController();
   const deps: AppDeps = {
     config,
     kv,
@@ -60,6 +61,7 @@ export async function createTestContext(
     }),
     signingSecret,
     cms: createKvCms(kv),
+    signal: stopped.signal,
     ...overrides,
   };
   return {
@@ -69,6 +71,7 @@ export async function createTestContext(
     tokenFor: (userId) =>
       signOwnToken(signingSecret, userId, { now: clock.now() }),
     [Symbol.asyncDispose]() {
+      stopped.abort();
       deps.data.close();
       kv.close();
       return Promise.resolve();

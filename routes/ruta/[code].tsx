@@ -8,6 +8,11 @@ import type { AppDeps } from "../../lib/deps.ts";
 import { formatDate, plural } from "../../lib/pages/format.ts";
 import { Island } from "../../lib/pages/island.tsx";
 import {
+  pageTags,
+  ROUTE_PAGE_TTL_MS,
+  servePage,
+} from "../../lib/pages/page_cache.ts";
+import {
   createPageRouter,
   getOrigin,
   renderNotFoundPage,
@@ -19,61 +24,65 @@ const SHARE_CODE = /^[A-Za-z0-9_-]{4,64}$/;
 
 /** `/ruta/<code>`: a visitor's route, the page their ticket and shares link to. */
 export default function touristRoute(deps: AppDeps) {
-  return createPageRouter(deps).get("/:code", async (c) => {
-    const code = c.req.param("code");
-    const ticket = SHARE_CODE.test(code)
-      ? await getTicket(deps.kv, code)
-      : null;
-    if (!ticket) return renderNotFoundPage(c, deps);
-    const loaded = deps.data.current();
-    const route = ticket.userId
-      ? await getTouristRoute(deps.kv, ticket.userId, loaded)
-      : getEmptyRoute(loaded);
-    const origin = getOrigin(c, deps);
-    const url = `${origin}/ruta/${encodeURIComponent(ticket.shareCode)}`;
-    const { branding, municipality } = loaded.data;
-    const title = `La ruta de ${ticket.name} por ${municipality.name}`;
-    const description =
-      `${route.visitCount} de ${route.totalAttractions} atractivos visitados (${route.completionPercent} %) y ${
-        plural(route.badges.length, "insignia", "insignias")
-      } en ${branding.name}.`;
-    const image = `${origin}/api/turismo/og/${
-      encodeURIComponent(ticket.shareCode)
-    }?v=${route.visitCount}-${route.badges.length}`;
-    return renderPage(c, deps, {
-      head: {
-        title: `${title} · ${branding.name}`,
-        description,
-        url,
-        meta: {
-          // A visitor's page: reachable by its link, kept out of search engines.
-          robots: "noindex",
-          "og:type": "website",
-          "og:url": url,
-          "og:title": title,
-          "og:description": description,
-          "og:image": image,
-          "og:image:width": "1200",
-          "og:image:height": "630",
-          "og:image:alt": `${title}: ${description}`,
-          "og:site_name": branding.name,
-          "og:locale": "es_MX",
-          "twitter:card": "summary_large_image",
-          "twitter:title": title,
-          "twitter:description": description,
-          "twitter:image": image,
+  return createPageRouter(deps).get("/:code", (c) =>
+    // Cached briefly; writes of this user on this instance drop it at once.
+    servePage(c, deps, { ttlMs: ROUTE_PAGE_TTL_MS }, async (tag) => {
+      const code = c.req.param("code");
+      tag(pageTags.shareCode(code));
+      const ticket = SHARE_CODE.test(code)
+        ? await getTicket(deps.kv, code)
+        : null;
+      if (!ticket) return renderNotFoundPage(c, deps);
+      if (ticket.userId) tag(pageTags.user(ticket.userId));
+      const loaded = deps.data.current();
+      const route = ticket.userId
+        ? await getTouristRoute(deps.kv, ticket.userId, loaded)
+        : getEmptyRoute(loaded);
+      const origin = getOrigin(c, deps);
+      const url = `${origin}/ruta/${encodeURIComponent(ticket.shareCode)}`;
+      const { branding, municipality } = loaded.data;
+      const title = `La ruta de ${ticket.name} por ${municipality.name}`;
+      const description =
+        `${route.visitCount} de ${route.totalAttractions} atractivos visitados (${route.completionPercent} %) y ${
+          plural(route.badges.length, "insignia", "insignias")
+        } en ${branding.name}.`;
+      const image = `${origin}/api/turismo/og/${
+        encodeURIComponent(ticket.shareCode)
+      }?v=${route.visitCount}-${route.badges.length}`;
+      return renderPage(c, deps, {
+        head: {
+          title: `${title} · ${branding.name}`,
+          description,
+          url,
+          meta: {
+            // A visitor's page: reachable by its link, kept out of search engines.
+            robots: "noindex",
+            "og:type": "website",
+            "og:url": url,
+            "og:title": title,
+            "og:description": description,
+            "og:image": image,
+            "og:image:width": "1200",
+            "og:image:height": "630",
+            "og:image:alt": `${title}: ${description}`,
+            "og:site_name": branding.name,
+            "og:locale": "es_MX",
+            "twitter:card": "summary_large_image",
+            "twitter:title": title,
+            "twitter:description": description,
+            "twitter:image": image,
+          },
         },
-      },
-      body: (
-        <RoutePage
-          ticket={ticket}
-          route={route}
-          loaded={loaded}
-          share={{ url, text: `${title}: ${description}` }}
-        />
-      ),
-    });
-  });
+        body: (
+          <RoutePage
+            ticket={ticket}
+            route={route}
+            loaded={loaded}
+            share={{ url, text: `${title}: ${description}` }}
+          />
+        ),
+      });
+    }));
 }
 
 /** A ticket not linked to a signed-in user has no visits yet. */

@@ -7,6 +7,7 @@ import {
   jsonResponse,
   requireUser,
 } from "../../../lib/http.ts";
+import { pageTags } from "../../../lib/pages/page_cache.ts";
 import { rateVerifiedVisit } from "../../../lib/visits.ts";
 
 const RateVisitRequest = z.object({
@@ -67,6 +68,10 @@ export default function rateVisitRoute(deps: AppDeps) {
       rating,
       notes,
     });
+    deps.pageCache?.invalidate([
+      pageTags.user(userId),
+      pageTags.attraction(atractivoSlug),
+    ]);
     return c.json({ success: true as const, ...saved }, 200);
   });
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../../../lib/deps.ts";
 import { createRouter, jsonResponse, optionalUser } from "../../../lib/http.ts";
+import { pageTags } from "../../../lib/pages/page_cache.ts";
 import { createTicket } from "../../../lib/tickets.ts";
 
 const TicketRequest = z.object({
@@ -56,6 +57,10 @@ export default function ticket(deps: AppDeps) {
       ...body,
       userId: c.get("user")?.id,
     });
+    deps.pageCache?.invalidate([
+      pageTags.shareCode(ticket.shareCode),
+      ...(ticket.userId ? [pageTags.user(ticket.userId)] : []),
+    ]);
     const base = deps.config.baseUrl ?? new URL(c.req.url).origin;
     return c.json({
       ticketUrl: `${base}/ruta/${encodeURIComponent(ticket.shareCode)}`,

@@ -8,6 +8,7 @@ import {
   jsonResponse,
   requireUser,
 } from "../../../lib/http.ts";
+import { pageTags } from "../../../lib/pages/page_cache.ts";
 import { verifyVisit } from "../../../lib/visits.ts";
 
 const VerifyVisitRequest = z.object({
@@ -65,6 +66,11 @@ export default function verifyVisitRoute(deps: AppDeps) {
       const { code, userId } = c.req.valid("json");
       assertSelf(c, userId);
       const visit = await verifyVisit(deps, { userId, code });
+      // This instance's cached pages show it at once (others within their TTL).
+      deps.pageCache?.invalidate([
+        pageTags.user(userId),
+        pageTags.attraction(visit.atractivo),
+      ]);
       return c.json({ success: true as const, ...visit }, 200);
     },
   );

@@ -16,6 +16,11 @@ import {
   plural,
 } from "../../../lib/pages/format.ts";
 import {
+  PAGE_TTL_MS,
+  pageTags,
+  servePage,
+} from "../../../lib/pages/page_cache.ts";
+import {
   createPageRouter,
   getOrigin,
   renderNotFoundPage,
@@ -27,27 +32,30 @@ type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
-  return createPageRouter(deps).get("/:slug", async (c) => {
-    const { data, attractionsBySlug } = deps.data.current();
-    const found = attractionsBySlug.get(c.req.param("slug"));
-    if (!found) return renderNotFoundPage(c, deps);
-    const stats = await getAttractionStats(deps.kv, found.slug);
-    return renderPage(c, deps, {
-      head: {
-        title: `${found.name} · ${data.branding.name}`,
-        description: found.summary,
-        url: `${getOrigin(c, deps)}/turismo/atractivos/${found.slug}`,
-        meta: {
-          "og:type": "website",
-          "og:title": found.name,
-          "og:description": found.summary,
-          "og:site_name": data.branding.name,
-          "og:locale": "es_MX",
+  return createPageRouter(deps).get("/:slug", (c) =>
+    // Its visit count and average may lag by PAGE_TTL_MS.
+    servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
+      const { data, attractionsBySlug } = deps.data.current();
+      const found = attractionsBySlug.get(c.req.param("slug"));
+      if (!found) return renderNotFoundPage(c, deps);
+      tag(pageTags.attraction(found.slug));
+      const stats = await getAttractionStats(deps.kv, found.slug);
+      return renderPage(c, deps, {
+        head: {
+          title: `${found.name} · ${data.branding.name}`,
+          description: found.summary,
+          url: `${getOrigin(c, deps)}/turismo/atractivos/${found.slug}`,
+          meta: {
+            "og:type": "website",
+            "og:title": found.name,
+            "og:description": found.summary,
+            "og:site_name": data.branding.name,
+            "og:locale": "es_MX",
+          },
         },
-      },
-      body: <AttractionPage attraction={found} data={data} stats={stats} />,
-    });
-  });
+        body: <AttractionPage attraction={found} data={data} stats={stats} />,
+      });
+    }));
 }
 
 function AttractionPage(

@@ -1,0 +1,218 @@
+/**
+ * The pages' micro-cache through the app: a page is served again from memory
+ * within its TTL, rendered again after it, dropped at once by a write on this
+ * instance, and never used for signed-in visitors. A write "on another
+ * instance" is a library call on the same KV that this app does not see.
+ */
+import assert from "node:assert/strict";
+import { saveTicket } from "../lib/db/tickets.ts";
+import { recordVisit } from "../lib/db/visits.ts";
+import {
+  PAGE_TTL_MS,
+  PageCache,
+  ROUTE_PAGE_TTL_MS,
+} from "../lib/pages/page_cache.ts";
+import {
+  createTestContext,
+  DATA_PATH,
+  postAsUser,
+  randomEmail,
+  randomShareCode,
+  randomUserId,
+  type TestContext,
+} from "./test_utils.ts";
+
+const RAW = JSON.parse(await Deno.readTextFile(DATA_PATH));
+const ATTRACTIONS: { slug: string; guideCode: string }[] = RAW.attractions;
+
+async function getHtml(
+  ctx: TestContext,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ res: Response; html: string }> {
+  const res = await ctx.app.request(path, { headers });
+  assert.equal(res.status, 200, path);
+  assert.equal(res.headers.get("content-type"), "text/html; charset=UTF-8");
+  return { res, html: await res.text() };
+}
+
+/** A visit recorded by "another instance": this app's cache does not hear of it. */
+async function visitElsewhere(ctx: TestContext, userId: string, slug: string) {
+  const result = await recordVisit(ctx.deps.kv, {
+    userId,
+    slug,
+    now: ctx.deps.now(),
+    totalAttractions: ATTRACTIONS.length,
+  });
+  assert.equal(result.status, "created");
+}
+
+async function createRoute(ctx: TestContext) {
+  const userId = randomUserId();
+  const shareCode = randomShareCode();
+  await saveTicket(ctx.deps.kv, {
+    shareCode,
+    name: "Ana Lucía",
+    email: randomEmail(),
+    phone: null,
+    wpId: 1,
+    userId,
+    createdAt: ctx.deps.now().toISOString(),
+  });
+  return { userId, path: `/ruta/${shareCode}` };
+}
+
+function visitedCount(html: string): number {
+  const match = /(\d+) de 17 atractivos visitados/.exec(html);
+  assert.ok(match, "visit count shown");
+  return Number(match[1]);
+}
+
+function headerList(res: Response): [string, string][] {
+  return [...res.headers].sort(([a], [b]) => a.localeCompare(b));
+}
+
+Deno.test("pages served from the micro-cache", async (t) => {
+  const cache = new PageCache();
+  await using ctx = await createTestContext({ pageCache: cache });
+  const [plaza, second] = ATTRACTIONS;
+  const attractionPath = `/turismo/atractivos/${plaza.slug}`;
+
+  await t.step(
+    "an attraction page is served from memory within its TTL, with the headers of a rendered one",
+    async () => {
+      const first = await getHtml(ctx, attractionPath);
+      assert.doesNotMatch(first.html, /visita verificada/);
+      await visitElsewhere(ctx, randomUserId(), plaza.slug);
+      ctx.clock.advance(PAGE_TTL_MS - 1);
+      const cached = await getHtml(ctx, attractionPath);
+      assert.equal(cached.html, first.html);
+      assert.deepEqual(headerList(cached.res), headerList(first.res));
+      // The same page rendered for a request that bypasses the cache.
+      const rendered = await ctx.app.request(attractionPath, {
+        headers: { cookie: "session=abc" },
+      });
+      await rendered.body?.cancel();
+      assert.deepEqual(headerList(cached.res), headerList(rendered));
+      assert.ok(cached.res.headers.get("content-security-policy"));
+      assert.equal(cached.res.headers.get("cache-control"), "no-cache");
+    },
+  );
+
+  await t.step("after its TTL the page is rendered again", async () => {
+    ctx.clock.advance(1);
+    const { html } = await getHtml(ctx, attractionPath);
+    assert.match(html, /1 visita verificada/);
+  });
+
+  await t.step(
+    "a route page from another instance's write shows after its 2 s TTL",
+    async () => {
+      const { userId, path } = await createRoute(ctx);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      await visitElsewhere(ctx, userId, plaza.slug);
+      ctx.clock.advance(ROUTE_PAGE_TTL_MS - 1);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      ctx.clock.advance(1);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 1);
+    },
+  );
+
+  await t.step(
+    "a verify-visit on this instance shows on the route and attraction pages at once",
+    async () => {
+      const { userId, path } = await createRoute(ctx);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      const before = (await getHtml(ctx, `/turismo/atractivos/${second.slug}`))
+        .html;
+      assert.doesNotMatch(before, /visita verificada/);
+      const res = await postAsUser(ctx, "/api/turismo/verify-visit", userId, {
+        code: second.guideCode,
+        userId,
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 1);
+      const after = (await getHtml(ctx, `/turismo/atractivos/${second.slug}`))
+        .html;
+      assert.match(after, /1 visita verificada/);
+    },
+  );
+
+  await t.step("a rate-visit on this instance shows at once", async () => {
+    const { userId, path } = await createRoute(ctx);
+    const verify = await postAsUser(ctx, "/api/turismo/verify-visit", userId, {
+      code: plaza.guideCode,
+      userId,
+    });
+    assert.equal(verify.status, 200);
+    await verify.body?.cancel();
+    assert.match((await getHtml(ctx, path)).html, /Sin calificar/);
+    const rate = await postAsUser(ctx, "/api/turismo/rate-visit", userId, {
+      userId,
+      atractivoSlug: plaza.slug,
+      rating: 5,
+    });
+    assert.equal(rate.status, 200);
+    await rate.body?.cancel();
+    assert.match((await getHtml(ctx, path)).html, /Tu calificación: 5 de 5/);
+  });
+
+  await t.step(
+    "signed-in visitors and bearer requests always get a fresh page",
+    async () => {
+      const { userId, path } = await createRoute(ctx);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      await visitElsewhere(ctx, userId, plaza.slug);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0, "cached");
+      const personal: Record<string, string>[] = [
+        { cookie: "session=abc" },
+        { authorization: "Bearer x" },
+      ];
+      for (const headers of personal) {
+        const { html } = await getHtml(ctx, path, headers);
+        assert.equal(visitedCount(html), 1, JSON.stringify(headers));
+      }
+    },
+  );
+
+  await t.step("a page that was not found is not cached", async () => {
+    const shareCode = randomShareCode();
+    const missing = await ctx.app.request(`/ruta/${shareCode}`);
+    assert.equal(missing.status, 404);
+    await missing.body?.cancel();
+    await saveTicket(ctx.deps.kv, {
+      shareCode,
+      name: "Recién Llegada",
+      email: randomEmail(),
+      phone: null,
+      wpId: 2,
+      userId: null,
+      createdAt: ctx.deps.now().toISOString(),
+    });
+    const { html } = await getHtml(ctx, `/ruta/${shareCode}`);
+    assert.match(html, /Recién Llegada/);
+  });
+
+  await t.step(
+    "concurrent first requests render a page once, and unknown queries share it",
+    async () => {
+      ctx.clock.advance(PAGE_TTL_MS);
+      const { misses, entries } = cache.stats;
+      const responses = await Promise.all(
+        Array.from(
+          { length: 10 },
+          (_, i) =>
+            ctx.app.request(`/turismo/atractivos?categoria=museo&x=${i}`),
+        ),
+      );
+      const bodies = await Promise.all(responses.map((res) => res.text()));
+      assert.ok(responses.every((res) => res.status === 200));
+      assert.equal(new Set(bodies).size, 1);
+      assert.equal(cache.stats.misses, misses + 1);
+      assert.ok(cache.stats.entries <= entries + 1);
+      const all = await getHtml(ctx, "/turismo/atractivos");
+      assert.notEqual(all.html, bodies[0], "another category, another page");
+    },
+  );
+});
