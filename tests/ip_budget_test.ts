@@ -1,7 +1,54 @@
 import assert from "node:assert/strict";
-import { getRateLimitEntry } from "../lib/db/rate_limits.ts";
-import { IP_BUDGET_SCOPE } from "../lib/http_budget.ts";
+import { getRateLimitTotals } from "../lib/db/rate_limits.ts";
+import {
+  IP_BUDGET_FLUSH_INTERVAL_MS,
+  IP_BUDGET_SCOPE,
+  IP_BUDGET_WINDOW_MS,
+} from "../lib/http_budget.ts";
 import { createTestContext, type TestContext } from "./test_utils.ts";
+
+/** One second into a minute, so the sliding window's arithmetic is known. */
+const MINUTE_START = new Date(
+  Math.floor(Date.now() / IP_BUDGET_WINDOW_MS) * IP_BUDGET_WINDOW_MS + 1_000,
+);
+
+/** What KV holds of an IP's budget around `at`: the sum of every instance's counts. */
+async function getStoredCount(
+  ctx: TestContext,
+  subject: string,
+  at = ctx.deps.now(),
+): Promise<number> {
+  const bucket = Math.floor(at.getTime() / IP_BUDGET_WINDOW_MS);
+  const totals = await getRateLimitTotals(ctx.deps.kv, {
+    scope: IP_BUDGET_SCOPE,
+    subject,
+    fromBucket: bucket - 3,
+    toBucket: bucket + 3,
+  });
+  return [...totals.values()].reduce((sum, { total }) => sum + total, 0);
+}
+
+/** Waits for the budget's flush timer to store `expected` (bounded). */
+async function waitForStoredCount(
+  ctx: TestContext,
+  subject: string,
+  expected: number,
+): Promise<void> {
+  const deadline = Date.now() + 20 * IP_BUDGET_FLUSH_INTERVAL_MS;
+  let stored = await getStoredCount(ctx, subject);
+  while (stored !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    stored = await getStoredCount(ctx, subject);
+  }
+  assert.equal(stored, expected, "stored count after the flush");
+}
+
+/** Long enough for a flush that would store anything to have happened. */
+function waitForFlush(): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(resolve, 3 * IP_BUDGET_FLUSH_INTERVAL_MS)
+  );
+}
 
 function get(ctx: TestContext, path: string, ip: string): Promise<Response> {
   return Promise.resolve(
@@ -45,6 +92,7 @@ Deno.test("per-IP request budget (every endpoint)", async (t) => {
       IP_BUDGET_PER_MINUTE: "25",
       ALLOWED_ORIGINS: "https://portal.example",
     },
+    clockStart: MINUTE_START,
   });
   const slug = ctx.deps.data.current().data.attractions[0].slug;
   const page = `/turismo/atractivos/${slug}`;
@@ -65,11 +113,7 @@ Deno.test("per-IP request budget (every endpoint)", async (t) => {
       const counts = await countStatuses(responses);
       assert.equal(counts.get(429), 15);
       assert.equal((counts.get(200) ?? 0) + (counts.get(401) ?? 0), 25);
-      const stored = await getRateLimitEntry(ctx.deps.kv, {
-        scope: IP_BUDGET_SCOPE,
-        subject: ip,
-      });
-      assert.equal(stored.value?.length, 25);
+      await waitForStoredCount(ctx, ip, 25);
     },
   );
 
@@ -112,11 +156,8 @@ Deno.test("per-IP request budget (every endpoint)", async (t) => {
       const res = await get(ctx, page, ip);
       assert.equal(res.status, 429);
       await res.body?.cancel();
-      const stored = await getRateLimitEntry(ctx.deps.kv, {
-        scope: IP_BUDGET_SCOPE,
-        subject: ip,
-      });
-      assert.equal(stored.value?.length, 25);
+      await waitForFlush();
+      assert.equal(await getStoredCount(ctx, ip), 25);
     },
   );
 
@@ -147,9 +188,25 @@ Deno.test("per-IP request budget (every endpoint)", async (t) => {
   });
 
   await t.step(
-    "the IP may come back once its oldest requests leave the minute",
+    "60 % into the next minute, 40 % of the last minute's requests still count",
     async () => {
-      ctx.clock.advance(60_001);
+      // 25 × 0.4 = 10 still count, so 15 more fit.
+      ctx.clock.advance(
+        IP_BUDGET_WINDOW_MS + 0.6 * IP_BUDGET_WINDOW_MS - 1_000,
+      );
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () => get(ctx, page, ip)),
+      );
+      const counts = await countStatuses(responses);
+      assert.equal(counts.get(200), 15);
+      assert.equal(counts.get(429), 15);
+    },
+  );
+
+  await t.step(
+    "two minutes later the whole budget is back",
+    async () => {
+      ctx.clock.advance(2 * IP_BUDGET_WINDOW_MS);
       const responses = await Promise.all(
         Array.from({ length: 30 }, () => get(ctx, page, ip)),
       );
@@ -189,11 +246,7 @@ Deno.test("per-IP request budget on a real server", async (t) => {
       const counts = await countStatuses(responses);
       assert.equal(counts.get(401), 10);
       assert.equal(counts.get(429), 6);
-      const stored = await getRateLimitEntry(ctx.deps.kv, {
-        scope: IP_BUDGET_SCOPE,
-        subject: "127.0.0.1",
-      });
-      assert.equal(stored.value?.length, 10);
+      await waitForStoredCount(ctx, "127.0.0.1", 10);
     },
   );
 
@@ -221,11 +274,8 @@ Deno.test("per-IP request budget on a real server", async (t) => {
       );
       const counts = await countStatuses(responses);
       assert.equal(counts.get(401), 40);
-      const stored = await getRateLimitEntry(ctx.deps.kv, {
-        scope: IP_BUDGET_SCOPE,
-        subject: "127.0.0.1",
-      });
-      assert.equal(stored.value, null);
+      await waitForFlush();
+      assert.equal(await getStoredCount(ctx, "127.0.0.1"), 0);
     },
   );
 });

@@ -133,3 +133,77 @@ function checkOptions({ limit, windowMs }: RateLimitOptions): void {
 function toMs(now: Date | number): number {
   return typeof now === "number" ? now : now.getTime();
 }
+
+/** One writer's count of one subject in one fixed window. */
+export interface RateLimitCount {
+  subject: string;
+  /** The window's start divided by its length. */
+  bucket: number;
+  /** Who counted: one instance's memory of one subject. */
+  writer: string;
+  count: number;
+}
+
+/** The most counts {@linkcode setRateLimitCounts} takes: KV allows 1,000 mutations per atomic. */
+export const MAX_COUNTS_PER_COMMIT = 1_000;
+
+/**
+ * Stores counts of an approximate limiter in one atomic commit. Each writer
+ * (an instance's memory of a subject) sets only its own keys, with absolute
+ * values, so instances never conflict and a retried commit counts nothing
+ * twice. Entries expire after `expireInMs`. Returns false when the commit
+ * was not applied (a contended file threw "database is locked").
+ */
+export async function setRateLimitCounts(
+  kv: Deno.Kv,
+  { scope, expireInMs }: { scope: string; expireInMs: number },
+  counts: readonly RateLimitCount[],
+): Promise<boolean> {
+  if (counts.length > MAX_COUNTS_PER_COMMIT) {
+    throw new RangeError(`at most ${MAX_COUNTS_PER_COMMIT} counts per commit`);
+  }
+  if (counts.length === 0) return true;
+  const operation = kv.atomic();
+  for (const { subject, bucket, writer, count } of counts) {
+    operation.set(
+      keys.rateLimitCount(scope, subject, bucket, writer),
+      count,
+      { expireIn: expireInMs },
+    );
+  }
+  return (await commit(operation)).ok;
+}
+
+/**
+ * Every writer's count of `subject` in the windows `fromBucket` to
+ * `toBucket` (inclusive), in one `list`: per window, the total and the part
+ * that is `writer`'s.
+ */
+export async function getRateLimitTotals(
+  kv: Deno.Kv,
+  { scope, subject, writer, fromBucket, toBucket }: {
+    scope: string;
+    subject: string;
+    writer?: string;
+    fromBucket: number;
+    toBucket: number;
+  },
+): Promise<Map<number, { total: number; own: number }>> {
+  const totals = new Map<number, { total: number; own: number }>();
+  for await (
+    const entry of kv.list<number>({
+      start: keys.rateLimitCountsOfWindow(scope, subject, fromBucket),
+      end: keys.rateLimitCountsOfWindow(scope, subject, toBucket + 1),
+    })
+  ) {
+    const [bucket, by] = entry.key.slice(-2);
+    if (typeof bucket !== "number" || typeof entry.value !== "number") {
+      continue;
+    }
+    const sum = totals.get(bucket) ?? { total: 0, own: 0 };
+    sum.total += entry.value;
+    if (by === writer) sum.own += entry.value;
+    totals.set(bucket, sum);
+  }
+  return totals;
+}
