@@ -5,7 +5,8 @@
  *
  *   deno run -A bench/baseline_server.ts <port> <manifest.json>
  *
- * The manifest maps a path to `{file, headers}`.
+ * The manifest maps a path (with its query, when it has one) to `{file,
+ * headers}`.
  */
 interface Captured {
   file: string;
@@ -17,7 +18,10 @@ if (import.meta.main) {
   const manifest: Record<string, Captured> = JSON.parse(
     await Deno.readTextFile(Deno.args[1]),
   );
-  const routes = new Map<string, { bytes: Uint8Array; headers: Headers }>();
+  const routes = new Map<
+    string,
+    { bytes: Uint8Array<ArrayBuffer>; headers: Headers }
+  >();
   for (const [path, { file, headers }] of Object.entries(manifest)) {
     routes.set(path, {
       bytes: await Deno.readFile(file),
@@ -25,7 +29,9 @@ if (import.meta.main) {
     });
   }
   Deno.serve({ hostname: "127.0.0.1", port }, (request) => {
-    const route = routes.get(new URL(request.url).pathname);
+    const url = new URL(request.url);
+    const route = routes.get(`${url.pathname}${url.search}`) ??
+      routes.get(url.pathname);
     if (!route) return new Response(null, { status: 404 });
     return new Response(route.bytes, { headers: route.headers });
   });

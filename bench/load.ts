@@ -43,6 +43,8 @@ const ROUTE_CODE = "bench-ruta";
 const COLD_CODES_PER_RUN = 400;
 const VERIFY_USERS_PER_RUN = 2_000;
 const RATE_USERS = 60;
+/** Client addresses of the budget row with returning clients. */
+const BUDGET_POOL = 8_000;
 
 // ---------------------------------------------------------------------------
 // Options.
@@ -579,11 +581,21 @@ async function main(): Promise<void> {
 
     // The reads' bytes, captured once and served by the baseline server.
     const attractionPath = `/turismo/atractivos/${mainFixtures.slugs[0]}`;
+    // The card as the route page links it (`?v=<visits>-<badges>`), and the
+    // same card without the version (which reads KV every time).
+    const routePage = await (await fetch(`${service.url}/ruta/${ROUTE_CODE}`))
+      .text();
+    const linkedCard = /<meta property="og:image" content="([^"]+)"/.exec(
+      routePage,
+    )?.[1];
+    if (!linkedCard) throw new Error("the route page links no og:image");
+    const linkedCardUrl = new URL(linkedCard.replaceAll("&amp;", "&"));
     const readPaths = {
       healthz: "/healthz",
       ruta: `/ruta/${ROUTE_CODE}`,
       atractivo: attractionPath,
-      og: `/api/turismo/og/${ROUTE_CODE}`,
+      og: `${linkedCardUrl.pathname}${linkedCardUrl.search}`,
+      ogPlain: `/api/turismo/og/${ROUTE_CODE}`,
       logo: "/logo.svg",
     };
     const manifest: Record<
@@ -751,6 +763,11 @@ async function main(): Promise<void> {
         ...read("og"),
       },
       {
+        name: "og-plain",
+        limitName: "same PNG, plain Deno.serve (card URL without `?v=`)",
+        ...read("ogPlain"),
+      },
+      {
         name: "chat",
         limitName:
           `limiter + prompt + model call, no HTTP, ${connections} in flight`,
@@ -772,6 +789,19 @@ async function main(): Promise<void> {
         budget: true,
         ...read("atractivo"),
       },
+      {
+        // The budget's cost when clients come back: every address makes a
+        // few requests a second (under the budget), so each one is written
+        // to KV every flush interval and read back.
+        name: "atractivo-pool",
+        limitName:
+          `(budget cost only: the page for ${BUDGET_POOL} returning addresses)`,
+        budget: true,
+        service: (s) =>
+          wrk(`${s.url}${readPaths.atractivo}`, "get.lua", [
+            String(BUDGET_POOL),
+          ]),
+      },
     ];
     const targets = allTargets.filter((t) => wanted(t.name));
 
@@ -780,6 +810,7 @@ async function main(): Promise<void> {
     const warmPaths: Record<string, string> = {
       ...readPaths,
       "og-cached": readPaths.og,
+      "og-plain": readPaths.ogPlain,
       chat: "/api/chat",
     };
     for (const t of targets) {
@@ -1039,7 +1070,9 @@ function formatReport({
   }
   out.push(
     "",
-    "Per-IP budget (IP_BUDGET_PER_MINUTE=300, a different client address per request so none is refused): its cost.",
+    `Per-IP budget (IP_BUDGET_PER_MINUTE=300, a different client address per request so none is refused; atractivo-pool: ${
+      BUDGET_POOL.toLocaleString("en-US")
+    } returning addresses): its cost.`,
     "",
     "| endpoint | budget off req/s | budget on req/s | cost | p50 off → on ms | p99 off → on ms |",
     "|---|---:|---:|---:|---|---|",
