@@ -1,16 +1,24 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
-import healthz from "../routes/healthz.ts";
+import notFound from "../routes/_404.tsx";
 import chat from "../routes/api/chat.ts";
+import sessionToken from "../routes/api/session-token.ts";
+import shareImage from "../routes/api/turismo/og/[code].ts";
+import rateVisit from "../routes/api/turismo/rate-visit.ts";
 import ticket from "../routes/api/turismo/ticket.ts";
 import verifyVisit from "../routes/api/turismo/verify-visit.ts";
-import rateVisit from "../routes/api/turismo/rate-visit.ts";
-import shareImage from "../routes/api/turismo/og/[code].ts";
-import sessionToken from "../routes/api/session-token.ts";
-import signin from "../routes/auth/signin.ts";
 import authCallback from "../routes/auth/callback.ts";
+import signin from "../routes/auth/signin.ts";
 import signout from "../routes/auth/signout.ts";
+import healthz from "../routes/healthz.ts";
+import home from "../routes/index.tsx";
+import logo from "../routes/logo.svg.ts";
 import passportPage from "../routes/mi-pasaporte.tsx";
+import touristRoute from "../routes/ruta/[code].tsx";
+import staticFiles from "../routes/static.ts";
+import theme from "../routes/theme.css.ts";
+import attraction from "../routes/turismo/atractivos/[slug].tsx";
+import attractions from "../routes/turismo/atractivos/index.tsx";
 import type { AppDeps } from "./deps.ts";
 import { limitIpBudget } from "./http_budget.ts";
 import {
@@ -21,14 +29,6 @@ import {
   requestLog,
 } from "./http.ts";
 import { securityHeaders } from "./pages/security_headers.ts";
-import home from "../routes/index.tsx";
-import attractions from "../routes/turismo/atractivos/index.tsx";
-import attraction from "../routes/turismo/atractivos/[slug].tsx";
-import touristRoute from "../routes/ruta/[code].tsx";
-import theme from "../routes/theme.css.ts";
-import logo from "../routes/logo.svg.ts";
-import staticFiles from "../routes/static.ts";
-import notFound from "../routes/_404.tsx";
 
 /** Builds the whole service: middleware, then the route table. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -53,24 +53,28 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(securityHeaders());
 
   // The route table: every path of the service.
-  app.route("/healthz", healthz(deps));
+  app.route("/healthz", healthz(deps)); // GET
+  // API (spec section 4)
+  app.route("/api/turismo/ticket", ticket(deps)); // POST
+  app.route("/api/turismo/verify-visit", verifyVisit(deps)); // POST, bearer
+  app.route("/api/turismo/rate-visit", rateVisit(deps)); // POST, bearer
+  app.route("/api/turismo/og", shareImage(deps)); // GET /:code
+  app.route("/api/chat", chat(deps)); // POST
+  app.route("/api/session-token", sessionToken(deps)); // POST, session cookie
+  // Pages
   app.route("/", home(deps));
-  app.route("/turismo/atractivos", attractions(deps));
-  app.route("/turismo/atractivos", attraction(deps));
-  app.route("/ruta", touristRoute(deps));
+  app.route("/turismo/atractivos", attractions(deps)); // GET /
+  app.route("/turismo/atractivos", attraction(deps)); // GET /:slug
+  app.route("/ruta", touristRoute(deps)); // GET /:code
+  app.route("/mi-pasaporte", passportPage(deps));
+  // Sign-in
+  app.route("/auth/signin", signin(deps)); // GET
+  app.route("/auth/callback", authCallback(deps)); // GET
+  app.route("/auth/signout", signout(deps)); // POST
+  // Assets
   app.route("/theme.css", theme(deps));
   app.route("/logo.svg", logo(deps));
   app.route("/static", staticFiles());
-  app.route("/api/chat", chat(deps));
-  app.route("/api/turismo/ticket", ticket(deps));
-  app.route("/api/turismo/verify-visit", verifyVisit(deps));
-  app.route("/api/turismo/rate-visit", rateVisit(deps));
-  app.route("/api/turismo/og", shareImage(deps));
-  app.route("/api/session-token", sessionToken(deps));
-  app.route("/auth/signin", signin(deps));
-  app.route("/auth/callback", authCallback(deps));
-  app.route("/auth/signout", signout(deps));
-  app.route("/mi-pasaporte", passportPage(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
