@@ -7,8 +7,9 @@
  */
 import { formatDate, plural } from "../lib/pages/format.ts";
 import { saveTicket } from "../lib/db/tickets.ts";
-import { rateVisit, recordVisit } from "../lib/db/visits.ts";
+import { recordVisit } from "../lib/db/visits.ts";
 import { createTestContext } from "../tests/test_utils.ts";
+import { seedRouteUser } from "./seed.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "turismo-http-bench-" });
 const ctx = await createTestContext({
@@ -24,25 +25,10 @@ const codes = slugs.map((slug) =>
 );
 
 // A route with seven visits, some rated, and its ticket.
-const routeUser = crypto.randomUUID();
-for (const [i, slug] of slugs.slice(0, 7).entries()) {
-  const now = ctx.clock.now();
-  await recordVisit(kv, {
-    userId: routeUser,
-    slug,
-    now,
-    totalAttractions: loaded.totalAttractions,
-  });
-  if (i % 2 === 0) {
-    await rateVisit(kv, {
-      userId: routeUser,
-      slug,
-      rating: 5,
-      notes: "Imperdible",
-      now,
-    });
-  }
-}
+const routeUser = await seedRouteUser(kv, slugs, {
+  now: ctx.clock.now(),
+  totalAttractions: loaded.totalAttractions,
+});
 await saveTicket(kv, {
   shareCode: "bench-ruta",
   name: "María José Ñúñez",

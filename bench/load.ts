@@ -27,8 +27,9 @@ import { loadTourismData } from "../lib/data.ts";
 import { openKv } from "../lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
 import { saveTicket } from "../lib/db/tickets.ts";
-import { rateVisit, recordVisit } from "../lib/db/visits.ts";
+import { recordVisit } from "../lib/db/visits.ts";
 import type { DirectResult } from "./direct.ts";
+import { seedRouteUser } from "./seed.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const LUA_DIR = `${ROOT}/bench/lua`;
@@ -339,24 +340,10 @@ async function seed(
   try {
     const secret = await getOrCreateSigningSecret(kv);
     const now = new Date();
-    const routeUser = crypto.randomUUID();
-    for (const [i, slug] of slugs.slice(0, 7).entries()) {
-      await recordVisit(kv, {
-        userId: routeUser,
-        slug,
-        now,
-        totalAttractions: loaded.totalAttractions,
-      });
-      if (i % 2 === 0) {
-        await rateVisit(kv, {
-          userId: routeUser,
-          slug,
-          rating: 4 + (i % 2),
-          notes: "Imperdible al atardecer",
-          now,
-        });
-      }
-    }
+    const routeUser = await seedRouteUser(kv, slugs, {
+      now,
+      totalAttractions: loaded.totalAttractions,
+    });
     const ticket = (shareCode: string, name: string, wpId: number) =>
       saveTicket(kv, {
         shareCode,
