@@ -212,7 +212,7 @@ export async function parseTourismData(
     const lines = result.error.issues.slice(0, 20).map((issue) =>
       `${formatPath(issue.path)}: ${issue.message}`
     );
-    throw new DataError(`${source} is invalid:\n  ${lines.join("\n  ")}`);
+    throw new DataError(`${source} is invalid: ${lines.join("; ")}`);
   }
   const slugByGuideCode = new Map<string, string>();
   const attractions = result.data.attractions.map(
@@ -248,15 +248,34 @@ export async function loadTourismData(path: string): Promise<LoadedData> {
   return await parseTourismData(json, path);
 }
 
+/** How often the data set file is checked for changes, by default. */
+export const DATA_POLL_INTERVAL_MS = 1_000;
+
+/** What the health check says about the data set. */
+export interface DataStatus {
+  version: string;
+  /** Why the last reload was refused (the last good version stays), or `undefined`. */
+  reloadError?: string;
+}
+
 /**
  * Holds the current data set and reloads it when its file changes. A broken
  * new version is refused (logged) and the last good one stays. Anything
  * derived from the data should be keyed on `current().version`.
+ *
+ * Changes are found by polling the file's metadata, never by watching its
+ * folder: Deno's watcher opens every changed file of a watched folder, and
+ * closing that descriptor drops the process's SQLite locks on a KV file
+ * there (POSIX record locks belong to the process, not the descriptor), so
+ * another process that then closes the same KV file deletes the live WAL and
+ * acknowledged writes are lost. A `stat` touches nothing, works on every
+ * file system, and costs one syscall a second.
  */
 export class DataStore {
   #current: LoadedData;
   #path?: string;
-  #watcher?: Deno.FsWatcher;
+  #reloadError?: string;
+  #timer?: ReturnType<typeof setInterval>;
   #onError: (error: Error) => void;
 
   constructor(
@@ -282,16 +301,23 @@ export class DataStore {
     return this.#current;
   }
 
+  /** The version in force and, when the last reload was refused, why. */
+  status(): DataStatus {
+    return { version: this.#current.version, reloadError: this.#reloadError };
+  }
+
   /** Re-reads the file; returns whether a new version was taken. */
   async reload(): Promise<boolean> {
     if (!this.#path) return false;
     try {
       const next = await loadTourismData(this.#path);
+      this.#reloadError = undefined;
       if (next.version === this.#current.version) return false;
       this.#current = next;
       console.info(`Tourism data reloaded: version ${next.version}`);
       return true;
     } catch (error) {
+      this.#reloadError = (error as Error).message;
       this.#onError(
         new DataError(
           `Kept data version ${this.#current.version}: ${
@@ -304,37 +330,46 @@ export class DataStore {
   }
 
   /**
-   * Watches the file's directory (editors replace files rather than write
-   * them in place) and reloads shortly after a change.
+   * Checks the file every `intervalMs` and reloads it when its size,
+   * modification time or inode changed (editors replace files rather than
+   * write them in place). The timer never keeps the process alive.
    */
-  watch(): void {
-    if (!this.#path || this.#watcher) return;
+  watch(
+    { intervalMs = DATA_POLL_INTERVAL_MS }: { intervalMs?: number } = {},
+  ): void {
+    if (!this.#path || this.#timer) return;
     const path = this.#path;
-    const directory = path.includes("/")
-      ? path.slice(0, path.lastIndexOf("/")) || "/"
-      : ".";
-    const fileName = path.slice(path.lastIndexOf("/") + 1);
-    this.#watcher = Deno.watchFs(directory, { recursive: false });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    (async () => {
+    let last = describeFile(path);
+    let checking = false;
+    const check = async () => {
+      if (checking) return;
+      checking = true;
       try {
-        for await (const event of this.#watcher!) {
-          if (!event.paths.some((p) => p.endsWith(`/${fileName}`))) continue;
-          clearTimeout(timer);
-          timer = setTimeout(() => this.reload(), 100);
-        }
-      } catch (error) {
-        if (!(error instanceof Deno.errors.BadResource)) {
-          this.#onError(error as Error);
-        }
+        const next = describeFile(path);
+        if (next !== last) await this.reload();
+        last = next;
+      } finally {
+        checking = false;
       }
-    })();
+    };
+    this.#timer = setInterval(check, intervalMs);
+    Deno.unrefTimer(this.#timer);
   }
 
   /** Stops watching. */
   close(): void {
-    this.#watcher?.close();
-    this.#watcher = undefined;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** What changes when a file is written or replaced; a missing file is a state too. */
+function describeFile(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+  } catch (error) {
+    return `missing:${(error as Error).name}`;
   }
 }
 

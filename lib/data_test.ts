@@ -118,7 +118,7 @@ Deno.test("data store: a changed file is reloaded, a broken one refused", async 
   const store = await DataStore.open(path, {
     onError: (error) => errors.push(error),
   });
-  store.watch();
+  store.watch({ intervalMs: 50 });
   const first = store.current();
 
   async function waitFor(condition: () => boolean) {

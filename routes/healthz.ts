@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../lib/deps.ts";
 import { ServiceUnavailableError } from "../lib/errors.ts";
-import { createRouter } from "../lib/http.ts";
+import { createRouter, jsonResponse } from "../lib/http.ts";
 import { pingKv } from "../lib/db/kv.ts";
 
 const route = createRoute({
@@ -10,16 +10,21 @@ const route = createRoute({
   summary: "Liveness and storage check",
   responses: {
     200: {
-      description: "The service and its KV store answer",
+      description:
+        "The service and its KV store answer. `degraded`: the data set's last reload was refused and the last good version is served",
       content: {
         "application/json": {
           schema: z.object({
-            status: z.literal("ok"),
+            status: z.enum(["ok", "degraded"]),
             dataVersion: z.string(),
+            reason: z.string().optional().openapi({
+              description: "Why the status is degraded",
+            }),
           }),
         },
       },
     },
+    503: jsonResponse("KV cannot be read"),
   },
 });
 
@@ -30,9 +35,14 @@ export default function healthz({ kv, data }: AppDeps) {
     } catch {
       throw new ServiceUnavailableError("El almacenamiento no responde");
     }
-    return c.json({
-      status: "ok" as const,
-      dataVersion: data.current().version,
-    }, 200);
+    const { version, reloadError } = data.status();
+    if (reloadError) {
+      return c.json({
+        status: "degraded" as const,
+        dataVersion: version,
+        reason: `The data set's last change was refused: ${reloadError}`,
+      }, 200);
+    }
+    return c.json({ status: "ok" as const, dataVersion: version }, 200);
   });
 }

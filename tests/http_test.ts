@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
+import { DataStore } from "../lib/data.ts";
 import { createErrorHandler } from "../lib/http.ts";
-import { createTestContext, postJson } from "./test_utils.ts";
+import { createTestContext, DATA_PATH, postJson } from "./test_utils.ts";
 
 Deno.test("http conventions", async (t) => {
   await using ctx = await createTestContext({
@@ -170,5 +171,53 @@ Deno.test("http: an unexpected error is a 500 without internals, and is logged",
     assert.equal(logged.length, 1);
   } finally {
     console.error = original;
+  }
+});
+
+Deno.test("GET /healthz tells a refused data change and an unreadable KV", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "turismo-health-" });
+  const path = `${dir}/turismo.json`;
+  const shipped = await Deno.readTextFile(DATA_PATH);
+  await Deno.writeTextFile(path, shipped);
+  const data = await DataStore.open(path, { onError: () => {} });
+  await using ctx = await createTestContext({ data });
+  try {
+    await t.step(
+      "a broken data file: 200 degraded, with the reason, on the last good version",
+      async () => {
+        const good = data.current().version;
+        const broken = JSON.parse(shipped);
+        broken.attractions[0].location.lat = 500;
+        await Deno.writeTextFile(path, JSON.stringify(broken));
+        assert.equal(await data.reload(), false);
+        const res = await ctx.app.request("/healthz");
+        assert.equal(res.status, 200);
+        const body = await res.json();
+        assert.equal(body.status, "degraded");
+        assert.equal(body.dataVersion, good);
+        assert.match(body.reason, /attractions\[0\]\.location\.lat/);
+      },
+    );
+
+    await t.step("the file mended: ok again", async () => {
+      await Deno.writeTextFile(path, shipped);
+      await data.reload();
+      const res = await ctx.app.request("/healthz");
+      assert.deepEqual(await res.json(), {
+        status: "ok",
+        dataVersion: data.current().version,
+      });
+    });
+
+    await t.step("KV that cannot be read: 503", async () => {
+      ctx.deps.kv.close();
+      const res = await ctx.app.request("/healthz");
+      assert.equal(res.status, 503);
+      const body = await res.json();
+      assert.equal(body.error, "Servicio no disponible");
+      assert.match(body.details, /almacenamiento/);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
