@@ -19,6 +19,14 @@ const JWKS_ALGORITHMS = [
 ];
 const HMAC_ALGORITHMS = ["HS256"];
 
+/**
+ * The longest an own token may live (`exp - iat`): dev tokens are printed
+ * for people, and a leaked one must not outlive a month.
+ */
+export const MAX_OWN_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
+/** How far in the future an `iat` may be (clocks drift); later ones are refused. */
+export const MAX_CLOCK_SKEW_SECONDS = 60;
+
 /** The user a verified token speaks for. */
 export interface AuthUser {
   /** The token's `sub`. */
@@ -41,6 +49,11 @@ export interface TokenVerifierOptions {
   audience?: string;
   /** The clock `exp` is checked against; tests move it. */
   now?: () => Date;
+  /**
+   * Whether the browser session an own token was issued for (its `sid`
+   * claim) is still signed in; a token of an ended session is refused.
+   */
+  isSessionLive?: (sessionHandle: string) => Promise<boolean>;
 }
 
 /**
@@ -48,7 +61,9 @@ export interface TokenVerifierOptions {
  * is the service's own is checked against the service's secret; any other
  * against the configured provider: HS256 with `secret`, or an asymmetric
  * algorithm with `jwksUrl`. The signature check then decides; `exp` and `sub`
- * are required.
+ * are required, and an `iat` more than a minute ahead is refused. Own tokens
+ * also need an `iat`, live at most 30 days, and when issued for a browser
+ * session (`sid`) die with it.
  */
 export function createTokenVerifier(
   options: TokenVerifierOptions,
@@ -79,16 +94,35 @@ export function createTokenVerifier(
       }
       try {
         if (claims.iss === SELF_ISSUER) {
-          return toUser(
-            await jose.jwtVerify(token, await ownKey, {
-              algorithms: HMAC_ALGORITHMS,
-              issuer: SELF_ISSUER,
-              audience: SELF_AUDIENCE,
-              requiredClaims: ["exp", "sub"],
-              currentDate: now(),
-            }),
+          const verified = await jose.jwtVerify(token, await ownKey, {
+            algorithms: HMAC_ALGORITHMS,
+            issuer: SELF_ISSUER,
+            audience: SELF_AUDIENCE,
+            requiredClaims: ["exp", "sub"],
+            currentDate: now(),
+          });
+          if (typeof verified.payload.iat !== "number") {
+            throw new UnauthorizedError("El token no es válido (iat)");
+          }
+          checkIssuedAt(
+            verified.payload,
+            now(),
+            MAX_OWN_TOKEN_LIFETIME_SECONDS,
           );
+          const { sid } = verified.payload;
+          if (sid !== undefined) {
+            if (
+              typeof sid !== "string" || !options.isSessionLive ||
+              !(await options.isSessionLive(sid))
+            ) {
+              throw new UnauthorizedError(
+                "La sesión de este token terminó: vuelve a iniciar sesión",
+              );
+            }
+          }
+          return toUser(verified);
         }
+        checkIssuedAt(claims, now());
         const external = {
           issuer: options.issuer,
           audience: options.audience,
@@ -122,17 +156,30 @@ export function createTokenVerifier(
   };
 }
 
-/** Signs a token for `userId` with the service's own secret. */
+/**
+ * Signs a token for `userId` with the service's own secret, for at most
+ * {@linkcode MAX_OWN_TOKEN_LIFETIME_SECONDS}. With `sessionHandle` (a page
+ * token) it is valid only while that session is signed in.
+ */
 export async function signOwnToken(
   secret: Uint8Array,
   userId: string,
-  { expiresInSeconds = 3600, now = new Date() }: {
+  { expiresInSeconds = 3600, now = new Date(), sessionHandle }: {
     expiresInSeconds?: number;
     now?: Date;
+    sessionHandle?: string;
   } = {},
 ): Promise<string> {
+  if (
+    !(expiresInSeconds > 0 &&
+      expiresInSeconds <= MAX_OWN_TOKEN_LIFETIME_SECONDS)
+  ) {
+    throw new RangeError(
+      `A token lives at most ${MAX_OWN_TOKEN_LIFETIME_SECONDS / 86400} days`,
+    );
+  }
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return await new jose.SignJWT({})
+  return await new jose.SignJWT(sessionHandle ? { sid: sessionHandle } : {})
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(SELF_ISSUER)
     .setAudience(SELF_AUDIENCE)
@@ -154,6 +201,32 @@ function importHmacKey(secret: Uint8Array): Promise<CryptoKey> {
   // A failure surfaces where the key is awaited, not as an unhandled rejection.
   key.catch(() => {});
   return key;
+}
+
+/**
+ * Refuses an `iat` more than {@linkcode MAX_CLOCK_SKEW_SECONDS} ahead of
+ * `now` (a token "from the future" would outlive its stated lifetime) and,
+ * with `maxLifetime`, an `exp` further than that from `iat`.
+ */
+function checkIssuedAt(
+  claims: jose.JWTPayload,
+  now: Date,
+  maxLifetime?: number,
+): void {
+  const { iat, exp } = claims;
+  if (iat === undefined) return;
+  if (typeof iat !== "number") {
+    throw new UnauthorizedError("El token no es válido (iat)");
+  }
+  if (iat > now.getTime() / 1000 + MAX_CLOCK_SKEW_SECONDS) {
+    throw new UnauthorizedError("El token se emitió en el futuro (iat)");
+  }
+  if (
+    maxLifetime !== undefined && typeof exp === "number" &&
+    exp - iat > maxLifetime
+  ) {
+    throw new UnauthorizedError("El token dura más de lo permitido (exp)");
+  }
 }
 
 function toUser({ payload }: jose.JWTVerifyResult): AuthUser {

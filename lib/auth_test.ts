@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import * as jose from "jose";
 import {
   createTokenVerifier,
+  MAX_OWN_TOKEN_LIFETIME_SECONDS,
   SELF_AUDIENCE,
   SELF_ISSUER,
   signOwnToken,
@@ -91,6 +92,72 @@ Deno.test("auth: the service's own tokens", async (t) => {
   });
 
   await t.step(
+    "a token of more than 30 days is refused, and signOwnToken will not make one",
+    async () => {
+      const forever = await new jose.SignJWT({})
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer(SELF_ISSUER).setAudience(SELF_AUDIENCE).setSubject(userId)
+        .setIssuedAt().setExpirationTime("100000h")
+        .sign(ownSecret);
+      await assertRejected(verifier.verify(forever), /dura más/);
+      await assert.rejects(
+        signOwnToken(ownSecret, userId, {
+          expiresInSeconds: MAX_OWN_TOKEN_LIFETIME_SECONDS + 1,
+        }),
+        RangeError,
+      );
+      assert.deepEqual(
+        await verifier.verify(
+          await signOwnToken(ownSecret, userId, {
+            expiresInSeconds: MAX_OWN_TOKEN_LIFETIME_SECONDS,
+          }),
+        ),
+        { id: userId },
+      );
+    },
+  );
+
+  await t.step(
+    "a token issued more than a minute in the future is refused",
+    async () => {
+      const ahead = (seconds: number) =>
+        signOwnToken(ownSecret, userId, {
+          now: new Date(Date.now() + seconds * 1000),
+        });
+      await assertRejected(verifier.verify(await ahead(120)), /futuro/);
+      assert.deepEqual(await verifier.verify(await ahead(30)), { id: userId });
+    },
+  );
+
+  await t.step("a token without iat is refused", async () => {
+    const token = await new jose.SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(SELF_ISSUER).setAudience(SELF_AUDIENCE).setSubject(userId)
+      .setExpirationTime("5m")
+      .sign(ownSecret);
+    await assertRejected(verifier.verify(token), /iat/);
+  });
+
+  await t.step(
+    "a page token lives only as long as its session",
+    async () => {
+      const live = new Set(["h-live"]);
+      const sessions = createTokenVerifier({
+        ownSecret,
+        isSessionLive: (handle) => Promise.resolve(live.has(handle)),
+      });
+      const token = await signOwnToken(ownSecret, userId, {
+        sessionHandle: "h-live",
+      });
+      assert.deepEqual(await sessions.verify(token), { id: userId });
+      live.delete("h-live");
+      await assertRejected(sessions.verify(token), /sesión/);
+      // A verifier that cannot look sessions up refuses session tokens.
+      await assertRejected(verifier.verify(token), /sesión/);
+    },
+  );
+
+  await t.step(
     "without external configuration, external tokens are refused",
     async () => {
       const token = await signExternal(
@@ -133,6 +200,18 @@ Deno.test("auth: an external HS256 secret (e.g. Supabase)", async (t) => {
       .setExpirationTime("5m").sign(key);
     await assertRejected(verifier.verify(wrongAudience), /aud/);
   });
+
+  await t.step(
+    "a token issued more than a minute in the future is refused",
+    async () => {
+      const future = await new jose.SignJWT({})
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(userId)
+        .setIssuedAt(Math.floor(Date.now() / 1000) + 3600)
+        .setExpirationTime("2h").sign(key);
+      await assertRejected(verifier.verify(future), /futuro/);
+    },
+  );
 
   await t.step("HS384 is not on the allow-list", async () => {
     await assertRejected(

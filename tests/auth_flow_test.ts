@@ -4,11 +4,13 @@
  * (npm:oidc-provider) on another, and a client with a cookie jar that
  * follows redirects like a browser.
  */
+import { decodeJwt } from "jose";
 import assert from "node:assert/strict";
 import {
   consumeOAuthFlow,
   createSession,
   getSession,
+  getSessionHandle,
   saveOAuthFlow,
 } from "../lib/db/sessions.ts";
 import { keys } from "../lib/db/keys.ts";
@@ -640,9 +642,16 @@ Deno.test("POST /auth/signout", async (t) => {
     assert.ok(await getSession(kv, sessionId, h.clock.now()));
   });
 
+  let pageToken = "";
   await t.step(
     "the portal's sign-out button deletes the session and the cookie and goes home",
     async () => {
+      const issued = await requestToken(h, browser, {
+        origin: h.origin,
+        "sec-fetch-site": "same-origin",
+      });
+      assert.equal(issued.res.status, 200);
+      pageToken = issued.body.token;
       const res = await browser.fetch(signout, {
         method: "POST",
         headers: {
@@ -658,11 +667,32 @@ Deno.test("POST /auth/signout", async (t) => {
       const cleared = sessionCookieOf(res);
       assert.equal(cleared?.value, "");
       assert.equal(cleared?.attributes.get("max-age"), "0");
-      assert.equal((await kv.get(keys.session(sessionId))).value, null);
+      assert.equal(
+        (await kv.get(keys.session(await getSessionHandle(sessionId)))).value,
+        null,
+      );
       // Even a copy of the old cookie is signed out now.
       const copy = new CookieClient();
       copy.setCookie("session", sessionId);
       assert.equal((await requestToken(h, copy)).res.status, 401);
+    },
+  );
+
+  await t.step(
+    "a page token issued before sign-out no longer verifies a visit: 401",
+    async () => {
+      const userId = decodeJwt(pageToken).sub;
+      const res = await fetch(`${h.origin}/api/turismo/verify-visit`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${pageToken}`,
+        },
+        body: JSON.stringify({ code: "plz4ka", userId }),
+      });
+      assert.equal(res.status, 401);
+      assert.match(res.headers.get("www-authenticate")!, /^Bearer /);
+      assert.match((await res.json()).details, /sesión de este token terminó/);
     },
   );
 });

@@ -54,8 +54,8 @@ export const keys = {
   rateLimitCountsOfWindow: (scope: string, subject: string, bucket: number) =>
     ["rate_limit_counts", scope, subject, bucket] as const,
 
-  /** A signed-in browser session. */
-  session: (sessionId: string) => ["sessions", sessionId] as const,
+  /** A signed-in browser session, by its handle (the SHA-256 of the cookie's id). */
+  session: (handle: string) => ["sessions", handle] as const,
   /** An OAuth sign-in in progress, by its `state`. */
   oauthFlow: (state: string) => ["oauth_flows", state] as const,
   /** The service's user id for an identity provider's subject. */

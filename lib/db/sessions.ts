@@ -1,8 +1,14 @@
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 
-/** A signed-in browser session. The cookie holds only its id. */
+/**
+ * A signed-in browser session. The cookie holds only its id; KV keeps it
+ * under the id's SHA-256 (its `handle`), so neither a copy of the database
+ * nor a page token (whose `sid` is the handle) reveals a live cookie.
+ */
 export interface Session {
+  /** The KV name of the session: base64url of SHA-256 of its id. */
+  handle: string;
   userId: string;
   /** The name the identity provider gave, to greet the user; null when it gave none. */
   name: string | null;
@@ -35,11 +41,23 @@ const RANDOM_ID = /^[A-Za-z0-9_-]{43}$/;
 /** Accepted `state` values: what oauth4webapi generates, and a bit of room. */
 const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
-/** A random, unguessable 256-bit id in base64url: the only thing a session cookie holds. */
-export function generateSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
+/** The handle a session is kept under: base64url of the SHA-256 of its id. */
+export async function getSessionHandle(sessionId: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(sessionId),
+  );
+  return toBase64Url(new Uint8Array(digest));
+}
+
+function toBase64Url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-")
     .replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** A random, unguessable 256-bit id in base64url: the only thing a session cookie holds. */
+export function generateSessionId(): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /**
@@ -56,15 +74,16 @@ export async function createSession(
     ttlMs: number;
   },
 ): Promise<{ sessionId: string; session: Session }> {
-  const session: Session = {
-    userId,
-    name,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
-  };
   return await runTransaction(async () => {
     const sessionId = generateSessionId();
-    const key = keys.session(sessionId);
+    const session: Session = {
+      handle: await getSessionHandle(sessionId),
+      userId,
+      name,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+    };
+    const key = keys.session(session.handle);
     const result = await commit(
       kv.atomic().check({ key, versionstamp: null }).set(key, session, {
         expireIn: ttlMs,
@@ -84,7 +103,17 @@ export async function getSession(
   now: Date,
 ): Promise<Session | null> {
   if (!RANDOM_ID.test(sessionId)) return null;
-  const session = (await kv.get<Session>(keys.session(sessionId))).value;
+  return await getSessionByHandle(kv, await getSessionHandle(sessionId), now);
+}
+
+/** Reads a live session by its handle (the `sid` of a page token). */
+export async function getSessionByHandle(
+  kv: Deno.Kv,
+  handle: string,
+  now: Date,
+): Promise<Session | null> {
+  if (!RANDOM_ID.test(handle)) return null;
+  const session = (await kv.get<Session>(keys.session(handle))).value;
   if (!session || Date.parse(session.expiresAt) <= now.getTime()) return null;
   return session;
 }
@@ -95,7 +124,7 @@ export async function deleteSession(
   sessionId: string,
 ): Promise<void> {
   if (!RANDOM_ID.test(sessionId)) return;
-  await kv.delete(keys.session(sessionId));
+  await kv.delete(keys.session(await getSessionHandle(sessionId)));
 }
 
 /** Stores a sign-in in progress under its `state`, once, for `ttlMs`. */
@@ -107,12 +136,15 @@ export async function saveOAuthFlow(
 ): Promise<void> {
   if (!STATE_PATTERN.test(state)) throw new Error("Malformed OAuth state");
   const key = keys.oauthFlow(state);
-  const result = await commit(
-    kv.atomic().check({ key, versionstamp: null }).set(key, flow, {
-      expireIn: ttlMs,
-    }),
-  );
-  if (!result.ok) throw new Error("OAuth state collision");
+  // A commit refused by a busy KV file is retried; a state taken is an error.
+  await runTransaction(async () => {
+    const existing = await kv.get(key);
+    if (existing.value !== null) throw new Error("OAuth state collision");
+    const result = await commit(
+      kv.atomic().check(existing).set(key, flow, { expireIn: ttlMs }),
+    );
+    return result.ok ? undefined : CONFLICT;
+  });
 }
 
 /**

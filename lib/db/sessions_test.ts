@@ -97,8 +97,15 @@ Deno.test("sessions, sign-in flows and identities in KV", async (t) => {
         await getSession(kv, sessionId, new Date(NOW.getTime() + 60_000)),
         null,
       );
-      await deleteSession(kv, sessionId);
+      // KV holds the session under the id's hash, never the cookie's id.
+      assert.notEqual(session.handle, sessionId);
       assert.equal((await kv.get(keys.session(sessionId))).value, null);
+      assert.deepEqual(
+        (await kv.get(keys.session(session.handle))).value,
+        session,
+      );
+      await deleteSession(kv, sessionId);
+      assert.equal((await kv.get(keys.session(session.handle))).value, null);
     },
   );
 

@@ -135,7 +135,8 @@ export async function signOut(
 /**
  * A short-lived bearer token for the session's user, signed with the
  * service's own key: the API verifies it like any other token, so pages and
- * external clients share one authentication path.
+ * external clients share one authentication path. It names its session
+ * (`sid`), so signing out ends it at once.
  */
 export async function issueSessionToken(
   { signingSecret, now }: Pick<AppDeps, "signingSecret" | "now">,
@@ -144,6 +145,7 @@ export async function issueSessionToken(
   const token = await signOwnToken(signingSecret, session.userId, {
     expiresInSeconds: SESSION_TOKEN_TTL_SECONDS,
     now: now(),
+    sessionHandle: session.handle,
   });
   return { token, expiresIn: SESSION_TOKEN_TTL_SECONDS };
 }
