@@ -1,36 +1,34 @@
+import { parseArgs } from "node:util";
 import { createApp } from "./lib/app.ts";
-import { ConfigError, parseConfig } from "./lib/config.ts";
-import { DataError } from "./lib/data.ts";
+import { applyEnvFile, parseConfig } from "./lib/config.ts";
+import { DataStore } from "./lib/data.ts";
 import { openDeps } from "./lib/deps.ts";
+import {
+  checkStartConditions,
+  describeService,
+  describeStartError,
+  getStartWarnings,
+  serveUntilStopped,
+} from "./lib/server.ts";
 
 if (import.meta.main) {
   try {
+    const { values } = parseArgs({
+      args: Deno.args,
+      options: { "env-file": { type: "string" } },
+    });
+    if (values["env-file"]) applyEnvFile(values["env-file"]);
     const config = parseConfig(Deno.env.toObject());
-    const deps = await openDeps(config);
-    deps.data.watch();
-    const app = createApp(deps);
-    const { data } = deps.data.current();
-    console.info(
-      `Serving ${data.municipality.name}: KV ${
-        config.kvPath ?? "(platform)"
-      }, data ${deps.data.current().version}, ` +
-        `CMS ${deps.cms.kind}, model ${
-          deps.openai ? config.openai.model : "not configured"
-        }, ` +
-        `auth ${
-          [
-            config.auth.secret && "HS256 secret",
-            config.auth.jwksUrl && "JWKS",
-            "own tokens",
-          ].filter(Boolean).join(" + ")
-        }`,
-    );
-    Deno.serve({ port: config.port, hostname: config.hostname }, app.fetch);
+    const data = await DataStore.open(config.tourismDataPath);
+    checkStartConditions(config);
+    const deps = await openDeps(config, { data });
+    console.info(describeService(deps));
+    for (const warning of getStartWarnings(deps)) console.warn(warning);
+    serveUntilStopped(createApp(deps), deps);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DataError) {
-      console.error(error.message);
-      Deno.exit(1);
-    }
-    throw error;
+    const message = describeStartError(error);
+    if (message === undefined) throw error;
+    console.error(message);
+    Deno.exit(1);
   }
 }

@@ -338,7 +338,7 @@ async function seed(
   );
   const kv = await openKv(kvPath);
   try {
-    const secret = await getOrCreateSigningSecret(kv);
+    const { secret } = await getOrCreateSigningSecret(kv);
     const now = new Date();
     const routeUser = await seedRouteUser(kv, slugs, {
       now,

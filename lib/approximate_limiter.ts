@@ -247,6 +247,18 @@ export class ApproximateRateLimiter {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    // Hits a periodic flush left unwritten (too few to share yet) go too.
+    const bucket = Math.floor(this.#now() / this.windowMs);
+    for (const s of this.#subjects.values()) {
+      if (
+        typeof s !== "number" &&
+        s.slots.some((slot) =>
+          slot.bucket >= bucket - 1 && slot.own !== slot.written
+        )
+      ) {
+        this.#dirty.add(s);
+      }
+    }
     try {
       await this.flush({ all: true });
     } catch {

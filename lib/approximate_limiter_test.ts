@@ -238,6 +238,20 @@ Deno.test("ApproximateRateLimiter", async (t) => {
   );
 
   await t.step(
+    "close writes the hits a periodic flush held back as too few to share",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const clock = createClock();
+      const limiter = createLimiter(kv, clock, { limit: 300 });
+      hitMany(limiter, "c", 3);
+      await limiter.flush();
+      assert.equal(await storedTotal(kv, "c", clock.bucket), 0, "3 < 6");
+      await limiter.close();
+      assert.equal(await storedTotal(kv, "c", clock.bucket), 3, "on close");
+    },
+  );
+
+  await t.step(
     "a forgotten subject's earlier hits still count once it is read back",
     async () => {
       using kv = await Deno.openKv(":memory:");

@@ -1,3 +1,4 @@
+import { parseEnv } from "node:util";
 import { z } from "zod";
 
 const optionalString = z.string().trim().min(1).optional();
@@ -11,7 +12,12 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   LISTEN_HOST: z.string().min(1).default("127.0.0.1"),
   BASE_URL: optionalUrl,
-  KV_PATH: optionalString,
+  KV_PATH: optionalString.refine(
+    (path) =>
+      !path || !/^[a-z][a-z0-9+.-]*:\/\//i.test(path) ||
+      /^https?:\/\//i.test(path),
+    "must be a file path, :memory:, or a KV Connect URL (http or https)",
+  ),
   TOURISM_DATA: z.string().min(1).default("./data/turismo.json"),
 
   AUTH_JWT_SECRET: z.string().min(32, "must be at least 32 characters")
@@ -53,8 +59,20 @@ export interface Config {
   hostname: string;
   /** Public origin without a trailing slash; `undefined` means "the request's own origin". */
   baseUrl?: string;
-  /** A KV file, `:memory:`, or `undefined` for the platform's own KV (Deno Deploy). */
+  /**
+   * A KV file, `:memory:`, a KV Connect URL (`denokv`, with
+   * `DENO_KV_ACCESS_TOKEN`), or `undefined` for the platform's own KV (Deno
+   * Deploy).
+   */
   kvPath?: string;
+  /**
+   * Where earlier versions kept the default KV file (`./data/turismo.kv`,
+   * beside the data set): moved to {@linkcode DEFAULT_KV_PATH} at start.
+   * Set only when `KV_PATH` is not.
+   */
+  legacyKvPath?: string;
+  /** Running on Deno Deploy (`DENO_DEPLOYMENT_ID` is set). */
+  onDeploy: boolean;
   tourismDataPath: string;
   auth: {
     secret?: string;
@@ -87,6 +105,13 @@ export interface Config {
   ipBudgetPerMinute: number;
 }
 
+/**
+ * The default KV file: in a folder of its own, owner-only, never beside the
+ * data set (see `DataStore`).
+ */
+export const DEFAULT_KV_PATH = "./state/turismo.kv";
+const LEGACY_KV_PATH = "./data/turismo.kv";
+
 /** A bad environment: the message names every offending variable. */
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -107,14 +132,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const lines = result.error.issues.map((issue) =>
       `${issue.path.join(".")}: ${issue.message}`
     );
-    throw new ConfigError(`Invalid environment:\n  ${lines.join("\n  ")}`);
+    throw new ConfigError(`Invalid environment: ${lines.join("; ")}`);
   }
   const e = result.data;
+  const onDeploy = Boolean(env.DENO_DEPLOYMENT_ID);
 
   const wpVars = [e.WP_URL, e.WP_USER, e.WP_APP_PASSWORD];
   if (wpVars.some(Boolean) && !wpVars.every(Boolean)) {
     throw new ConfigError(
-      "Invalid environment:\n  WP_URL, WP_USER and WP_APP_PASSWORD must be set together",
+      "Invalid environment: WP_URL, WP_USER and WP_APP_PASSWORD must be set together",
     );
   }
   const oidc = parseOidc(e);
@@ -123,7 +149,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   for (const origin of allowedOrigins) {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
       throw new ConfigError(
-        `Invalid environment:\n  ALLOWED_ORIGINS: "${origin}" is not an origin like https://example.org`,
+        `Invalid environment: ALLOWED_ORIGINS: "${origin}" is not an origin like https://example.org`,
       );
     }
   }
@@ -132,8 +158,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     hostname: e.LISTEN_HOST,
     baseUrl: e.BASE_URL?.replace(/\/+$/, ""),
-    kvPath: e.KV_PATH ??
-      (env.DENO_DEPLOYMENT_ID ? undefined : "./data/turismo.kv"),
+    kvPath: e.KV_PATH ?? (onDeploy ? undefined : DEFAULT_KV_PATH),
+    legacyKvPath: e.KV_PATH || onDeploy ? undefined : LEGACY_KV_PATH,
+    onDeploy,
     tourismDataPath: e.TOURISM_DATA,
     auth: {
       secret: e.AUTH_JWT_SECRET,
@@ -171,7 +198,7 @@ export function isLoopbackUrl(url: string): boolean {
 
 function parseOidc(e: z.output<typeof envSchema>): Config["oidc"] {
   const fail = (message: string): never => {
-    throw new ConfigError(`Invalid environment:\n  ${message}`);
+    throw new ConfigError(`Invalid environment: ${message}`);
   };
   const vars = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
   if (!vars.some(Boolean)) {
@@ -216,4 +243,29 @@ function parseOidc(e: z.output<typeof envSchema>): Config["oidc"] {
     redirectUri,
     timeoutMs: 10_000,
   };
+}
+
+/**
+ * Reads a dotenv file (`deno task start` passes `--env-file=.env`) into the
+ * process environment, so KV Connect's `DENO_KV_ACCESS_TOKEN` is seen too.
+ * Variables already set win, as with Deno's own `--env-file`; a missing file
+ * is no error (a fresh checkout has none). Returns the names it set.
+ */
+export function applyEnvFile(path: string): string[] {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw new ConfigError(
+      `${path}: cannot be read: ${(error as Error).message}`,
+    );
+  }
+  const applied: string[] = [];
+  for (const [name, value] of Object.entries(parseEnv(text))) {
+    if (value === undefined || Deno.env.get(name) !== undefined) continue;
+    Deno.env.set(name, value);
+    applied.push(name);
+  }
+  return applied;
 }

@@ -5,7 +5,8 @@ Deno.test("config", async (t) => {
   await t.step("defaults need nothing set", () => {
     const config = parseConfig({});
     assert.equal(config.port, 8000);
-    assert.equal(config.kvPath, "./data/turismo.kv");
+    // Not beside the data set: see DataStore and README "State and KV".
+    assert.equal(config.kvPath, "./state/turismo.kv");
     assert.equal(config.tourismDataPath, "./data/turismo.json");
     assert.equal(config.wordpress, undefined);
     assert.equal(config.openai.apiKey, undefined);
@@ -14,7 +15,44 @@ Deno.test("config", async (t) => {
 
   await t.step("on Deno Deploy without KV_PATH the platform KV is used", () => {
     assert.equal(parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, undefined);
+    assert.equal(parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).onDeploy, true);
+    assert.equal(parseConfig({}).onDeploy, false);
   });
+
+  await t.step(
+    "KV_PATH takes a file, :memory: or a KV Connect URL, nothing else",
+    () => {
+      for (
+        const value of [
+          "/var/lib/turismo/turismo.kv",
+          ":memory:",
+          "https://kv.ejemplo.gob.mx",
+          "http://127.0.0.1:4512",
+        ]
+      ) {
+        assert.equal(parseConfig({ KV_PATH: value }).kvPath, value);
+      }
+      assert.throws(
+        () => parseConfig({ KV_PATH: "ftp://kv.example/turismo" }),
+        /KV_PATH: must be a file path, :memory:, or a KV Connect URL/,
+      );
+    },
+  );
+
+  await t.step(
+    "the old default file is moved only when KV_PATH is not set",
+    () => {
+      assert.equal(parseConfig({}).legacyKvPath, "./data/turismo.kv");
+      assert.equal(
+        parseConfig({ KV_PATH: "./data/turismo.kv" }).legacyKvPath,
+        undefined,
+      );
+      assert.equal(
+        parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).legacyKvPath,
+        undefined,
+      );
+    },
+  );
 
   await t.step(
     "the per-IP budget defaults to 300 a minute and 0 turns it off",

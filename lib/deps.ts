@@ -1,16 +1,31 @@
 import OpenAI from "openai";
+import { ApproximateRateLimiter } from "./approximate_limiter.ts";
 import { createTokenVerifier, type TokenVerifier } from "./auth.ts";
 import { createCms } from "./cms/mod.ts";
 import type { TicketCms } from "./cms/types.ts";
 import type { Config } from "./config.ts";
 import { DataStore } from "./data.ts";
-import { openKv } from "./db/kv.ts";
+import {
+  describeKvPath,
+  KvStartError,
+  moveLegacyKvFile,
+  openKv,
+} from "./db/kv.ts";
 import { getOrCreateSigningSecret } from "./db/secrets.ts";
+import { getSessionByHandle } from "./db/sessions.ts";
+import {
+  IP_BUDGET_FLUSH_INTERVAL_MS,
+  IP_BUDGET_SCOPE,
+  IP_BUDGET_WINDOW_MS,
+} from "./http_budget.ts";
+import { RenderPool } from "./og/pool.ts";
 import { PageCache } from "./pages/page_cache.ts";
 
 /**
  * Everything the app needs from outside, passed in once so that tests build
- * the very same app on `:memory:` KV and loopback servers.
+ * the very same app on `:memory:` KV and loopback servers. Every long-lived
+ * part (caches, pools, timers, the KV handle) is created by
+ * {@linkcode openDeps} and ended by {@linkcode AppDeps.close}.
  */
 export interface AppDeps {
   config: Config;
@@ -21,6 +36,8 @@ export interface AppDeps {
   auth: TokenVerifier;
   /** The service's own JWT secret (dev tokens, page sessions). */
   signingSecret: Uint8Array;
+  /** Whether this start created the signing secret (a new, empty KV). */
+  createdSigningSecret: boolean;
   /** The language-model client; `undefined` when no key is configured. */
   openai?: OpenAI;
   cms: TicketCms;
@@ -29,26 +46,85 @@ export interface AppDeps {
    * without one, pages are rendered per request.
    */
   pageCache?: PageCache;
+  /** The per-IP request budget; `undefined` when `IP_BUDGET_PER_MINUTE` is 0. */
+  ipBudget?: ApproximateRateLimiter;
+  /** The workers that render share cards. */
+  renderPool: RenderPool;
   /**
-   * Aborted when the app shuts down: background work (the per-IP budget's
-   * flush timer) stops. Without it that work stops by itself when idle.
+   * Stops the timers, writes the per-IP budget's unshared counts, stops the
+   * render workers and closes KV: the last thing a process or test does.
    */
-  signal?: AbortSignal;
+  close(): Promise<void>;
 }
 
-/** Builds the production dependencies from the configuration. */
-export async function openDeps(config: Config): Promise<AppDeps> {
-  const kv = await openKv(config.kvPath);
-  const data = await DataStore.open(config.tourismDataPath);
-  const signingSecret = await getOrCreateSigningSecret(kv);
+/** Parts a caller (a test) brings instead of the ones built from the configuration. */
+export type DepsOverrides = Partial<
+  Pick<
+    AppDeps,
+    "kv" | "data" | "now" | "cms" | "openai" | "pageCache" | "renderPool"
+  >
+>;
+
+/**
+ * Builds the dependencies from the configuration: moves a KV file of an
+ * earlier version to its new place, opens KV (creating the signing secret
+ * on first use), loads and polls the data set (not on Deno Deploy, whose
+ * files only change with a new deployment).
+ */
+export async function openDeps(
+  config: Config,
+  overrides: DepsOverrides = {},
+): Promise<AppDeps> {
+  const data = overrides.data ??
+    await DataStore.open(config.tourismDataPath);
+  if (!overrides.kv && config.legacyKvPath && config.kvPath) {
+    await moveLegacyKvFile(config.legacyKvPath, config.kvPath);
+  }
+  let kv: Deno.Kv | undefined;
+  let secret;
+  try {
+    kv = overrides.kv ?? await openKv(config.kvPath);
+    secret = await getOrCreateSigningSecret(kv);
+  } catch (error) {
+    kv?.close();
+    throw new KvStartError(
+      `${describeKvPath(config.kvPath)} cannot be read: ${
+        (error as Error).message
+      }`,
+    );
+  }
+  const { secret: signingSecret, created: createdSigningSecret } = secret;
+  const now = overrides.now ?? (() => new Date());
+  if (!config.onDeploy) data.watch();
+  const ipBudget = config.ipBudgetPerMinute === 0
+    ? undefined
+    : new ApproximateRateLimiter({
+      kv,
+      scope: IP_BUDGET_SCOPE,
+      limit: config.ipBudgetPerMinute,
+      windowMs: IP_BUDGET_WINDOW_MS,
+      flushIntervalMs: IP_BUDGET_FLUSH_INTERVAL_MS,
+      now: () => now().getTime(),
+    });
+  const renderPool = overrides.renderPool ?? new RenderPool();
+  let closed: Promise<void> | undefined;
   return {
     config,
     kv,
     data,
-    now: () => new Date(),
-    auth: createTokenVerifier({ ownSecret: signingSecret, ...config.auth }),
+    now,
+    auth: createTokenVerifier({
+      ownSecret: signingSecret,
+      ...config.auth,
+      now,
+      isSessionLive: async (handle) =>
+        (await getSessionByHandle(kv, handle, now())) !== null,
+    }),
     signingSecret,
-    openai: config.openai.apiKey
+    createdSigningSecret,
+    openai: "openai" in overrides
+      ? overrides.openai
+      : config.openai.apiKey
       ? new OpenAI({
         apiKey: config.openai.apiKey,
         baseURL: config.openai.baseUrl,
@@ -56,7 +132,24 @@ export async function openDeps(config: Config): Promise<AppDeps> {
         maxRetries: 1,
       })
       : undefined,
-    cms: createCms(config, kv),
-    pageCache: new PageCache(),
+    cms: overrides.cms ?? createCms(config, kv),
+    pageCache: "pageCache" in overrides ? overrides.pageCache : new PageCache(),
+    ipBudget,
+    renderPool,
+    close() {
+      closed ??= (async () => {
+        data.close();
+        // Unwritten counts are lost if KV fails now: at most one interval.
+        await ipBudget?.close();
+        renderPool.close();
+        try {
+          kv.close();
+        } catch (error) {
+          // Closed already (a test that took KV away): nothing to close.
+          if (!(error instanceof Deno.errors.BadResource)) throw error;
+        }
+      })();
+      return closed;
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { ApproximateRateLimiter } from "./approximate_limiter.ts";
-import type { AppDeps } from "./deps.ts";
+import type { ApproximateRateLimiter } from "./approximate_limiter.ts";
+import type { Config } from "./config.ts";
 import { TooManyRequestsError } from "./errors.ts";
 import { getClientIp } from "./http.ts";
 
@@ -47,23 +47,12 @@ export const IP_BUDGET_FLUSH_INTERVAL_MS = 500;
  * tests do) are not counted: there is no client.
  */
 export function limitIpBudget(
-  { kv, config, now, signal }: Pick<
-    AppDeps,
-    "kv" | "config" | "now" | "signal"
-  >,
+  { ipBudget: limiter, config }: {
+    /** Created and closed with the app's dependencies; none when the budget is off. */
+    ipBudget?: ApproximateRateLimiter;
+    config: Pick<Config, "trustProxy">;
+  },
 ): MiddlewareHandler {
-  const limit = config.ipBudgetPerMinute;
-  const limiter = limit === 0 ? undefined : new ApproximateRateLimiter({
-    kv,
-    scope: IP_BUDGET_SCOPE,
-    limit,
-    windowMs: IP_BUDGET_WINDOW_MS,
-    flushIntervalMs: IP_BUDGET_FLUSH_INTERVAL_MS,
-    now: () => now().getTime(),
-  });
-  signal?.addEventListener("abort", () => void limiter?.close(), {
-    once: true,
-  });
   return async function limitIpBudget(c, next) {
     if (!limiter || isExemptFromIpBudget(c.req.method, c.req.path)) {
       return await next();

@@ -2,9 +2,7 @@ import type { AppDeps } from "./deps.ts";
 import { getTicket } from "./db/tickets.ts";
 import { NotFoundError } from "./errors.ts";
 import { RenderCache } from "./og/cache.ts";
-import { SHARE_CARD_VERSION } from "./og/card.ts";
-// Rendered in a worker pool: a render never blocks other requests.
-import { renderShareCard } from "./og/pool.ts";
+import { SHARE_CARD_VERSION, type ShareCard } from "./og/card.ts";
 import { getTouristRoute } from "./route.ts";
 
 /** A rendered share card and the strong ETag of its bytes. */
@@ -23,7 +21,7 @@ interface MemoEntry {
   key: string;
   etag: string;
   renderKey: string;
-  card: Parameters<typeof renderShareCard>[0];
+  card: ShareCard;
   /** The PNG once rendered (the same bytes the render cache holds). */
   png?: Uint8Array;
 }
@@ -44,7 +42,7 @@ interface MemoEntry {
  * yet, reads KV and answers the current card.
  */
 export function createShareCards(
-  { kv, data }: Pick<AppDeps, "kv" | "data">,
+  { kv, data, renderPool }: Pick<AppDeps, "kv" | "data" | "renderPool">,
   cache = new RenderCache({ maxEntries: 512, maxBytes: 32 * 1024 * 1024 }),
   { memoEntries = 4_096, memoBytes = 32 * 1024 * 1024 }: {
     memoEntries?: number;
@@ -87,7 +85,8 @@ export function createShareCards(
     }
     const png = await cache.getOrRender(
       entry.renderKey,
-      () => renderShareCard(entry.card),
+      // In the worker pool: a render never blocks other requests.
+      () => renderPool.render(entry.card),
     );
     if (!entry.png && memo.get(entry.key) === entry) {
       entry.png = png;

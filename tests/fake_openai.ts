@@ -8,8 +8,11 @@
 
 /** How the server answers the next requests (until told otherwise). */
 export type FakeBehaviour =
-  /** A normal completion with this text (streamed in a few chunks when asked). */
-  | { type: "reply"; content: string }
+  /**
+   * A normal completion with this text (streamed in a few chunks when
+   * asked), after `delayMs` when given (a slow model).
+   */
+  | { type: "reply"; content: string; delayMs?: number }
   /** An OpenAI-style error body with this status (e.g. 401, 429, 500). */
   | { type: "status"; status: number; message?: string }
   /** Never answer: the client's timeout has to fire. */
@@ -82,6 +85,11 @@ export function startFakeOpenAI(): FakeOpenAI {
             headers: { "content-type": "text/html" },
           });
         case "reply":
+          if (current.delayMs) {
+            await new Promise((resolve) =>
+              setTimeout(resolve, current.delayMs)
+            );
+          }
           return body.stream
             ? streamResponse(id, body, current.content, "done", pending)
             : completionResponse(id, body, current.content);

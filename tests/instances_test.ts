@@ -27,88 +27,21 @@ import {
 } from "../lib/http_budget.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
+  getFreePort,
+  postJsonTo,
+  type ServiceProcess,
+  startService,
+  stopServices,
+  waitUntilHealthy,
+} from "./service_process.ts";
+import {
   DATA_PATH,
   randomEmail,
   randomShareCode,
   randomUserId,
 } from "./test_utils.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const STARTUP_TIMEOUT_MS = 30_000;
 const IP_BUDGET = 120;
-
-interface Instance {
-  url: string;
-  process: Deno.ChildProcess;
-  /** Everything the process wrote, for the failure message. */
-  output(): string;
-}
-
-async function getFreePort(): Promise<number> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return await Promise.resolve(port);
-}
-
-function startInstance(env: Record<string, string>, port: number): Instance {
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const chunks: string[] = [];
-  const decoder = new TextDecoder();
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.pipeTo(
-      new WritableStream({
-        write: (chunk) => void chunks.push(decoder.decode(chunk)),
-      }),
-    ).catch(() => {});
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    process,
-    output: () => chunks.join(""),
-  };
-}
-
-/** Polls `/healthz` until it answers 200, for a bounded time. */
-async function waitUntilHealthy(instance: Instance): Promise<void> {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  let exited = false;
-  instance.process.status.then(() => exited = true);
-  while (Date.now() < deadline && !exited) {
-    try {
-      const res = await fetch(`${instance.url}/healthz`, {
-        signal: AbortSignal.timeout(1_000),
-      });
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(
-    `${instance.url} did not become healthy:\n${instance.output()}`,
-  );
-}
-
-/** Stops each process by its PID and waits for it to end. */
-async function stopInstances(instances: Instance[]): Promise<void> {
-  await Promise.all(instances.map(async ({ process }) => {
-    try {
-      process.kill("SIGTERM");
-    } catch {
-      // Already ended.
-    }
-    await process.status;
-  }));
-}
 
 /** Every instance's stored budget counts of 127.0.0.1, by minute. */
 async function getStoredBudget(kv: Deno.Kv): Promise<Map<number, number>> {
@@ -122,43 +55,25 @@ async function getStoredBudget(kv: Deno.Kv): Promise<Map<number, number>> {
   return new Map([...totals].map(([b, { total }]) => [b, total]));
 }
 
-function postJson(
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
 Deno.test("three instances on one KV file", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "turismo-instances-" });
   const kvPath = `${dir}/turismo.kv`;
   await using model = startFakeOpenAI();
   // The test reads and seeds the very file the instances share.
   const kv = await openKv(kvPath);
-  const secret = await getOrCreateSigningSecret(kv);
-  const instances: Instance[] = [];
+  const { secret } = await getOrCreateSigningSecret(kv);
+  const instances: ServiceProcess[] = [];
   try {
+    // Every request comes from 127.0.0.1: one client as far as limits go.
     const env = {
-      ...Deno.env.toObject(),
       KV_PATH: kvPath,
       TOURISM_DATA: DATA_PATH,
       OPENAI_API_KEY: "x",
       OPENAI_BASE_URL: model.url,
-      LOG_REQUESTS: "false",
       IP_BUDGET_PER_MINUTE: String(IP_BUDGET),
-      // Every request comes from 127.0.0.1: one client as far as limits go.
-      TRUST_PROXY: "",
-      BASE_URL: "",
-      WP_URL: "",
-      DENO_DEPLOYMENT_ID: "",
     };
     for (let i = 0; i < 3; i++) {
-      instances.push(startInstance(env, await getFreePort()));
+      instances.push(startService({ env, port: await getFreePort() }));
     }
     await Promise.all(instances.map(waitUntilHealthy));
     const at = (i: number) => instances[i % instances.length].url;
@@ -171,7 +86,7 @@ Deno.test("three instances on one KV file", async (t) => {
           Array.from(
             { length: 30 },
             (_, i) =>
-              postJson(`${at(i)}/api/chat`, { message: `Pregunta ${i}` }),
+              postJsonTo(`${at(i)}/api/chat`, { message: `Pregunta ${i}` }),
           ),
         );
         counted += 30;
@@ -207,7 +122,7 @@ Deno.test("three instances on one KV file", async (t) => {
         const token = await signOwnToken(secret, userId);
         const responses = await Promise.all(
           codes.map((code, i) =>
-            postJson(`${at(i)}/api/turismo/verify-visit`, { code, userId }, {
+            postJsonTo(`${at(i)}/api/turismo/verify-visit`, { code, userId }, {
               authorization: `Bearer ${token}`,
             })
           ),
@@ -250,7 +165,7 @@ Deno.test("three instances on one KV file", async (t) => {
         };
         const responses = await Promise.all(
           instances.map(({ url }) =>
-            postJson(`${url}/api/turismo/ticket`, body)
+            postJsonTo(`${url}/api/turismo/ticket`, body)
           ),
         );
         counted += 3;
@@ -343,7 +258,7 @@ Deno.test("three instances on one KV file", async (t) => {
       }
     });
   } finally {
-    await stopInstances(instances);
+    await stopServices(instances);
     kv.close();
     await Deno.remove(dir, { recursive: true });
   }

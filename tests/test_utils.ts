@@ -1,12 +1,8 @@
-import { signOwnToken } from "../lib/auth.ts";
 import { createApp } from "../lib/app.ts";
-import { createTokenVerifier } from "../lib/auth.ts";
-import { createKvCms } from "../lib/cms/kv.ts";
+import { signOwnToken } from "../lib/auth.ts";
 import { parseConfig } from "../lib/config.ts";
 import { DataStore, loadTourismData } from "../lib/data.ts";
-import type { AppDeps } from "../lib/deps.ts";
-import { openKv } from "../lib/db/kv.ts";
-import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
+import { type AppDeps, type DepsOverrides, openDeps } from "../lib/deps.ts";
 
 export const DATA_PATH =
   new URL("../data/turismo.json", import.meta.url).pathname;
@@ -32,12 +28,14 @@ export interface TestContext {
 }
 
 /**
- * Builds the real app on `:memory:` KV (or `kvPath`) and the shipped data
- * set; any dependency can be replaced. Use with `await using`.
+ * Builds the real app with `openDeps`, on `:memory:` KV (or `kvPath`), the
+ * shipped data set, a clock the test moves, the embedded CMS and no page
+ * cache unless given; any part can be replaced. Use with `await using`: it
+ * ends with `deps.close()`, as the service does.
  */
 export async function createTestContext(
   { env = {}, kvPath = ":memory:", clockStart, ...overrides }:
-    & Partial<AppDeps>
+    & DepsOverrides
     & { env?: Record<string, string>; kvPath?: string; clockStart?: Date } = {},
 ): Promise<TestContext> {
   const config = parseConfig({
@@ -45,37 +43,20 @@ export async function createTestContext(
     KV_PATH: kvPath,
     ...env,
   });
-  const kv = overrides.kv ?? await openKv(config.kvPath);
-  const signingSecret = await getOrCreateSigningSecret(kv);
   const clock = createTestClock(clockStart);
-  const stopped = new AbortController();
-  const deps: AppDeps = {
-    config,
-    kv,
+  const deps = await openDeps(config, {
     data: new DataStore(await loadTourismData(DATA_PATH)),
     now: clock.now,
-    auth: createTokenVerifier({
-      ownSecret: signingSecret,
-      ...config.auth,
-      now: clock.now,
-    }),
-    signingSecret,
-    cms: createKvCms(kv),
-    signal: stopped.signal,
+    pageCache: undefined,
     ...overrides,
-  };
+  });
   return {
     app: createApp(deps),
     deps,
     clock,
     tokenFor: (userId) =>
-      signOwnToken(signingSecret, userId, { now: clock.now() }),
-    [Symbol.asyncDispose]() {
-      stopped.abort();
-      deps.data.close();
-      kv.close();
-      return Promise.resolve();
-    },
+      signOwnToken(deps.signingSecret, userId, { now: clock.now() }),
+    [Symbol.asyncDispose]: () => deps.close(),
   };
 }
 

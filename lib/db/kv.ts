@@ -1,12 +1,118 @@
+import { dirname } from "node:path";
 import { keys } from "./keys.ts";
 
-/** Opens Deno KV: a file, `:memory:`, or the platform's own KV when `path` is undefined. */
+/** Whether `path` names a KV Connect server (self-hosted `denokv`, or a Deploy database from elsewhere). */
+export function isKvConnectUrl(path: string): boolean {
+  return /^https?:\/\//i.test(path);
+}
+
+/** How logs name a KV location (never a URL's path or query, which may carry secrets). */
+export function describeKvPath(path: string | undefined): string {
+  if (path === undefined) return "the platform's KV database";
+  if (isKvConnectUrl(path)) return `KV Connect ${new URL(path).origin}`;
+  return `KV ${path}`;
+}
+
+/**
+ * Opens Deno KV: a file, `:memory:`, a KV Connect URL (the access token
+ * comes from `DENO_KV_ACCESS_TOKEN`), or the platform's own KV when `path`
+ * is undefined. A file is created owner-only, in a folder created
+ * owner-only, because it holds the service's signing secret; an existing
+ * one readable by others is tightened (see {@linkcode restrictKvFile}).
+ */
 export async function openKv(path?: string): Promise<Deno.Kv> {
-  if (path && path !== ":memory:") {
-    const directory = path.slice(0, path.lastIndexOf("/"));
-    if (directory) await Deno.mkdir(directory, { recursive: true });
+  if (path && path !== ":memory:" && !isKvConnectUrl(path)) {
+    await restrictKvFile(path);
   }
   return await Deno.openKv(path);
+}
+
+/** The files SQLite keeps for a KV file: the database, its WAL and shared memory. */
+function sqliteFiles(path: string): string[] {
+  return [path, `${path}-wal`, `${path}-shm`];
+}
+
+/**
+ * Creates the KV file's folder (0700) and an empty file (0600; SQLite takes
+ * an empty file as a new database and gives its WAL the same mode) unless
+ * they exist, and takes group and other permissions off existing files.
+ * Returns the files it tightened, each logged once.
+ */
+export async function restrictKvFile(path: string): Promise<string[]> {
+  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    const file = await Deno.open(path, {
+      createNew: true,
+      write: true,
+      mode: 0o600,
+    });
+    file.close();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const tightened: string[] = [];
+  for (const file of sqliteFiles(path)) {
+    let mode: number | null;
+    try {
+      mode = (await Deno.stat(file)).mode;
+    } catch {
+      continue; // No WAL yet, or a platform without modes.
+    }
+    if (mode === null || (mode & 0o077) === 0) continue;
+    try {
+      await Deno.chmod(file, mode & 0o700);
+      console.warn(
+        `${file} was readable by other users (mode ${
+          (mode & 0o777).toString(8)
+        }); now ${(mode & 0o700).toString(8)}: it holds the signing secret`,
+      );
+      tightened.push(file);
+    } catch (error) {
+      console.warn(
+        `${file} is readable by other users and could not be restricted (${
+          (error as Error).message
+        }): it holds the service's signing secret; run chmod 600 on it`,
+      );
+    }
+  }
+  return tightened;
+}
+
+/**
+ * The service refuses to start: one line that says what to do. Thrown
+ * before anything is written.
+ */
+export class KvStartError extends Error {
+  override name = "KvStartError";
+}
+
+/**
+ * Moves the KV file of earlier versions (`./data/turismo.kv`, beside the
+ * data set) to the new default place, once. The old file is opened and
+ * closed first, which folds its WAL into it; if its WAL is still there
+ * afterwards, another process has it open (an older version still running)
+ * and nothing is moved: the start stops with what to do.
+ */
+export async function moveLegacyKvFile(
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const exists = (file: string) =>
+    Deno.stat(file).then(() => true, () => false);
+  if (!(await exists(from)) || (await exists(to))) return false;
+  (await Deno.openKv(from)).close();
+  if (await exists(`${from}-wal`)) {
+    throw new KvStartError(
+      `${from} is still open in another process (an older version of the service?): stop it and start again, or set KV_PATH=${from} to keep the file where it is`,
+    );
+  }
+  await Deno.mkdir(dirname(to), { recursive: true, mode: 0o700 });
+  await Deno.rename(from, to);
+  await Deno.remove(`${from}-shm`).catch(() => {});
+  console.info(
+    `Moved the KV file ${from} to ${to}: a KV file beside the data set could lose writes (see the README)`,
+  );
+  return true;
 }
 
 /** Returned by a transaction attempt whose commit lost a race. */

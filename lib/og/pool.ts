@@ -1,6 +1,6 @@
 /**
- * Share cards rendered by a small pool of Web Workers, with the same
- * `renderShareCard(card)` signature as card.ts. A render is 60-150 ms of
+ * Share cards rendered by a small pool of Web Workers: `pool.render(card)`
+ * gives the bytes card.ts's `renderShareCard` does. A render is 60-150 ms of
  * synchronous work (satori layout, resvg rasterising, deflate) that never
  * yields: on the main thread it stalls every other request of the process for
  * that long (measured: /healthz p99 went from ~1 ms to the render time while
@@ -9,7 +9,9 @@
  *
  * Bounded: at most `size` renders at once, at most `maxQueue` waiting (past
  * that a 503 with Retry-After), each render at most `timeoutMs` (a stuck
- * worker is replaced). Where workers cannot start, cards render in process.
+ * worker is replaced). Resilient: a worker that dies is replaced and its
+ * card tried once more in a fresh one, then in process; where workers
+ * cannot start (three failed starts in a row), cards render in process.
  */
 import { HttpError } from "../errors.ts";
 import { renderShareCard as renderInProcess, type ShareCard } from "./card.ts";
@@ -27,6 +29,8 @@ export interface RenderPoolOptions {
   maxQueue?: number;
   /** The longest one render may take before its worker is replaced. */
   timeoutMs?: number;
+  /** The worker module; tests pass one that fails. */
+  workerUrl?: URL;
 }
 
 /** What the pool is doing, for tests and the benchmark. */
@@ -43,6 +47,8 @@ interface Job {
   card: ShareCard;
   resolve: (png: Uint8Array) => void;
   reject: (error: unknown) => void;
+  /** Set once a worker died with this card: the next failure renders it in process. */
+  retried?: boolean;
 }
 
 interface Slot {
@@ -55,6 +61,8 @@ interface Slot {
 
 /** A worker that has not loaded its modules by then is replaced. */
 const START_TIMEOUT_MS = 60_000;
+/** Workers failing in a row (not starting, or dying) after which cards render in process. */
+const MAX_WORKER_FAILURES = 3;
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
@@ -95,9 +103,12 @@ export class RenderPool {
   #rendered = 0;
   #inProcess = 0;
   #workersFailed = false;
+  #failuresInARow = 0;
   #closed = false;
+  readonly #workerUrl: URL;
 
   constructor(options: RenderPoolOptions = {}) {
+    this.#workerUrl = options.workerUrl ?? WORKER_URL;
     const cores = navigator.hardwareConcurrency || 1;
     this.size = options.size ?? Math.max(1, Math.min(2, cores - 1));
     this.maxQueue = options.maxQueue ?? 64;
@@ -112,10 +123,7 @@ export class RenderPool {
     if (this.#closed) {
       return Promise.reject(new Error("The render pool is closed"));
     }
-    if (this.#workersFailed) {
-      this.#inProcess++;
-      return renderInProcess(card);
-    }
+    if (this.#workersFailed) return this.#renderInProcess(card);
     if (this.#queue.length >= this.maxQueue) {
       return Promise.reject(new RenderQueueFullError());
     }
@@ -165,18 +173,31 @@ export class RenderPool {
     }
   }
 
+  #renderInProcess(card: ShareCard): Promise<Uint8Array> {
+    this.#inProcess++;
+    return renderInProcess(card);
+  }
+
+  /** From now on every card renders on the main thread: workers cannot run here. */
+  #giveUpWorkers(reason: unknown): void {
+    if (this.#workersFailed) return;
+    console.warn(
+      "Share cards render in process (workers cannot start):",
+      reason,
+    );
+    this.#workersFailed = true;
+    for (const job of this.#queue.splice(0)) {
+      this.#renderInProcess(job.card).then(job.resolve, job.reject);
+    }
+  }
+
   #spawn(): void {
     let worker: Worker;
     try {
-      worker = new Worker(WORKER_URL.href, { type: "module" });
+      worker = new Worker(this.#workerUrl.href, { type: "module" });
     } catch (error) {
-      // A platform without workers: render in process from now on.
-      console.warn("Share cards render in process (no workers):", error);
-      this.#workersFailed = true;
-      for (const job of this.#queue.splice(0)) {
-        this.#inProcess++;
-        renderInProcess(job.card).then(job.resolve, job.reject);
-      }
+      // A platform without workers.
+      this.#giveUpWorkers(error);
       return;
     }
     const slot: Slot = { worker, ready: false };
@@ -197,6 +218,7 @@ export class RenderPool {
       slot.job = undefined;
       if ("png" in event.data) {
         this.#rendered++;
+        this.#failuresInARow = 0;
         job.resolve(event.data.png);
       } else {
         job.reject(new Error(`Share card render failed: ${event.data.error}`));
@@ -209,42 +231,40 @@ export class RenderPool {
       this.#retire(
         slot,
         new Error(`Share card worker failed: ${event.message}`),
+        { died: true },
       );
     };
     this.#slots.push(slot);
   }
 
-  /** Stops a worker, failing its render; the next dispatch starts a fresh one. */
-  #retire(slot: Slot, error: unknown): void {
+  /**
+   * Stops a worker; the next dispatch starts a fresh one. Its render fails
+   * with `error` after a timeout; when the worker died, the card is tried
+   * once more (queued first), then rendered in process.
+   */
+  #retire(slot: Slot, error: unknown, { died = false } = {}): void {
     clearTimeout(slot.startTimer);
     slot.worker.terminate();
     this.#slots = this.#slots.filter((s) => s !== slot);
-    if (slot.job) {
-      clearTimeout(slot.job.timer);
-      slot.job.reject(error);
-      slot.job = undefined;
+    const job = slot.job;
+    slot.job = undefined;
+    if (job) {
+      clearTimeout(job.timer);
+      const { card, resolve, reject, retried } = job;
+      if (!died || this.#closed) reject(error);
+      else if (retried) this.#renderInProcess(card).then(resolve, reject);
+      else {
+        console.warn(`${(error as Error).message}; trying the card again`);
+        this.#queue.unshift({ card, resolve, reject, retried: true });
+      }
     }
-    if (!slot.ready && this.#slots.length === 0) {
-      // It never started: fail what waits rather than respawn in a loop.
-      for (const job of this.#queue.splice(0)) job.reject(error);
+    if (this.#closed) return;
+    if (
+      (died || !slot.ready) && ++this.#failuresInARow >= MAX_WORKER_FAILURES
+    ) {
+      this.#giveUpWorkers(error);
+      return;
     }
-    if (!this.#closed) this.#dispatch();
+    this.#dispatch();
   }
-}
-
-let shared: RenderPool | undefined;
-
-/**
- * Renders the share card as a 1200x630 PNG in the process's shared worker
- * pool: a drop-in for card.ts's `renderShareCard`.
- */
-export function renderShareCard(card: ShareCard): Promise<Uint8Array> {
-  shared ??= new RenderPool();
-  return shared.render(card);
-}
-
-/** Stops the shared pool's workers (tests, shutdown); the next render starts new ones. */
-export function closeSharedRenderPool(): void {
-  shared?.close();
-  shared = undefined;
 }

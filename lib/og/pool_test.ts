@@ -131,4 +131,56 @@ Deno.test("share-card worker pool", async (t) => {
     await assert.rejects(waiting, /closed/);
     await assert.rejects(closing.render(card()), /closed/);
   });
+
+  await t.step(
+    "a worker that dies mid-render is replaced: that card and the next still render",
+    async () => {
+      const dying = new RenderPool({
+        size: 1,
+        workerUrl: new URL("./testdata/dying_worker.ts", import.meta.url),
+      });
+      try {
+        const [crashed, fine] = await Promise.all([
+          dying.render(card({ name: "💥" })),
+          dying.render(card({ name: "Ana" })),
+        ]);
+        assert.deepEqual(crashed, await renderInProcess(card({ name: "💥" })));
+        assert.deepEqual(fine, await renderInProcess(card({ name: "Ana" })));
+        // Tried again in a fresh worker, which died too: then in process.
+        assert.equal(dying.stats.inProcess, 1);
+        assert.deepEqual(
+          await dying.render(card({ name: "Luis" })),
+          await renderInProcess(card({ name: "Luis" })),
+        );
+        assert.equal(dying.stats.inProcess, 1, "workers render again");
+      } finally {
+        dying.close();
+      }
+    },
+  );
+
+  await t.step(
+    "where workers cannot start, cards render in process instead of failing",
+    async () => {
+      const broken = new RenderPool({
+        size: 1,
+        workerUrl: new URL("./testdata/broken_worker.ts", import.meta.url),
+      });
+      try {
+        const pngs = await Promise.all([
+          broken.render(card({ name: "Ana" })),
+          broken.render(card({ name: "Luis" })),
+        ]);
+        assert.deepEqual(pngs[0], await renderInProcess(card({ name: "Ana" })));
+        assert.deepEqual(
+          pngs[1],
+          await renderInProcess(card({ name: "Luis" })),
+        );
+        assert.equal(broken.stats.workers, 0);
+        assert.ok(broken.stats.inProcess >= 2);
+      } finally {
+        broken.close();
+      }
+    },
+  );
 });

@@ -1,0 +1,13 @@
+/**
+ * The real share-card worker, except that it dies (an uncaught error, as an
+ * out-of-memory kill or a crash would end it) on a card whose name is "💥".
+ */
+/// <reference lib="deno.worker" />
+import "../worker.ts";
+import type { RenderRequest } from "../worker.ts";
+
+const render = self.onmessage!;
+self.onmessage = (event: MessageEvent<RenderRequest>) => {
+  if (event.data.card.name === "💥") throw new Error("worker crashed");
+  return render.call(self, event);
+};

@@ -1,0 +1,161 @@
+/**
+ * The service as a real process (`deno run main.ts`), for tests where the
+ * process itself matters: several instances on one KV file, restarts and
+ * kills, signals, start-up failures, a deployment's permissions.
+ */
+
+/** The repository's root, where `main.ts` is. */
+export const ROOT = new URL("..", import.meta.url).pathname;
+const STARTUP_TIMEOUT_MS = 30_000;
+
+/** A running service process. */
+export interface ServiceProcess {
+  url: string;
+  port: number;
+  process: Deno.ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr interleaved. */
+  output(): string;
+}
+
+/** A port nothing listens on right now. */
+export async function getFreePort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return await Promise.resolve(port);
+}
+
+/**
+ * The environment of a service process: this one's (PATH, DENO_DIR) with
+ * every variable the service reads cleared, so a developer's settings never
+ * leak in, then `env`.
+ */
+export function serviceEnv(
+  env: Record<string, string>,
+): Record<string, string> {
+  const inherited = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([name]) =>
+      !/^(PORT|LISTEN_HOST|BASE_URL|KV_PATH|TOURISM_DATA|AUTH_|OPENAI_|WP_|OIDC_|ALLOWED_ORIGINS|TRUST_PROXY|LOG_REQUESTS|IP_BUDGET|DENO_DEPLOYMENT_ID|DENO_KV_ACCESS_TOKEN)/
+        .test(name)
+    ),
+  );
+  return { ...inherited, LOG_REQUESTS: "false", ...env };
+}
+
+/**
+ * Starts `deno <denoArgs> <args>` (by default `deno run -A main.ts`) in
+ * `cwd` with `serviceEnv(env)` and `PORT`.
+ */
+export function startService(
+  {
+    env = {},
+    port,
+    cwd = ROOT,
+    denoArgs = ["run", "-A", "main.ts"],
+    args = [],
+  }: {
+    env?: Record<string, string>;
+    port: number;
+    cwd?: string;
+    denoArgs?: string[];
+    args?: string[];
+  },
+): ServiceProcess {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: [...denoArgs, ...args],
+    cwd,
+    env: serviceEnv({ PORT: String(port), ...env }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const chunks: string[] = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void chunks.push(chunk) }),
+    ).catch(() => {});
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    process,
+    output: () => chunks.join(""),
+  };
+}
+
+/** Polls `/healthz` until it answers 200, for a bounded time. */
+export async function waitUntilHealthy(service: ServiceProcess): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let exited = false;
+  service.process.status.then(() => exited = true);
+  while (Date.now() < deadline && !exited) {
+    try {
+      const res = await fetch(`${service.url}/healthz`, {
+        signal: AbortSignal.timeout(1_000),
+      });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `${service.url} did not become healthy:\n${service.output()}`,
+  );
+}
+
+/**
+ * Waits for a process that should end by itself; one still running after
+ * `timeoutMs` is killed and the test fails.
+ */
+export async function waitForExit(
+  service: ServiceProcess,
+  timeoutMs = STARTUP_TIMEOUT_MS,
+): Promise<Deno.CommandStatus> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const result = await Promise.race([service.process.status, timedOut]);
+  clearTimeout(timer);
+  if (result === "timeout") {
+    service.process.kill("SIGKILL");
+    await service.process.status;
+    throw new Error(
+      `still running after ${timeoutMs} ms:\n${service.output()}`,
+    );
+  }
+  // Let the last output chunks arrive.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return result;
+}
+
+/** Sends `signal` (SIGTERM: a graceful stop) to each process by its PID and waits for it to end. */
+export async function stopServices(
+  services: ServiceProcess[],
+  signal: Deno.Signal = "SIGTERM",
+): Promise<Deno.CommandStatus[]> {
+  return await Promise.all(services.map(async ({ process }) => {
+    try {
+      process.kill(signal);
+    } catch {
+      // Already ended.
+    }
+    return await process.status;
+  }));
+}
+
+/** A JSON POST to a service process. */
+export function postJsonTo(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
