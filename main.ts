@@ -1,15 +1,15 @@
 import { parseArgs } from "node:util";
-import { createApp } from "./lib/app.ts";
-import { applyEnvFile, parseConfig } from "./lib/config.ts";
-import { DataStore } from "./lib/data.ts";
-import { openDeps } from "./lib/deps.ts";
+import { createApp } from "./app.ts";
+import { applyEnvFile, parseConfig } from "./lib/config/config.ts";
+import { DataStore } from "./lib/data/tourism_data.ts";
+import { openDeps } from "./deps.ts";
 import {
   checkStartConditions,
   describeService,
   describeStartError,
   getStartWarnings,
   serveUntilStopped,
-} from "./lib/server.ts";
+} from "./lib/server/lifecycle.ts";
 
 if (import.meta.main) {
   try {

@@ -11,21 +11,21 @@
  * a model call to the stand-in at modelUrl). Prints one JSON line.
  */
 import OpenAI from "openai";
-import { parseChatInput } from "../lib/chat/input.ts";
-import { completeChat } from "../lib/chat/model.ts";
+import { parseChatInput } from "@/lib/chat/input.ts";
+import { completeChat } from "@/lib/chat/model.ts";
 import {
   buildChatMessages,
   buildRequestContext,
   createPromptCache,
-} from "../lib/chat/prompt.ts";
-import { CHAT_RATE_LIMIT } from "../lib/chat/rate_limit.ts";
-import { createKvCms } from "../lib/cms/kv.ts";
-import { loadTourismData } from "../lib/data.ts";
-import { openKv } from "../lib/db/kv.ts";
-import { hitRateLimit } from "../lib/db/rate_limits.ts";
-import { rateVisit, recordVisit } from "../lib/db/visits.ts";
-import { createTicket } from "../lib/tickets.ts";
-import { GUIDE_CODE_LIMIT } from "../lib/visits.ts";
+} from "@/lib/chat/prompt.ts";
+import { CHAT_RATE_LIMIT } from "@/lib/limits/chat_limit.ts";
+import { createKvCms } from "@/lib/cms/kv.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { openKv } from "@/lib/db/kv.ts";
+import { hitRateLimit } from "@/lib/db/rate_limits.ts";
+import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
+import { createTicket } from "@/lib/tickets/create_ticket.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/passport/visit_rules.ts";
 
 /** What one run measured. */
 export interface DirectResult {

@@ -5,10 +5,10 @@
  * (bench/load.ts) gives the throughput over HTTP; this one is quick enough
  * to run after any change to a hot path.
  */
-import { formatDate, plural } from "../lib/pages/format.ts";
-import { saveTicket } from "../lib/db/tickets.ts";
-import { recordVisit } from "../lib/db/visits.ts";
-import { createTestContext } from "../tests/test_utils.ts";
+import { formatDate, plural } from "@/lib/format/format.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
+import { recordVisit } from "@/lib/db/visits.ts";
+import { createTestContext } from "@/tests/test_utils.ts";
 import { seedRouteUser } from "./seed.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "turismo-http-bench-" });

@@ -22,12 +22,12 @@
  *
  * Every process it starts is stopped by its PID, also on failure or Ctrl-C.
  */
-import { signOwnToken } from "../lib/auth.ts";
-import { loadTourismData } from "../lib/data.ts";
-import { openKv } from "../lib/db/kv.ts";
-import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
-import { saveTicket } from "../lib/db/tickets.ts";
-import { recordVisit } from "../lib/db/visits.ts";
+import { signOwnToken } from "@/lib/auth/tokens.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { openKv } from "@/lib/db/kv.ts";
+import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
+import { recordVisit } from "@/lib/db/visits.ts";
 import type { DirectResult } from "./direct.ts";
 import { seedRouteUser } from "./seed.ts";
 

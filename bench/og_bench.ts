@@ -21,9 +21,9 @@ import {
   renderShareCardSvg,
   type ShareCard,
   shareCardCacheKey,
-} from "../lib/og/card.ts";
-import { RenderCache } from "../lib/og/cache.ts";
-import { encodeRgbPng } from "../lib/og/png.ts";
+} from "@/lib/og/card.ts";
+import { RenderCache } from "@/lib/og/cache.ts";
+import { encodeRgbPng } from "@/lib/og/png.ts";
 
 const LOGO =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="32" fill="#0E6E5C"/><path d="M14 44 26 24l8 12 6-8 10 16z" fill="#FFF8EE"/><circle cx="44" cy="18" r="6" fill="#F2B705"/><rect x="12" y="46" width="40" height="4" rx="2" fill="#C2410C"/></svg>`;

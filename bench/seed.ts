@@ -1,4 +1,4 @@
-import { rateVisit, recordVisit } from "../lib/db/visits.ts";
+import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
 
 /**
  * Seeds the tourist whose route page the benches load: the first seven

@@ -1,9 +1,9 @@
-import type { Attraction } from "../lib/data.ts";
+import type { Attraction } from "@/lib/data/tourism_data.ts";
 import {
   CATEGORY_LABELS,
   formatMinutes,
   formatMoney,
-} from "../lib/pages/format.ts";
+} from "@/lib/format/format.ts";
 import { Icon } from "./Icon.tsx";
 
 /** An attraction in a grid: category, name, summary, cost and time. */

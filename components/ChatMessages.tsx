@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../lib/pages/chat_client.ts";
+import type { ChatMessage } from "@/client/chat_client.ts";
 
 const SUGGESTIONS = [
   "¿Qué puedo visitar en un día?",

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
-import ChatWidget from "../islands/ChatWidget.tsx";
-import type { AssetManifest } from "../lib/pages/assets.ts";
-import { Island } from "../lib/pages/island.tsx";
+import ChatWidget from "@/islands/ChatWidget.tsx";
+import type { AssetManifest } from "@/lib/pages/assets.ts";
+import { Island } from "./Island.tsx";
 import { Icon } from "./Icon.tsx";
 
 /** What every page shows of the municipality, from the current data set. */

@@ -1,9 +1,9 @@
-import type { TourismData } from "../lib/data.ts";
+import type { TourismData } from "@/lib/data/tourism_data.ts";
 import {
   DIFFICULTY_LABELS,
   formatDistance,
   formatHours,
-} from "../lib/pages/format.ts";
+} from "@/lib/format/format.ts";
 import { Icon } from "./Icon.tsx";
 
 type TourRoute = TourismData["routes"][number];

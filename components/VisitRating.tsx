@@ -5,7 +5,7 @@ import {
   OFFLINE_MESSAGE,
   SESSION_EXPIRED_MESSAGE,
   SessionExpiredError,
-} from "../lib/oauth/session_client.ts";
+} from "@/client/session_client.ts";
 
 /** The part of the session API the rating form uses. */
 interface Api {

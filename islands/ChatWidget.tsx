@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ChatMessages } from "../components/ChatMessages.tsx";
-import { Icon } from "../components/Icon.tsx";
+import { ChatMessages } from "@/components/ChatMessages.tsx";
+import { Icon } from "@/components/Icon.tsx";
 import {
   askAssistant,
   buildHistory,
   type ChatMessage,
   isChatMessage,
   MAX_MESSAGE_CHARS,
-} from "../lib/pages/chat_client.ts";
-import { LOCATION_TEXT, useGeolocation } from "../lib/pages/use_geolocation.ts";
+} from "@/client/chat_client.ts";
+import { LOCATION_TEXT, useGeolocation } from "@/client/use_geolocation.ts";
 
 type Markdown = (source: string) => string;
 
@@ -63,7 +63,7 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
     }
     if (focus) field.current?.focus();
     if (!markdown) {
-      import("../lib/pages/markdown.ts").then(({ renderMarkdown }) =>
+      import("@/client/markdown.ts").then(({ renderMarkdown }) =>
         setMarkdown({ render: renderMarkdown })
       ).catch(() => {/* plain text still shows */});
     }

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { VisitRating } from "../components/VisitRating.tsx";
+import { VisitRating } from "@/components/VisitRating.tsx";
 import {
   createSessionApi,
   describeVerifyError,
   OFFLINE_MESSAGE,
   SESSION_EXPIRED_MESSAGE,
   SessionExpiredError,
-} from "../lib/oauth/session_client.ts";
+} from "@/client/session_client.ts";
 
 /** A visit as the passport shows it; dates are already worded by the server. */
 export interface PassportVisit {

@@ -4,7 +4,7 @@ import {
   OFFLINE_MESSAGE,
   SESSION_EXPIRED_MESSAGE,
   SessionExpiredError,
-} from "../lib/oauth/session_client.ts";
+} from "@/client/session_client.ts";
 import { createShareCode } from "./TicketForm.tsx";
 
 /**

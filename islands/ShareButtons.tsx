@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { BrandIcon, Icon } from "../components/Icon.tsx";
+import { BrandIcon, Icon } from "@/components/Icon.tsx";
 
 /**
  * Share links for a route page (WhatsApp, Facebook, X), which work without

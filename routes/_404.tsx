@@ -1,8 +1,8 @@
 import type { NotFoundHandler } from "hono";
-import type { AppDeps } from "../lib/deps.ts";
-import { NotFoundError } from "../lib/errors.ts";
-import { isApiPath } from "../lib/pages/security_headers.ts";
-import { renderNotFoundPage } from "../lib/pages/render.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { NotFoundError } from "@/lib/http/errors.ts";
+import { isApiPath } from "@/lib/http/security_headers.ts";
+import { renderNotFoundPage } from "./_app.tsx";
 
 /**
  * Answers a path no route matched: the JSON 404 under `/api` (through the

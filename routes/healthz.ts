@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../lib/deps.ts";
-import { ServiceUnavailableError } from "../lib/errors.ts";
-import { createRouter, jsonResponse } from "../lib/http.ts";
-import { pingKv } from "../lib/db/kv.ts";
+import type { AppDeps } from "@/deps.ts";
+import { ServiceUnavailableError } from "@/lib/http/errors.ts";
+import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { pingKv } from "@/lib/db/kv.ts";
 
 const route = createRoute({
   method: "get",

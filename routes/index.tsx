@@ -1,23 +1,19 @@
-import { BADGE_DEFINITIONS } from "../lib/badges.ts";
-import { AttractionCard } from "../components/AttractionCard.tsx";
-import { Icon } from "../components/Icon.tsx";
-import { RouteCard } from "../components/RouteCard.tsx";
-import TicketForm from "../islands/TicketForm.tsx";
-import type { TourismData } from "../lib/data.ts";
-import type { AppDeps } from "../lib/deps.ts";
+import { BADGE_DEFINITIONS } from "@/lib/passport/badges.ts";
+import { AttractionCard } from "@/components/AttractionCard.tsx";
+import { Icon } from "@/components/Icon.tsx";
+import { RouteCard } from "@/components/RouteCard.tsx";
+import TicketForm from "@/islands/TicketForm.tsx";
+import type { TourismData } from "@/lib/data/tourism_data.ts";
+import type { AppDeps } from "@/deps.ts";
 import {
   formatDateRange,
   formatDistance,
   formatHours,
   formatMoney,
-} from "../lib/pages/format.ts";
-import { Island } from "../lib/pages/island.tsx";
-import { PAGE_TTL_MS, servePage } from "../lib/pages/page_cache.ts";
-import {
-  createPageRouter,
-  getOrigin,
-  renderPage,
-} from "../lib/pages/render.tsx";
+} from "@/lib/format/format.ts";
+import { Island } from "@/components/Island.tsx";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import { createPageRouter, getOrigin, renderPage } from "./_app.tsx";
 
 /** How many attractions the home page features before "see all". */
 const FEATURED = 8;

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppDeps } from "../lib/deps.ts";
+import type { AppDeps } from "@/deps.ts";
 
 /**
  * `/logo.svg`: the municipality's logo from the data set, served as an image

@@ -1,13 +1,13 @@
-import type { AppDeps } from "../lib/deps.ts";
-import { getShareCodeOfUser } from "../lib/db/tickets.ts";
-import { readSessionCookie } from "../lib/oauth/cookies.ts";
-import { getSignedInSession } from "../lib/oauth/sign_in.ts";
-import { formatDate } from "../lib/pages/format.ts";
-import { Island } from "../lib/pages/island.tsx";
-import { createPageRouter, renderPage } from "../lib/pages/render.tsx";
-import { getTouristRoute } from "../lib/route.ts";
-import Passport from "../islands/Passport.tsx";
-import PassportTicket from "../islands/PassportTicket.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { getShareCodeOfUser } from "@/lib/db/tickets.ts";
+import { readSessionCookie } from "@/lib/oauth/cookies.ts";
+import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
+import { formatDate } from "@/lib/format/format.ts";
+import { Island } from "@/components/Island.tsx";
+import { createPageRouter, renderPage } from "./_app.tsx";
+import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
+import Passport from "@/islands/Passport.tsx";
+import PassportTicket from "@/islands/PassportTicket.tsx";
 
 const SIGN_IN_HREF = "/auth/signin?next=%2Fmi-pasaporte";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { AppDeps } from "../lib/deps.ts";
-import { renderThemeCss } from "../lib/pages/theme.ts";
+import type { AppDeps } from "@/deps.ts";
+import { renderThemeCss } from "@/lib/branding/theme_css.ts";
 
 /**
  * `/theme.css`: the data set's branding colours as CSS variables. A separate

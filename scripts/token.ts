@@ -5,10 +5,13 @@
  * stderr. Reads `.env` like `deno task start`, so it finds the same KV.
  */
 import { parseArgs } from "node:util";
-import { MAX_OWN_TOKEN_LIFETIME_SECONDS, signOwnToken } from "../lib/auth.ts";
-import { applyEnvFile, ConfigError, parseConfig } from "../lib/config.ts";
-import { KvStartError, moveLegacyKvFile, openKv } from "../lib/db/kv.ts";
-import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
+import {
+  MAX_OWN_TOKEN_LIFETIME_SECONDS,
+  signOwnToken,
+} from "@/lib/auth/tokens.ts";
+import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
+import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
+import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
 
 const MAX_HOURS = MAX_OWN_TOKEN_LIFETIME_SECONDS / 3600;
 

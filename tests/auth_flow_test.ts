@@ -12,9 +12,9 @@ import {
   getSession,
   getSessionHandle,
   saveOAuthFlow,
-} from "../lib/db/sessions.ts";
-import { keys } from "../lib/db/keys.ts";
-import { FLOW_TTL_MS, SESSION_TTL_MS } from "../lib/oauth/sign_in.ts";
+} from "@/lib/db/sessions.ts";
+import { keys } from "@/lib/db/keys.ts";
+import { FLOW_TTL_MS, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
 import { CookieClient, parseSetCookie } from "./cookie_client.ts";
 import { startOidcProvider, type TestOidcProvider } from "./oidc_provider.ts";
 import {

@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import type { BrowserContext } from "playwright-core";
-import { getTicket, saveTicket } from "../lib/db/tickets.ts";
-import { ensureBuild } from "../scripts/build.ts";
+import { getTicket, saveTicket } from "@/lib/db/tickets.ts";
+import { ensureBuild } from "@/scripts/build.ts";
 import {
   browserSkipReason,
   launchBrowser,

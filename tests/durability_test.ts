@@ -6,19 +6,19 @@
  * read as documented.
  */
 import assert from "node:assert/strict";
-import { signOwnToken } from "../lib/auth.ts";
-import { loadTourismData } from "../lib/data.ts";
-import { keys } from "../lib/db/keys.ts";
-import { openKv } from "../lib/db/kv.ts";
-import { getRateLimitTotals } from "../lib/db/rate_limits.ts";
-import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
+import { signOwnToken } from "@/lib/auth/tokens.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { keys } from "@/lib/db/keys.ts";
+import { openKv } from "@/lib/db/kv.ts";
+import { getRateLimitTotals } from "@/lib/db/rate_limits.ts";
+import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
 import {
   getUserStats,
   listBadges,
   listVisits,
   type Visit,
-} from "../lib/db/visits.ts";
-import { IP_BUDGET_SCOPE } from "../lib/http_budget.ts";
+} from "@/lib/db/visits.ts";
+import { IP_BUDGET_SCOPE } from "@/lib/limits/ip_budget.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
   getFreePort,

@@ -7,24 +7,21 @@
  * interval, within its stated slack.
  */
 import assert from "node:assert/strict";
-import { getShareStep } from "../lib/approximate_limiter.ts";
-import { signOwnToken } from "../lib/auth.ts";
-import { loadTourismData } from "../lib/data.ts";
-import { getCmsPost } from "../lib/db/cms_posts.ts";
-import { keys } from "../lib/db/keys.ts";
-import { openKv } from "../lib/db/kv.ts";
-import {
-  getRateLimitEntry,
-  getRateLimitTotals,
-} from "../lib/db/rate_limits.ts";
-import { getOrCreateSigningSecret } from "../lib/db/secrets.ts";
-import { getTicket } from "../lib/db/tickets.ts";
-import { getUserStats, listBadges, listVisits } from "../lib/db/visits.ts";
+import { getShareStep } from "@/lib/limits/approximate_limiter.ts";
+import { signOwnToken } from "@/lib/auth/tokens.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { getCmsPost } from "@/lib/db/cms_posts.ts";
+import { keys } from "@/lib/db/keys.ts";
+import { openKv } from "@/lib/db/kv.ts";
+import { getRateLimitEntry, getRateLimitTotals } from "@/lib/db/rate_limits.ts";
+import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
+import { getTicket } from "@/lib/db/tickets.ts";
+import { getUserStats, listBadges, listVisits } from "@/lib/db/visits.ts";
 import {
   IP_BUDGET_FLUSH_INTERVAL_MS,
   IP_BUDGET_SCOPE,
   IP_BUDGET_WINDOW_MS,
-} from "../lib/http_budget.ts";
+} from "@/lib/limits/ip_budget.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
   getFreePort,

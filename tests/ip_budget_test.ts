@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { getRateLimitTotals } from "../lib/db/rate_limits.ts";
+import { getRateLimitTotals } from "@/lib/db/rate_limits.ts";
 import {
   IP_BUDGET_FLUSH_INTERVAL_MS,
   IP_BUDGET_SCOPE,
   IP_BUDGET_WINDOW_MS,
-} from "../lib/http_budget.ts";
+} from "@/lib/limits/ip_budget.ts";
 import { createTestContext, type TestContext } from "./test_utils.ts";
 
 /** One second into a minute, so the sliding window's arithmetic is known. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { openKv } from "../lib/db/kv.ts";
-import { createShareCards } from "../lib/share_card.ts";
+import { openKv } from "@/lib/db/kv.ts";
+import { createShareCards } from "@/lib/og/share_cards.ts";
 import {
   createTestContext,
   postAsUser,

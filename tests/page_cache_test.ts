@@ -5,13 +5,13 @@
  * instance" is a library call on the same KV that this app does not see.
  */
 import assert from "node:assert/strict";
-import { saveTicket } from "../lib/db/tickets.ts";
-import { recordVisit } from "../lib/db/visits.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
+import { recordVisit } from "@/lib/db/visits.ts";
 import {
   PAGE_TTL_MS,
   PageCache,
   ROUTE_PAGE_TTL_MS,
-} from "../lib/pages/page_cache.ts";
+} from "@/lib/pages/page_cache.ts";
 import {
   createTestContext,
   DATA_PATH,

@@ -5,11 +5,11 @@
  * a page.
  */
 import assert from "node:assert/strict";
-import { DataStore } from "../lib/data.ts";
-import { saveTicket, type Ticket } from "../lib/db/tickets.ts";
-import { getAssets } from "../lib/pages/assets.ts";
-import { CONTENT_SECURITY_POLICY } from "../lib/pages/security_headers.ts";
-import { ensureBuild } from "../scripts/build.ts";
+import { DataStore } from "@/lib/data/tourism_data.ts";
+import { saveTicket, type Ticket } from "@/lib/db/tickets.ts";
+import { getAssets } from "@/lib/pages/assets.ts";
+import { CONTENT_SECURITY_POLICY } from "@/lib/http/security_headers.ts";
+import { ensureBuild } from "@/scripts/build.ts";
 import {
   createTestContext,
   DATA_PATH,

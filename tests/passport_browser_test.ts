@@ -5,10 +5,10 @@
  * printed, when Chromium is missing.
  */
 import assert from "node:assert/strict";
-import { getSession } from "../lib/db/sessions.ts";
-import { getShareCodeOfUser, getTicket } from "../lib/db/tickets.ts";
-import { getVisit } from "../lib/db/visits.ts";
-import { ensureBuild } from "../scripts/build.ts";
+import { getSession } from "@/lib/db/sessions.ts";
+import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
+import { getVisit } from "@/lib/db/visits.ts";
+import { ensureBuild } from "@/scripts/build.ts";
 import {
   browserSkipReason,
   launchBrowser,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { getAttractionStats, getVisit } from "../lib/db/visits.ts";
-import { getTouristRoute } from "../lib/route.ts";
+import { getAttractionStats, getVisit } from "@/lib/db/visits.ts";
+import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import {
   createTestContext,
   postAsUser,

@@ -1,8 +1,8 @@
-import { createApp } from "../lib/app.ts";
-import { signOwnToken } from "../lib/auth.ts";
-import { parseConfig } from "../lib/config.ts";
-import { DataStore, loadTourismData } from "../lib/data.ts";
-import { type AppDeps, type DepsOverrides, openDeps } from "../lib/deps.ts";
+import { createApp } from "@/app.ts";
+import { signOwnToken } from "@/lib/auth/tokens.ts";
+import { parseConfig } from "@/lib/config/config.ts";
+import { DataStore, loadTourismData } from "@/lib/data/tourism_data.ts";
+import { type AppDeps, type DepsOverrides, openDeps } from "@/deps.ts";
 
 export const DATA_PATH =
   new URL("../data/turismo.json", import.meta.url).pathname;

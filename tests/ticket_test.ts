@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { getCmsPost } from "../lib/db/cms_posts.ts";
-import { getShareCodeOfUser, getTicket } from "../lib/db/tickets.ts";
+import { getCmsPost } from "@/lib/db/cms_posts.ts";
+import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
 import {
   createTestContext,
   postJson,

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import {
   createWordPressCms,
   type WordPressOptions,
-} from "../lib/cms/wordpress.ts";
-import { getTicket } from "../lib/db/tickets.ts";
+} from "@/lib/cms/wordpress.ts";
+import { getTicket } from "@/lib/db/tickets.ts";
 import {
   createTestContext,
   postJson,

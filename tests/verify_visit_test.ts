@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { peekRateLimit } from "../lib/db/rate_limits.ts";
+import { peekRateLimit } from "@/lib/db/rate_limits.ts";
 import {
   getAttractionStats,
   getUserStats,
   getVisit,
   getVisitById,
-} from "../lib/db/visits.ts";
-import { getTouristRoute } from "../lib/route.ts";
-import { GUIDE_CODE_LIMIT } from "../lib/visits.ts";
+} from "@/lib/db/visits.ts";
+import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/passport/visit_rules.ts";
 import {
   createTestContext,
   DATA_PATH,

@@ -1,6 +1,6 @@
-import type { LatLng } from "../data.ts";
-import { BadRequestError } from "../errors.ts";
-import { parseLocation } from "./geo.ts";
+import type { LatLng } from "@/lib/data/tourism_data.ts";
+import { BadRequestError } from "@/lib/http/errors.ts";
+import { parseLocation } from "@/lib/geo/geo.ts";
 
 /** Spec 8: a message (and each history entry) is cut at 500 characters. */
 export const MAX_MESSAGE_CHARS = 500;

@@ -3,7 +3,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { BadGatewayError, HttpError } from "../errors.ts";
+import { BadGatewayError, HttpError } from "@/lib/http/errors.ts";
 
 /** Spec 4.5: the model runs at temperature 0.7 ... */
 export const CHAT_TEMPERATURE = 0.7;

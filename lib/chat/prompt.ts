@@ -1,10 +1,14 @@
-import type { LatLng, LoadedData, TourismData } from "../data.ts";
+import type {
+  LatLng,
+  LoadedData,
+  TourismData,
+} from "@/lib/data/tourism_data.ts";
 import {
   findNearest,
   formatKm,
   formatLatLng,
   getDirectionsUrl,
-} from "./geo.ts";
+} from "@/lib/geo/geo.ts";
 import type { ChatInput } from "./input.ts";
 import type { ModelMessage } from "./model.ts";
 

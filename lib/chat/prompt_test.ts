@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadTourismData } from "../data.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import {
   buildChatMessages,
   buildRequestContext,

@@ -1,4 +1,4 @@
-import { createCmsPost, getCmsPost } from "../db/cms_posts.ts";
+import { createCmsPost, getCmsPost } from "@/lib/db/cms_posts.ts";
 import type { TicketCms } from "./types.ts";
 
 /** The embedded CMS: ticket posts in Deno KV, numbered from a KV counter. */

@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "@/lib/config/config.ts";
 import { createKvCms } from "./kv.ts";
 import type { TicketCms } from "./types.ts";
 import { createWordPressCms } from "./wordpress.ts";

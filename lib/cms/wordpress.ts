@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BadGatewayError } from "../errors.ts";
+import { BadGatewayError } from "@/lib/http/errors.ts";
 import type { CmsTicket, TicketCms, TicketInput } from "./types.ts";
 
 export interface WordPressOptions {

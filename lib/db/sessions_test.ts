@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { getSafeNextPath } from "../oauth/sign_in.ts";
+import { getSafeNextPath } from "@/lib/oauth/sign_in.ts";
 import { keys } from "./keys.ts";
 import { openKv } from "./kv.ts";
 import {

@@ -2,7 +2,7 @@ import {
   type Badge,
   BADGE_DEFINITIONS,
   getBadgesReachedAt,
-} from "../badges.ts";
+} from "@/lib/passport/badges.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { evaluateRateLimit, type RateLimitOptions } from "./rate_limits.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { Config } from "../config.ts";
+import type { Config } from "@/lib/config/config.ts";
 
 /**
  * The session cookie's name and attributes. On https the `__Host-` prefix

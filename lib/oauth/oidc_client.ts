@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { type Config, isLoopbackUrl } from "../config.ts";
+import { type Config, isLoopbackUrl } from "@/lib/config/config.ts";
 
 /** The OIDC settings of {@linkcode Config}. */
 export type OidcConfig = NonNullable<Config["oidc"]>;

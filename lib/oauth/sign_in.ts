@@ -1,4 +1,4 @@
-import { signOwnToken } from "../auth.ts";
+import { signOwnToken } from "@/lib/auth/tokens.ts";
 import {
   consumeOAuthFlow,
   createSession,
@@ -7,8 +7,8 @@ import {
   getSession,
   saveOAuthFlow,
   type Session,
-} from "../db/sessions.ts";
-import type { AppDeps } from "../deps.ts";
+} from "@/lib/db/sessions.ts";
+import type { AppDeps } from "@/deps.ts";
 import { getOidcClient, OidcSignInError } from "./oidc_client.ts";
 
 /** How long a session lasts; the cookie's Max-Age matches. */

@@ -13,7 +13,7 @@
  * card tried once more in a fresh one, then in process; where workers
  * cannot start (three failed starts in a row), cards render in process.
  */
-import { HttpError } from "../errors.ts";
+import { HttpError } from "@/lib/http/errors.ts";
 import { renderShareCard as renderInProcess, type ShareCard } from "./card.ts";
 import type { RenderRequest, RenderResponse } from "./worker.ts";
 

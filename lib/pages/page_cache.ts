@@ -4,8 +4,8 @@
  * once per request.
  */
 import type { Context } from "hono";
-import type { AppDeps } from "../deps.ts";
-import { readSessionCookie } from "../oauth/cookies.ts";
+import type { AppDeps } from "@/deps.ts";
+import { readSessionCookie } from "@/lib/oauth/cookies.ts";
 
 /**
  * How long the public pages (`/`, `/turismo/atractivos`, an attraction) are

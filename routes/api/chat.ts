@@ -1,19 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { completeChat, streamChat } from "../../lib/chat/model.ts";
-import { parseChatInput } from "../../lib/chat/input.ts";
+import { completeChat, streamChat } from "@/lib/chat/model.ts";
+import { parseChatInput } from "@/lib/chat/input.ts";
 import {
   buildChatMessages,
   buildRequestContext,
   createPromptCache,
-} from "../../lib/chat/prompt.ts";
-import { limitChatRate } from "../../lib/chat/rate_limit.ts";
-import {
-  respondWithEventStream,
-  wantsEventStream,
-} from "../../lib/chat/stream.ts";
-import type { AppDeps } from "../../lib/deps.ts";
-import { ServiceUnavailableError } from "../../lib/errors.ts";
-import { createRouter } from "../../lib/http.ts";
+} from "@/lib/chat/prompt.ts";
+import { limitChatRate } from "@/lib/limits/chat_limit.ts";
+import { respondWithEventStream, wantsEventStream } from "@/lib/chat/stream.ts";
+import type { AppDeps } from "@/deps.ts";
+import { ServiceUnavailableError } from "@/lib/http/errors.ts";
+import { createRouter } from "@/lib/http/router.ts";
 
 // Lenient on purpose (spec 4.5, DESIGN.md): bad history entries and a bad
 // location are dropped, not refused, so they are documented, not validated.

@@ -1,15 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../../lib/deps.ts";
-import { ForbiddenError, UnauthorizedError } from "../../lib/errors.ts";
-import { createRouter, jsonResponse } from "../../lib/http.ts";
-import {
-  isSameOriginRequest,
-  readSessionCookie,
-} from "../../lib/oauth/cookies.ts";
-import {
-  getSignedInSession,
-  issueSessionToken,
-} from "../../lib/oauth/sign_in.ts";
+import type { AppDeps } from "@/deps.ts";
+import { ForbiddenError, UnauthorizedError } from "@/lib/http/errors.ts";
+import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { isSameOriginRequest, readSessionCookie } from "@/lib/oauth/cookies.ts";
+import { getSignedInSession, issueSessionToken } from "@/lib/oauth/sign_in.ts";
 
 const route = createRoute({
   method: "post",

@@ -1,13 +1,13 @@
-import type { AppDeps } from "../../lib/deps.ts";
+import type { AppDeps } from "@/deps.ts";
 import {
   clearSignInStateCookie,
   readSessionCookie,
   readSignInStateCookie,
   writeSessionCookie,
-} from "../../lib/oauth/cookies.ts";
-import { renderSignInError } from "../../lib/oauth/pages.tsx";
-import { finishSignIn, SESSION_TTL_MS } from "../../lib/oauth/sign_in.ts";
-import { createPageRouter } from "../../lib/pages/render.tsx";
+} from "@/lib/oauth/cookies.ts";
+import { renderSignInError } from "./_message.tsx";
+import { finishSignIn, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
 
 /**
  * `GET /auth/callback`: the provider's redirect back. Completes the sign-in,

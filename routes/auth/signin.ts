@@ -1,8 +1,8 @@
-import type { AppDeps } from "../../lib/deps.ts";
-import { writeSignInStateCookie } from "../../lib/oauth/cookies.ts";
-import { renderSignInError } from "../../lib/oauth/pages.tsx";
-import { FLOW_TTL_MS, startSignIn } from "../../lib/oauth/sign_in.ts";
-import { createPageRouter } from "../../lib/pages/render.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { writeSignInStateCookie } from "@/lib/oauth/cookies.ts";
+import { renderSignInError } from "./_message.tsx";
+import { FLOW_TTL_MS, startSignIn } from "@/lib/oauth/sign_in.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
 
 /** `GET /auth/signin?next=/path`: sends the browser to the identity provider. */
 export default function signin(deps: AppDeps) {

@@ -1,12 +1,12 @@
-import type { AppDeps } from "../../lib/deps.ts";
+import type { AppDeps } from "@/deps.ts";
 import {
   clearSessionCookie,
   isSameOriginRequest,
   readSessionCookie,
-} from "../../lib/oauth/cookies.ts";
-import { renderAuthMessage } from "../../lib/oauth/pages.tsx";
-import { signOut } from "../../lib/oauth/sign_in.ts";
-import { createPageRouter } from "../../lib/pages/render.tsx";
+} from "@/lib/oauth/cookies.ts";
+import { renderAuthMessage } from "./_message.tsx";
+import { signOut } from "@/lib/oauth/sign_in.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
 
 /**
  * `POST /auth/signout`: ends the session. POST only and from the portal's

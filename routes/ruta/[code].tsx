@@ -1,24 +1,27 @@
-import { Icon } from "../../components/Icon.tsx";
-import { Stars } from "../../components/Stars.tsx";
-import ShareButtons from "../../islands/ShareButtons.tsx";
-import { getBadgeDefinitions } from "../../lib/badges.ts";
-import type { LoadedData } from "../../lib/data.ts";
-import { getTicket, type Ticket } from "../../lib/db/tickets.ts";
-import type { AppDeps } from "../../lib/deps.ts";
-import { formatDate, plural } from "../../lib/pages/format.ts";
-import { Island } from "../../lib/pages/island.tsx";
+import { Icon } from "@/components/Icon.tsx";
+import { Stars } from "@/components/Stars.tsx";
+import ShareButtons from "@/islands/ShareButtons.tsx";
+import { getBadgeDefinitions } from "@/lib/passport/badges.ts";
+import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import { getTicket, type Ticket } from "@/lib/db/tickets.ts";
+import type { AppDeps } from "@/deps.ts";
+import { formatDate, plural } from "@/lib/format/format.ts";
+import { Island } from "@/components/Island.tsx";
 import {
   pageTags,
   ROUTE_PAGE_TTL_MS,
   servePage,
-} from "../../lib/pages/page_cache.ts";
+} from "@/lib/pages/page_cache.ts";
 import {
   createPageRouter,
   getOrigin,
   renderNotFoundPage,
   renderPage,
-} from "../../lib/pages/render.tsx";
-import { getTouristRoute, type TouristRoute } from "../../lib/route.ts";
+} from "@/routes/_app.tsx";
+import {
+  getTouristRoute,
+  type TouristRoute,
+} from "@/lib/passport/tourist_route.ts";
 
 const SHARE_CODE = /^[A-Za-z0-9_-]{4,64}$/;
 

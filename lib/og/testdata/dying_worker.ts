@@ -3,8 +3,8 @@
  * out-of-memory kill or a crash would end it) on a card whose name is "💥".
  */
 /// <reference lib="deno.worker" />
-import "../worker.ts";
-import type { RenderRequest } from "../worker.ts";
+import "@/lib/og/worker.ts";
+import type { RenderRequest } from "@/lib/og/worker.ts";
 
 const render = self.onmessage!;
 self.onmessage = (event: MessageEvent<RenderRequest>) => {

@@ -1,14 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { TokenVerifier } from "../../../lib/auth.ts";
-import type { AppDeps } from "../../../lib/deps.ts";
+import type { TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { AppDeps } from "@/deps.ts";
 import {
   assertSelf,
   createRouter,
   jsonResponse,
   requireUser,
-} from "../../../lib/http.ts";
-import { pageTags } from "../../../lib/pages/page_cache.ts";
-import { rateVerifiedVisit } from "../../../lib/visits.ts";
+} from "@/lib/http/router.ts";
+import { pageTags } from "@/lib/pages/page_cache.ts";
+import { rateVerifiedVisit } from "@/lib/passport/visit_rules.ts";
 
 const RateVisitRequest = z.object({
   userId: z.guid().openapi({ description: "The token's user" }),

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../../../lib/deps.ts";
-import { createRouter, jsonResponse, optionalUser } from "../../../lib/http.ts";
-import { pageTags } from "../../../lib/pages/page_cache.ts";
-import { createTicket } from "../../../lib/tickets.ts";
+import type { AppDeps } from "@/deps.ts";
+import { createRouter, jsonResponse, optionalUser } from "@/lib/http/router.ts";
+import { pageTags } from "@/lib/pages/page_cache.ts";
+import { createTicket } from "@/lib/tickets/create_ticket.ts";
 
 const TicketRequest = z.object({
   name: z.string().trim().min(1).max(120),

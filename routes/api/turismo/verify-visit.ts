@@ -1,15 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { TokenVerifier } from "../../../lib/auth.ts";
-import type { AppDeps } from "../../../lib/deps.ts";
+import type { TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { AppDeps } from "@/deps.ts";
 import {
   assertSelf,
   createRouter,
   ErrorBody,
   jsonResponse,
   requireUser,
-} from "../../../lib/http.ts";
-import { pageTags } from "../../../lib/pages/page_cache.ts";
-import { verifyVisit } from "../../../lib/visits.ts";
+} from "@/lib/http/router.ts";
+import { pageTags } from "@/lib/pages/page_cache.ts";
+import { verifyVisit } from "@/lib/passport/visit_rules.ts";
 
 const VerifyVisitRequest = z.object({
   code: z.string().max(64).openapi({

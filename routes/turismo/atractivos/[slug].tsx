@@ -1,9 +1,9 @@
-import { AttractionCard } from "../../../components/AttractionCard.tsx";
-import { Icon } from "../../../components/Icon.tsx";
-import { RouteCard } from "../../../components/RouteCard.tsx";
-import { Stars } from "../../../components/Stars.tsx";
-import type { Attraction, TourismData } from "../../../lib/data.ts";
-import type { AppDeps } from "../../../lib/deps.ts";
+import { AttractionCard } from "@/components/AttractionCard.tsx";
+import { Icon } from "@/components/Icon.tsx";
+import { RouteCard } from "@/components/RouteCard.tsx";
+import { Stars } from "@/components/Stars.tsx";
+import type { Attraction, TourismData } from "@/lib/data/tourism_data.ts";
+import type { AppDeps } from "@/deps.ts";
 import {
   CATEGORY_LABELS,
   findNearbyAttractions,
@@ -14,19 +14,15 @@ import {
   formatRating,
   getMapsUrl,
   plural,
-} from "../../../lib/pages/format.ts";
-import {
-  PAGE_TTL_MS,
-  pageTags,
-  servePage,
-} from "../../../lib/pages/page_cache.ts";
+} from "@/lib/format/format.ts";
+import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/page_cache.ts";
 import {
   createPageRouter,
   getOrigin,
   renderNotFoundPage,
   renderPage,
-} from "../../../lib/pages/render.tsx";
-import { getAttractionStats } from "../../../lib/route.ts";
+} from "@/routes/_app.tsx";
+import { getAttractionStats } from "@/lib/passport/tourist_route.ts";
 
 type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
 

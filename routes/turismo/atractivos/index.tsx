@@ -1,13 +1,9 @@
-import { AttractionCard } from "../../../components/AttractionCard.tsx";
-import type { Attraction } from "../../../lib/data.ts";
-import type { AppDeps } from "../../../lib/deps.ts";
-import { CATEGORY_LABELS } from "../../../lib/pages/format.ts";
-import { PAGE_TTL_MS, servePage } from "../../../lib/pages/page_cache.ts";
-import {
-  createPageRouter,
-  getOrigin,
-  renderPage,
-} from "../../../lib/pages/render.tsx";
+import { AttractionCard } from "@/components/AttractionCard.tsx";
+import type { Attraction } from "@/lib/data/tourism_data.ts";
+import type { AppDeps } from "@/deps.ts";
+import { CATEGORY_LABELS } from "@/lib/format/format.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import { createPageRouter, getOrigin, renderPage } from "@/routes/_app.tsx";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */
 export default function attractions(deps: AppDeps) {

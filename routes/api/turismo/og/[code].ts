@@ -1,10 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppDeps } from "../../../../lib/deps.ts";
-import { createRouter, jsonResponse } from "../../../../lib/http.ts";
-import {
-  createShareCards,
-  type ShareCardImage,
-} from "../../../../lib/share_card.ts";
+import type { AppDeps } from "@/deps.ts";
+import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { createShareCards, type ShareCardImage } from "@/lib/og/share_cards.ts";
 
 const CACHE_CONTROL = "public, max-age=86400, s-maxage=86400";
 

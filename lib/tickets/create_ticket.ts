@@ -1,13 +1,13 @@
-import type { TicketInput } from "./cms/types.ts";
+import type { TicketInput } from "@/lib/cms/types.ts";
 import {
   claimShareCode,
   getTicket,
   releaseShareCode,
   saveTicket,
   type Ticket,
-} from "./db/tickets.ts";
-import type { AppDeps } from "./deps.ts";
-import { ConflictError } from "./errors.ts";
+} from "@/lib/db/tickets.ts";
+import type { AppDeps } from "@/deps.ts";
+import { ConflictError } from "@/lib/http/errors.ts";
 
 /** How long a request may hold a share code while the CMS answers (its timeout is 10 s). */
 const CLAIM_TTL_MS = 15_000;

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import { hitRateLimit } from "../db/rate_limits.ts";
-import type { AppDeps } from "../deps.ts";
-import { TooManyRequestsError } from "../errors.ts";
-import { getClientIp } from "../http.ts";
+import { hitRateLimit } from "@/lib/db/rate_limits.ts";
+import type { AppDeps } from "@/deps.ts";
+import { TooManyRequestsError } from "@/lib/http/errors.ts";
+import { getClientIp } from "@/lib/http/router.ts";
 
 /** Spec 8: at most 20 chat requests per IP address in any 60-second window. */
 export const CHAT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;

@@ -10,7 +10,7 @@ import {
   type RateLimitCount,
   type RateLimitResult,
   setRateLimitCounts,
-} from "./db/rate_limits.ts";
+} from "@/lib/db/rate_limits.ts";
 
 export interface ApproximateRateLimiterOptions {
   kv: Deno.Kv;

@@ -1,12 +1,12 @@
 import type { Badge } from "./badges.ts";
-import { type DataStore, normalizeGuideCode } from "./data.ts";
-import { hitRateLimit } from "./db/rate_limits.ts";
-import { rateVisit, recordVisit } from "./db/visits.ts";
+import { type DataStore, normalizeGuideCode } from "@/lib/data/tourism_data.ts";
+import { hitRateLimit } from "@/lib/db/rate_limits.ts";
+import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
 import {
   ConflictError,
   NotFoundError,
   TooManyRequestsError,
-} from "./errors.ts";
+} from "@/lib/http/errors.ts";
 
 /** What the visit rules need from the app's dependencies. */
 export interface VisitDeps {

@@ -1,9 +1,9 @@
-import type { AppDeps } from "./deps.ts";
-import { getTicket } from "./db/tickets.ts";
-import { NotFoundError } from "./errors.ts";
-import { RenderCache } from "./og/cache.ts";
-import { SHARE_CARD_VERSION, type ShareCard } from "./og/card.ts";
-import { getTouristRoute } from "./route.ts";
+import type { AppDeps } from "@/deps.ts";
+import { getTicket } from "@/lib/db/tickets.ts";
+import { NotFoundError } from "@/lib/http/errors.ts";
+import { RenderCache } from "./cache.ts";
+import { SHARE_CARD_VERSION, type ShareCard } from "./card.ts";
+import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 
 /** A rendered share card and the strong ETag of its bytes. */
 export interface ShareCardImage {

@@ -3,17 +3,13 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { ErrorPage } from "../../components/ErrorPage.tsx";
-import {
-  Layout,
-  type PageHead,
-  type SiteInfo,
-} from "../../components/Layout.tsx";
-import type { LoadedData } from "../data.ts";
-import type { AppDeps } from "../deps.ts";
-import { HttpError } from "../errors.ts";
-import type { AppEnv } from "../http.ts";
-import { getAssets } from "./assets.ts";
+import { ErrorPage } from "@/components/ErrorPage.tsx";
+import { Layout, type PageHead, type SiteInfo } from "@/components/Layout.tsx";
+import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import type { AppDeps } from "@/deps.ts";
+import { HttpError } from "@/lib/http/errors.ts";
+import type { AppEnv } from "@/lib/http/router.ts";
+import { getAssets } from "@/lib/pages/assets.ts";
 
 /** The municipality as every page shows it, from the data set in force. */
 export function getSiteInfo(loaded: LoadedData): SiteInfo {

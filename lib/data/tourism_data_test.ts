@@ -4,9 +4,9 @@ import {
   DataStore,
   loadTourismData,
   parseTourismData,
-} from "./data.ts";
+} from "./tourism_data.ts";
 
-const DATA_PATH = new URL("../data/turismo.json", import.meta.url).pathname;
+const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
 const shipped = await Deno.readTextFile(DATA_PATH);
 
 // deno-lint-ignore no-explicit-any -- the test breaks arbitrary parts of the JSON

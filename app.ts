@@ -1,34 +1,34 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { cors } from "hono/cors";
-import notFound from "../routes/_404.tsx";
-import chat from "../routes/api/chat.ts";
-import sessionToken from "../routes/api/session-token.ts";
-import shareImage from "../routes/api/turismo/og/[code].ts";
-import rateVisit from "../routes/api/turismo/rate-visit.ts";
-import ticket from "../routes/api/turismo/ticket.ts";
-import verifyVisit from "../routes/api/turismo/verify-visit.ts";
-import authCallback from "../routes/auth/callback.ts";
-import signin from "../routes/auth/signin.ts";
-import signout from "../routes/auth/signout.ts";
-import healthz from "../routes/healthz.ts";
-import home from "../routes/index.tsx";
-import logo from "../routes/logo.svg.ts";
-import passportPage from "../routes/mi-pasaporte.tsx";
-import touristRoute from "../routes/ruta/[code].tsx";
-import staticFiles from "../routes/static.ts";
-import theme from "../routes/theme.css.ts";
-import attraction from "../routes/turismo/atractivos/[slug].tsx";
-import attractions from "../routes/turismo/atractivos/index.tsx";
+import notFound from "./routes/_404.tsx";
+import chat from "./routes/api/chat.ts";
+import sessionToken from "./routes/api/session-token.ts";
+import shareImage from "./routes/api/turismo/og/[code].ts";
+import rateVisit from "./routes/api/turismo/rate-visit.ts";
+import ticket from "./routes/api/turismo/ticket.ts";
+import verifyVisit from "./routes/api/turismo/verify-visit.ts";
+import authCallback from "./routes/auth/callback.ts";
+import signin from "./routes/auth/signin.ts";
+import signout from "./routes/auth/signout.ts";
+import healthz from "./routes/healthz.ts";
+import home from "./routes/index.tsx";
+import logo from "./routes/logo.svg.ts";
+import passportPage from "./routes/mi-pasaporte.tsx";
+import touristRoute from "./routes/ruta/[code].tsx";
+import staticFiles from "./routes/static.ts";
+import theme from "./routes/theme.css.ts";
+import attraction from "./routes/turismo/atractivos/[slug].tsx";
+import attractions from "./routes/turismo/atractivos/index.tsx";
 import type { AppDeps } from "./deps.ts";
-import { limitIpBudget } from "./http_budget.ts";
+import { limitIpBudget } from "./lib/limits/ip_budget.ts";
 import {
   type AppEnv,
   createErrorHandler,
   createRouter,
   jsonBody,
   requestLog,
-} from "./http.ts";
-import { securityHeaders } from "./pages/security_headers.ts";
+} from "./lib/http/router.ts";
+import { securityHeaders } from "./lib/http/security_headers.ts";
 
 /** Builds the whole service: middleware, then the route table. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {

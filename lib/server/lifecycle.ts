@@ -4,11 +4,11 @@
  * stop. `main.ts` strings these together.
  */
 import type { Hono } from "hono";
-import { type Config, ConfigError } from "./config.ts";
-import { DataError } from "./data.ts";
-import { describeKvPath, KvStartError } from "./db/kv.ts";
-import type { AppDeps } from "./deps.ts";
-import { MANIFEST_PATH } from "./pages/assets.ts";
+import { type Config, ConfigError } from "@/lib/config/config.ts";
+import { DataError } from "@/lib/data/tourism_data.ts";
+import { describeKvPath, KvStartError } from "@/lib/db/kv.ts";
+import type { AppDeps } from "@/deps.ts";
+import { MANIFEST_PATH } from "@/lib/pages/assets.ts";
 
 /** The service cannot start: `message` is the one line that says why and what to do. */
 export class StartError extends Error {

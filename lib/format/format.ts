@@ -3,8 +3,8 @@
  * durations, dates, categories, map links. Server-only; islands get the
  * finished strings as props.
  */
-import { formatLatLng, haversineKm } from "../chat/geo.ts";
-import type { Attraction, LatLng } from "../data.ts";
+import { formatLatLng, haversineKm } from "@/lib/geo/geo.ts";
+import type { Attraction, LatLng } from "@/lib/data/tourism_data.ts";
 
 const LOCALE = "es-MX";
 

@@ -1,25 +1,25 @@
 import OpenAI from "openai";
-import { ApproximateRateLimiter } from "./approximate_limiter.ts";
-import { createTokenVerifier, type TokenVerifier } from "./auth.ts";
-import { createCms } from "./cms/mod.ts";
-import type { TicketCms } from "./cms/types.ts";
-import type { Config } from "./config.ts";
-import { DataStore } from "./data.ts";
+import { ApproximateRateLimiter } from "./lib/limits/approximate_limiter.ts";
+import { createTokenVerifier, type TokenVerifier } from "./lib/auth/tokens.ts";
+import { createCms } from "./lib/cms/mod.ts";
+import type { TicketCms } from "./lib/cms/types.ts";
+import type { Config } from "./lib/config/config.ts";
+import { DataStore } from "./lib/data/tourism_data.ts";
 import {
   describeKvPath,
   KvStartError,
   moveLegacyKvFile,
   openKv,
-} from "./db/kv.ts";
-import { getOrCreateSigningSecret } from "./db/secrets.ts";
-import { getSessionByHandle } from "./db/sessions.ts";
+} from "./lib/db/kv.ts";
+import { getOrCreateSigningSecret } from "./lib/db/secrets.ts";
+import { getSessionByHandle } from "./lib/db/sessions.ts";
 import {
   IP_BUDGET_FLUSH_INTERVAL_MS,
   IP_BUDGET_SCOPE,
   IP_BUDGET_WINDOW_MS,
-} from "./http_budget.ts";
-import { RenderPool } from "./og/pool.ts";
-import { PageCache } from "./pages/page_cache.ts";
+} from "./lib/limits/ip_budget.ts";
+import { RenderPool } from "./lib/og/pool.ts";
+import { PageCache } from "./lib/pages/page_cache.ts";
 
 /**
  * Everything the app needs from outside, passed in once so that tests build

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { ApproximateRateLimiter } from "./approximate_limiter.ts";
-import type { Config } from "./config.ts";
-import { TooManyRequestsError } from "./errors.ts";
-import { getClientIp } from "./http.ts";
+import type { Config } from "@/lib/config/config.ts";
+import { TooManyRequestsError } from "@/lib/http/errors.ts";
+import { getClientIp } from "@/lib/http/router.ts";
 
 /** The rate-limit scope of the per-IP budget in the shared KV limiter. */
 export const IP_BUDGET_SCOPE = "ip";

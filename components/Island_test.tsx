@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { Island, serializeProps } from "./island.tsx";
+import { Island, serializeProps } from "./Island.tsx";
 
 function Greeting({ name }: { name: string }) {
   return <p>Hola, {name}</p>;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadTourismData } from "../data.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import {
   findNearbyAttractions,
   formatDate,
@@ -10,7 +10,7 @@ import {
   getMapsUrl,
   plural,
 } from "./format.ts";
-import { contrastText, renderThemeCss } from "./theme.ts";
+import { contrastText, renderThemeCss } from "@/lib/branding/theme_css.ts";
 
 Deno.test("page formatting", async (t) => {
   await t.step("money: free, whole pesos and cents", () => {

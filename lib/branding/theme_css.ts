@@ -1,4 +1,4 @@
-import type { Branding } from "../data.ts";
+import type { Branding } from "@/lib/data/tourism_data.ts";
 
 /**
  * The branding colours as CSS custom properties, with derived shades. The

@@ -1,7 +1,7 @@
-import type { LoadedData } from "./data.ts";
-import { listBadges, listVisits } from "./db/visits.ts";
+import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import { listBadges, listVisits } from "@/lib/db/visits.ts";
 
-export { getAttractionStats } from "./db/visits.ts";
+export { getAttractionStats } from "@/lib/db/visits.ts";
 
 /**
  * A tourist's route: what the route page, the share image and the ticket page

@@ -1,4 +1,4 @@
-import type { LatLng } from "../data.ts";
+import type { LatLng } from "@/lib/data/tourism_data.ts";
 
 /** The mean Earth radius (IUGG), in km: the usual constant for haversine. */
 export const EARTH_RADIUS_KM = 6371.0088;

@@ -6,8 +6,11 @@ import {
   SELF_AUDIENCE,
   SELF_ISSUER,
   signOwnToken,
-} from "./auth.ts";
-import { ServiceUnavailableError, UnauthorizedError } from "./errors.ts";
+} from "./tokens.ts";
+import {
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from "@/lib/http/errors.ts";
 
 const ownSecret = crypto.getRandomValues(new Uint8Array(32));
 const externalSecret = "a-supabase-style-project-secret-of-enough-length";

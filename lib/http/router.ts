@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { getConnInfo } from "hono/deno";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AuthUser, TokenVerifier } from "./auth.ts";
+import type { AuthUser, TokenVerifier } from "@/lib/auth/tokens.ts";
 import {
   BadRequestError,
   ForbiddenError,

@@ -1,5 +1,8 @@
 import * as jose from "jose";
-import { ServiceUnavailableError, UnauthorizedError } from "./errors.ts";
+import {
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from "@/lib/http/errors.ts";
 
 /** The issuer and audience of tokens the service signs itself (dev tokens, page sessions). */
 export const SELF_ISSUER = "urn:turismo:service";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { type LoadedData, loadTourismData } from "./data.ts";
-import { openKv } from "./db/kv.ts";
-import { rateVisit, recordVisit } from "./db/visits.ts";
-import { getAttractionStats, getTouristRoute } from "./route.ts";
+import { type LoadedData, loadTourismData } from "@/lib/data/tourism_data.ts";
+import { openKv } from "@/lib/db/kv.ts";
+import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
+import { getAttractionStats, getTouristRoute } from "./tourist_route.ts";
 
-const DATA_PATH = new URL("../data/turismo.json", import.meta.url).pathname;
+const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
 const T0 = Date.parse("2026-11-22T15:00:00Z");
 
 /** The shipped data set without some attractions, as after a live reload. */

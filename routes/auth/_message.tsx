@@ -1,10 +1,13 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { Icon } from "../../components/Icon.tsx";
-import type { AppDeps } from "../deps.ts";
-import { renderPage } from "../pages/render.tsx";
-import { OidcSignInError, OidcUnavailableError } from "./oidc_client.ts";
-import { SignInNotConfiguredError } from "./sign_in.ts";
+import { Icon } from "@/components/Icon.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { renderPage } from "@/routes/_app.tsx";
+import {
+  OidcSignInError,
+  OidcUnavailableError,
+} from "@/lib/oauth/oidc_client.ts";
+import { SignInNotConfiguredError } from "@/lib/oauth/sign_in.ts";
 
 /** A short Spanish message page of the sign-in: what happened and what to do next. */
 export function renderAuthMessage(

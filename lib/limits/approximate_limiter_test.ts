@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ApproximateRateLimiter, getShareStep } from "./approximate_limiter.ts";
-import { getRateLimitTotals } from "./db/rate_limits.ts";
+import { getRateLimitTotals } from "@/lib/db/rate_limits.ts";
 
 const WINDOW = 60_000;
 const SCOPE = "test";
