@@ -1,10 +1,18 @@
+/**
+ * What the app is built from. `openDeps` creates every long-lived part
+ * (KV, the data set and its poller, caches, the render pool, the per-IP
+ * budget) and `close()` ends them all; nothing else in the service holds
+ * state of its own. Tests build the very same deps on `:memory:` KV and
+ * loopback servers.
+ */
 import OpenAI from "openai";
-import { ApproximateRateLimiter } from "./lib/limits/approximate_limiter.ts";
 import { createTokenVerifier, type TokenVerifier } from "./lib/auth/tokens.ts";
+import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/cms/types.ts";
 import type { Config } from "./lib/config/config.ts";
 import { DataStore } from "./lib/data/tourism_data.ts";
+import type { DataChange } from "./lib/db/changes.ts";
 import {
   describeKvPath,
   KvStartError,
@@ -13,20 +21,13 @@ import {
 } from "./lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "./lib/db/secrets.ts";
 import { getSessionByHandle } from "./lib/db/sessions.ts";
-import {
-  IP_BUDGET_FLUSH_INTERVAL_MS,
-  IP_BUDGET_SCOPE,
-  IP_BUDGET_WINDOW_MS,
-} from "./lib/limits/ip_budget.ts";
+import { IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
+import { SlidingWindowLimiter } from "./lib/limits/sliding_window.ts";
 import { RenderPool } from "./lib/og/pool.ts";
-import { PageCache } from "./lib/pages/page_cache.ts";
+import { ShareCards } from "./lib/og/share_cards.ts";
+import { getStaleTags, PageCache } from "./lib/pages/page_cache.ts";
 
-/**
- * Everything the app needs from outside, passed in once so that tests build
- * the very same app on `:memory:` KV and loopback servers. Every long-lived
- * part (caches, pools, timers, the KV handle) is created by
- * {@linkcode openDeps} and ended by {@linkcode AppDeps.close}.
- */
+/** Everything the app needs from outside, created once by {@linkcode openDeps}. */
 export interface AppDeps {
   config: Config;
   kv: Deno.Kv;
@@ -41,23 +42,26 @@ export interface AppDeps {
   /** The language-model client; `undefined` when no key is configured. */
   openai?: OpenAI;
   cms: TicketCms;
-  /**
-   * The rendered public pages of this instance (lib/pages/page_cache.ts);
-   * without one, pages are rendered per request.
-   */
+  /** The chat's system prompt, built once per data version. */
+  prompts: PromptCache;
+  /** The rendered public pages of this instance; without one, pages render per request. */
   pageCache?: PageCache;
-  /** The per-IP request budget; `undefined` when `IP_BUDGET_PER_MINUTE` is 0. */
-  ipBudget?: ApproximateRateLimiter;
+  /** Share cards: rendered in `renderPool`, kept by what they show. */
+  shareCards: ShareCards;
   /** The workers that render share cards. */
   renderPool: RenderPool;
+  /** The per-IP budget; `undefined` when `IP_BUDGET_PER_MINUTE` is 0. */
+  ipBudget?: SlidingWindowLimiter;
   /**
-   * Stops the timers, writes the per-IP budget's unshared counts, stops the
-   * render workers and closes KV: the last thing a process or test does.
+   * Told of every write by the domain operations; drops what the write made
+   * stale in this instance's caches.
    */
+  onChange: (change: DataChange) => void;
+  /** Stops the data set's poller and the render workers and closes KV. */
   close(): Promise<void>;
 }
 
-/** Parts a caller (a test) brings instead of the ones built from the configuration. */
+/** Parts a caller (a test, a benchmark) brings instead of the ones built from the configuration. */
 export type DepsOverrides = Partial<
   Pick<
     AppDeps,
@@ -68,15 +72,15 @@ export type DepsOverrides = Partial<
 /**
  * Builds the dependencies from the configuration: moves a KV file of an
  * earlier version to its new place, opens KV (creating the signing secret
- * on first use), loads and polls the data set (not on Deno Deploy, whose
- * files only change with a new deployment).
+ * on first use; KV that cannot be read is a {@linkcode KvStartError}), loads
+ * and polls the data set (not on Deno Deploy, whose files only change with
+ * a new deployment).
  */
 export async function openDeps(
   config: Config,
   overrides: DepsOverrides = {},
 ): Promise<AppDeps> {
-  const data = overrides.data ??
-    await DataStore.open(config.tourismDataPath);
+  const data = overrides.data ?? await DataStore.open(config.tourismDataPath);
   if (!overrides.kv && config.legacyKvPath && config.kvPath) {
     await moveLegacyKvFile(config.legacyKvPath, config.kvPath);
   }
@@ -93,20 +97,12 @@ export async function openDeps(
       }`,
     );
   }
-  const { secret: signingSecret, created: createdSigningSecret } = secret;
   const now = overrides.now ?? (() => new Date());
   if (!config.onDeploy) data.watch();
-  const ipBudget = config.ipBudgetPerMinute === 0
-    ? undefined
-    : new ApproximateRateLimiter({
-      kv,
-      scope: IP_BUDGET_SCOPE,
-      limit: config.ipBudgetPerMinute,
-      windowMs: IP_BUDGET_WINDOW_MS,
-      flushIntervalMs: IP_BUDGET_FLUSH_INTERVAL_MS,
-      now: () => now().getTime(),
-    });
   const renderPool = overrides.renderPool ?? new RenderPool();
+  const pageCache = "pageCache" in overrides
+    ? overrides.pageCache
+    : new PageCache({ now: () => now().getTime() });
   let closed: Promise<void> | undefined;
   return {
     config,
@@ -114,33 +110,34 @@ export async function openDeps(
     data,
     now,
     auth: createTokenVerifier({
-      ownSecret: signingSecret,
+      ownSecret: secret.secret,
       ...config.auth,
       now,
       isSessionLive: async (handle) =>
         (await getSessionByHandle(kv, handle, now())) !== null,
     }),
-    signingSecret,
-    createdSigningSecret,
-    openai: "openai" in overrides
-      ? overrides.openai
-      : config.openai.apiKey
-      ? new OpenAI({
-        apiKey: config.openai.apiKey,
-        baseURL: config.openai.baseUrl,
-        timeout: 30_000,
-        maxRetries: 1,
-      })
-      : undefined,
+    signingSecret: secret.secret,
+    createdSigningSecret: secret.created,
+    openai: "openai" in overrides ? overrides.openai : createOpenAI(config),
     cms: overrides.cms ?? createCms(config, kv),
-    pageCache: "pageCache" in overrides ? overrides.pageCache : new PageCache(),
-    ipBudget,
+    prompts: createPromptCache(),
+    pageCache,
+    shareCards: new ShareCards({ kv, data, renderPool }),
     renderPool,
+    ipBudget: config.ipBudgetPerMinute === 0
+      ? undefined
+      : new SlidingWindowLimiter({
+        limit: config.ipBudgetPerMinute,
+        windowMs: IP_BUDGET_WINDOW_MS,
+        now: () => now().getTime(),
+      }),
+    onChange(change) {
+      // This instance's pages show the write at once (others within their TTL).
+      pageCache?.invalidate(getStaleTags(change));
+    },
     close() {
-      closed ??= (async () => {
+      if (!closed) {
         data.close();
-        // Unwritten counts are lost if KV fails now: at most one interval.
-        await ipBudget?.close();
         renderPool.close();
         try {
           kv.close();
@@ -148,8 +145,20 @@ export async function openDeps(
           // Closed already (a test that took KV away): nothing to close.
           if (!(error instanceof Deno.errors.BadResource)) throw error;
         }
-      })();
+        closed = Promise.resolve();
+      }
       return closed;
     },
   };
+}
+
+/** The model client, with the spec's timeout and one retry; none without a key. */
+function createOpenAI(config: Config): OpenAI | undefined {
+  if (!config.openai.apiKey) return undefined;
+  return new OpenAI({
+    apiKey: config.openai.apiKey,
+    baseURL: config.openai.baseUrl,
+    timeout: 30_000,
+    maxRetries: 1,
+  });
 }

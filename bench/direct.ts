@@ -25,7 +25,7 @@ import { openKv } from "@/lib/db/kv.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
-import { GUIDE_CODE_LIMIT } from "@/lib/passport/visit_rules.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/passport/verify_visit.ts";
 
 /** What one run measured. */
 export interface DirectResult {
@@ -155,7 +155,7 @@ if (import.meta.main) {
       const cms = createKvCms(kv);
       const prefix = crypto.randomUUID().slice(0, 8);
       result = await run((i) =>
-        createTicket({ kv, cms, now }, {
+        createTicket({ kv, cms, now, onChange: () => {} }, {
           shareCode: `d${prefix}-${i}`,
           name: "Viajera de prueba",
           email: `v${prefix}-${i}@ejemplo.mx`,

@@ -8,8 +8,9 @@
  *     read from disk and handed to satori fresh on every call (so satori
  *     re-parses them), emoji as SVG data URIs, then
  *     `new Resvg(svg).render().asPng()` with default options;
- *   - renderShareCard, cold (no RenderCache);
- *   - a RenderCache hit.
+ *   - renderShareCard, cold (no cache);
+ *   - a card answered from `ShareCards`' memory (a ticket's card rendered
+ *     before: the data set's branding, not this card's).
  *
  * Group "breakdown" isolates each optimisation against the same baseline.
  */
@@ -20,9 +21,10 @@ import {
   renderShareCard,
   renderShareCardSvg,
   type ShareCard,
-  shareCardCacheKey,
 } from "@/lib/og/card.ts";
-import { RenderCache } from "@/lib/og/cache.ts";
+import { DataStore } from "@/lib/data/tourism_data.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
+import { ShareCards } from "@/lib/og/share_cards.ts";
 import { encodeRgbPng } from "@/lib/og/png.ts";
 
 const LOGO =
@@ -111,9 +113,24 @@ async function baseline(): Promise<Uint8Array> {
 
 // --- Benchmarks ---------------------------------------------------------------
 
-const cache = new RenderCache();
-const key = await shareCardCacheKey(CARD);
-await cache.getOrRender(key, () => renderShareCard(CARD));
+const kv = await Deno.openKv(":memory:");
+await saveTicket(kv, {
+  shareCode: "ruta-bench",
+  name: CARD.name,
+  email: "bench@ejemplo.mx",
+  phone: null,
+  wpId: 1,
+  userId: null,
+  createdAt: new Date().toISOString(),
+});
+const cards = new ShareCards({
+  kv,
+  data: await DataStore.open(
+    new URL("../data/turismo.json", import.meta.url).pathname,
+  ),
+  renderPool: { render: renderShareCard },
+});
+await cards.get("ruta-bench");
 
 Deno.bench({
   name: "baseline: naive satori + resvg asPng",
@@ -133,10 +150,10 @@ Deno.bench({
 });
 
 Deno.bench({
-  name: "RenderCache hit",
+  name: "ShareCards: a card rendered before (its versioned URL)",
   group: "share card",
   async fn() {
-    await cache.getOrRender(key, () => renderShareCard(CARD));
+    await cards.get("ruta-bench", { v: "0-0" });
   },
 });
 

@@ -27,11 +27,6 @@ export function getSiteInfo(loaded: LoadedData): SiteInfo {
   };
 }
 
-/** The public origin: `BASE_URL`, or the request's own origin. */
-export function getOrigin(c: Context, deps: AppDeps): string {
-  return deps.config.baseUrl ?? new URL(c.req.url).origin;
-}
-
 /**
  * Renders a page inside the shared layout and answers it as HTML. Pages are
  * per request (they read the current data set and KV), so they are not

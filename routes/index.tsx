@@ -13,7 +13,8 @@ import {
 } from "@/lib/format/format.ts";
 import { Island } from "@/components/Island.tsx";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
-import { createPageRouter, getOrigin, renderPage } from "./_app.tsx";
+import { createPageRouter, renderPage } from "./_app.tsx";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 /** How many attractions the home page features before "see all". */
 const FEATURED = 8;
@@ -29,7 +30,7 @@ export default function home(deps: AppDeps) {
         head: {
           title: `${data.branding.name}: ${data.branding.tagline}`,
           description: data.municipality.description.slice(0, 160),
-          url: `${getOrigin(c, deps)}/`,
+          url: `${getPublicOrigin(c, deps.config)}/`,
           meta: {
             "og:type": "website",
             "og:title": data.branding.name,

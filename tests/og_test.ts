@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { openKv } from "@/lib/db/kv.ts";
-import { createShareCards } from "@/lib/og/share_cards.ts";
+import { ShareCards } from "@/lib/og/share_cards.ts";
 import {
   createTestContext,
   postAsUser,
@@ -234,13 +234,13 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
     "concurrent first requests for one card render it once",
     async () => {
       const fresh = await createTicket(ctx, "Concurrencia");
-      const cards = createShareCards(ctx.deps);
+      const cards = new ShareCards(ctx.deps);
       const images = await Promise.all(
         Array.from({ length: 8 }, () => cards.get(fresh)),
       );
       assert.equal(new Set(images.map((image) => image.etag)).size, 1);
       assert.ok(images.every((image) => image.png === images[0].png));
-      const stats = cards.cache.stats;
+      const stats = cards.stats;
       assert.equal(stats.misses, 1, "one render");
       assert.equal(
         stats.coalesced + stats.hits,
@@ -253,14 +253,14 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
   await t.step(
     "the memo keeps at most its bound of card URLs, least recently used first",
     async () => {
-      const cards = createShareCards(ctx.deps, undefined, { memoEntries: 2 });
+      const cards = new ShareCards(ctx.deps, { maxUrls: 2 });
       const codes = [
         await createTicket(ctx, "Uno"),
         await createTicket(ctx, "Dos"),
         await createTicket(ctx, "Tres"),
       ];
       for (const fresh of codes) await cards.get(fresh);
-      assert.equal(cards.memoSize, 2);
+      assert.equal(cards.urlCount, 2);
       assert.equal(cards.peek(codes[0], { v: "0-0" }), undefined, "dropped");
       assert.ok(cards.peek(codes[2], { v: "0-0" })?.png, "kept, with its PNG");
     },

@@ -7,11 +7,8 @@
 import assert from "node:assert/strict";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
-import {
-  PAGE_TTL_MS,
-  PageCache,
-  ROUTE_PAGE_TTL_MS,
-} from "@/lib/pages/page_cache.ts";
+import { verifyVisit } from "@/lib/passport/verify_visit.ts";
+import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import {
   createTestContext,
   DATA_PATH,
@@ -73,8 +70,8 @@ function headerList(res: Response): [string, string][] {
 }
 
 Deno.test("pages served from the micro-cache", async (t) => {
-  const cache = new PageCache();
-  await using ctx = await createTestContext({ pageCache: cache });
+  await using ctx = await createTestContext({ cachePages: true });
+  const cache = ctx.deps.pageCache!;
   const [plaza, second] = ATTRACTIONS;
   const attractionPath = `/turismo/atractivos/${plaza.slug}`;
 
@@ -136,6 +133,18 @@ Deno.test("pages served from the micro-cache", async (t) => {
       const after = (await getHtml(ctx, `/turismo/atractivos/${second.slug}`))
         .html;
       assert.match(after, /1 visita verificada/);
+    },
+  );
+
+  await t.step(
+    "a write through the domain operations themselves, not a route, drops the pages too",
+    async () => {
+      const { userId, path } = await createRoute(ctx);
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      // Any write path that records a visit reports it: invalidation is not
+      // a line each route has to remember.
+      await verifyVisit(ctx.deps, { userId, code: ATTRACTIONS[2].guideCode });
+      assert.equal(visitedCount((await getHtml(ctx, path)).html), 1);
     },
   );
 

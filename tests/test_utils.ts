@@ -29,14 +29,26 @@ export interface TestContext {
 
 /**
  * Builds the real app with `openDeps`, on `:memory:` KV (or `kvPath`), the
- * shipped data set, a clock the test moves, the embedded CMS and no page
- * cache unless given; any part can be replaced. Use with `await using`: it
- * ends with `deps.close()`, as the service does.
+ * shipped data set, a clock the test moves, and no page cache unless asked
+ * (`cachePages`); any part can be replaced. Use with `await using`: it ends
+ * with `deps.close()`, as the service does.
  */
 export async function createTestContext(
-  { env = {}, kvPath = ":memory:", clockStart, ...overrides }:
+  {
+    env = {},
+    kvPath = ":memory:",
+    clockStart,
+    cachePages = false,
+    ...overrides
+  }:
     & DepsOverrides
-    & { env?: Record<string, string>; kvPath?: string; clockStart?: Date } = {},
+    & {
+      env?: Record<string, string>;
+      kvPath?: string;
+      clockStart?: Date;
+      /** Serve public pages from the page cache, as the service does. */
+      cachePages?: boolean;
+    } = {},
 ): Promise<TestContext> {
   const config = parseConfig({
     LOG_REQUESTS: "false",
@@ -47,7 +59,7 @@ export async function createTestContext(
   const deps = await openDeps(config, {
     data: new DataStore(await loadTourismData(DATA_PATH)),
     now: clock.now,
-    pageCache: undefined,
+    ...(cachePages ? {} : { pageCache: undefined }),
     ...overrides,
   });
   return {

@@ -7,7 +7,7 @@ import {
   getVisitById,
 } from "@/lib/db/visits.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
-import { GUIDE_CODE_LIMIT } from "@/lib/passport/visit_rules.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/passport/verify_visit.ts";
 import {
   createTestContext,
   DATA_PATH,

@@ -11,7 +11,10 @@ const isTrue = (value: string) =>
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   LISTEN_HOST: z.string().min(1).default("127.0.0.1"),
-  BASE_URL: optionalUrl,
+  BASE_URL: optionalUrl.refine(
+    (url) => !url || /^https?:\/\/[^/?#]+\/?$/.test(url),
+    "must be an origin like https://turismo.example.gob.mx, without a path",
+  ),
   KV_PATH: optionalString.refine(
     (path) =>
       !path || !/^[a-z][a-z0-9+.-]*:\/\//i.test(path) ||

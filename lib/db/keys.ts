@@ -39,21 +39,6 @@ export const keys = {
   /** A sliding-window rate limiter's recent hits. */
   rateLimit: (scope: string, subject: string) =>
     ["rate_limits", scope, subject] as const,
-  /**
-   * One writer's count (an instance's memory of the subject) of one subject
-   * in one fixed window (`bucket` = the window's start / its length) of an
-   * approximate limiter.
-   */
-  rateLimitCount: (
-    scope: string,
-    subject: string,
-    bucket: number,
-    writer: string,
-  ) => ["rate_limit_counts", scope, subject, bucket, writer] as const,
-  /** Every writer's count of one subject in one window (a prefix for `kv.list`). */
-  rateLimitCountsOfWindow: (scope: string, subject: string, bucket: number) =>
-    ["rate_limit_counts", scope, subject, bucket] as const,
-
   /** A signed-in browser session, by its handle (the SHA-256 of the cookie's id). */
   session: (handle: string) => ["sessions", handle] as const,
   /** An OAuth sign-in in progress, by its `state`. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
-import type { AppDeps } from "@/deps.ts";
+import type { Config } from "@/lib/config/config.ts";
 import { TooManyRequestsError } from "@/lib/http/errors.ts";
 import { getClientIp } from "@/lib/http/router.ts";
 
@@ -14,7 +14,11 @@ export const CHAT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
  * a malformed request costs a slot too, so a client cannot probe for free.
  */
 export function limitChatRate(
-  { kv, config, now }: Pick<AppDeps, "kv" | "config" | "now">,
+  { kv, config, now }: {
+    kv: Deno.Kv;
+    config: Pick<Config, "trustProxy">;
+    now: () => Date;
+  },
 ): MiddlewareHandler {
   return async function limitChatRate(c, next) {
     const result = await hitRateLimit(kv, {

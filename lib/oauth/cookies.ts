@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Config } from "@/lib/config/config.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 /**
  * The session cookie's name and attributes. On https the `__Host-` prefix
@@ -16,14 +17,6 @@ function getCookieOptions(c: Context, config: Pick<Config, "baseUrl">) {
     session: secure ? "__Host-session" : "session",
     flow: secure ? "__Host-signin-state" : "signin-state",
   };
-}
-
-/** The public origin: `BASE_URL`'s, or the request's own. */
-export function getPublicOrigin(
-  c: Context,
-  config: Pick<Config, "baseUrl">,
-): string {
-  return new URL(config.baseUrl ?? c.req.url).origin;
 }
 
 /** The session id the browser sent, if any (unchecked: look it up before trusting it). */

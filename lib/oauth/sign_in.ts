@@ -8,7 +8,7 @@ import {
   saveOAuthFlow,
   type Session,
 } from "@/lib/db/sessions.ts";
-import type { AppDeps } from "@/deps.ts";
+import type { Config } from "@/lib/config/config.ts";
 import { getOidcClient, OidcSignInError } from "./oidc_client.ts";
 
 /** How long a session lasts; the cookie's Max-Age matches. */
@@ -19,6 +19,13 @@ export const FLOW_TTL_MS = 10 * 60 * 1000;
 export const SESSION_TOKEN_TTL_SECONDS = 600;
 /** Where a sign-in lands when it was given no usable `next`. */
 export const DEFAULT_NEXT = "/mi-pasaporte";
+
+/** What the sign-in needs: the OIDC settings, KV and the clock. */
+export interface SignInDeps {
+  config: Pick<Config, "oidc">;
+  kv: Deno.Kv;
+  now: () => Date;
+}
 
 /** Sign-in was asked for but no OIDC provider is configured: a 503 page. */
 export class SignInNotConfiguredError extends Error {
@@ -51,7 +58,7 @@ export function getSafeNextPath(next: string | undefined | null): string {
  * to send the browser to and the state to bind to the browser.
  */
 export async function startSignIn(
-  { config, kv, now }: Pick<AppDeps, "config" | "kv" | "now">,
+  { config, kv, now }: SignInDeps,
   { next }: { next?: string | null },
 ): Promise<{ redirectTo: URL; state: string }> {
   if (!config.oidc) {
@@ -77,7 +84,7 @@ export async function startSignIn(
  * if any, is ended.
  */
 export async function finishSignIn(
-  { config, kv, now }: Pick<AppDeps, "config" | "kv" | "now">,
+  { config, kv, now }: SignInDeps,
   { callbackUrl, browserState, previousSessionId }: {
     callbackUrl: URL;
     browserState: string | undefined;
@@ -118,7 +125,7 @@ export async function finishSignIn(
 
 /** The live session a cookie names, or `null` (none, unknown, tampered or expired). */
 export async function getSignedInSession(
-  { kv, now }: Pick<AppDeps, "kv" | "now">,
+  { kv, now }: Pick<SignInDeps, "kv" | "now">,
   sessionId: string | undefined,
 ): Promise<Session | null> {
   return sessionId ? await getSession(kv, sessionId, now()) : null;
@@ -126,7 +133,7 @@ export async function getSignedInSession(
 
 /** Ends a session (sign-out). */
 export async function signOut(
-  { kv }: Pick<AppDeps, "kv">,
+  { kv }: Pick<SignInDeps, "kv">,
   sessionId: string | undefined,
 ): Promise<void> {
   if (sessionId) await deleteSession(kv, sessionId);
@@ -139,7 +146,7 @@ export async function signOut(
  * (`sid`), so signing out ends it at once.
  */
 export async function issueSessionToken(
-  { signingSecret, now }: Pick<AppDeps, "signingSecret" | "now">,
+  { signingSecret, now }: { signingSecret: Uint8Array; now: () => Date },
   session: Session,
 ): Promise<{ token: string; expiresIn: number }> {
   const token = await signOwnToken(signingSecret, session.userId, {

@@ -1,9 +1,12 @@
-import type { AppDeps } from "@/deps.ts";
+import { LRUCache } from "lru-cache";
+import type { DataStore } from "@/lib/data/tourism_data.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
-import { RenderCache } from "./cache.ts";
-import { SHARE_CARD_VERSION, type ShareCard } from "./card.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
+import { isShareCode } from "@/lib/tickets/share_code.ts";
+import { type ShareCard, shareCardCacheKey } from "./card.ts";
+import { getCardVersion, isCardVersion } from "./card_url.ts";
+import type { RenderPool } from "./pool.ts";
 
 /** A rendered share card and the strong ETag of its bytes. */
 export interface ShareCardImage {
@@ -12,186 +15,166 @@ export interface ShareCardImage {
   png?: Uint8Array;
 }
 
-const SHARE_CODE = /^[A-Za-z0-9_-]{4,64}$/;
-/** The pages' card version: `<visitCount>-<badgeCount>`. */
-const CARD_VERSION = /^\d{1,6}-\d{1,3}$/;
-
 /** What one card URL answers: enough to answer it again without KV. */
-interface MemoEntry {
-  key: string;
+interface CardAnswer {
   etag: string;
+  /** The PNG's key: a hash of everything the card shows. */
   renderKey: string;
   card: ShareCard;
-  /** The PNG once rendered (the same bytes the render cache holds). */
-  png?: Uint8Array;
+}
+
+/** How often renders were started, joined or skipped (tests, benchmarks). */
+export interface ShareCardStats {
+  /** Answered from the PNG cache. */
+  hits: number;
+  /** A render started. */
+  misses: number;
+  /** Joined a render of the same card already running. */
+  coalesced: number;
+}
+
+export interface ShareCardsOptions {
+  /** Rendered PNGs kept (default 512)... */
+  maxCards?: number;
+  /** ...and at most these bytes of them (default 32 MiB). */
+  maxBytes?: number;
+  /** Card URLs remembered (default 4,096): each a key into the PNGs. */
+  maxUrls?: number;
 }
 
 /**
- * Builds the share-card service: PNGs cached in memory (bounded, one render
- * per card even under concurrent first requests) by everything the card
- * shows: code, name, visits, badges and the data-set version.
+ * The share cards of tourists' routes: PNGs rendered in the worker pool and
+ * kept in memory by everything the card shows (name, visits, badges,
+ * branding), with one render per card even under concurrent first requests
+ * (`lru-cache`'s fetch). A changed route is a new card, never a stale one.
  *
- * The pages link the card as `/api/turismo/og/<code>?v=<visits>-<badges>`,
- * and (code, v, data version) identifies one card: a visit or a badge
- * changes `v`, the name never changes, and badges are only ever added. So
- * the answer for a `v` is memoised (at most `memoEntries` and `memoBytes`
- * of PNGs, which are mostly the render cache's own; least recently used
- * dropped first) and answered again without reading KV. Only the `v`
- * computed from KV is stored, never the one a request sent, so a made-up
- * `v` cannot pin a wrong card; a request without `v`, or with one not seen
- * yet, reads KV and answers the current card.
+ * The pages link the card as `?v=<visits>-<badges>`, and (code, v, data
+ * version) names one card: a visit or a badge changes `v`, the name never
+ * changes, badges are only added. So the answer for a `v` is remembered and
+ * given again without reading KV. Only the `v` computed from KV is stored,
+ * never the one a request sent, so a made-up `v` cannot pin a wrong card; a
+ * request without `v`, or with one not seen yet, reads KV.
  */
-export function createShareCards(
-  { kv, data, renderPool }: Pick<AppDeps, "kv" | "data" | "renderPool">,
-  cache = new RenderCache({ maxEntries: 512, maxBytes: 32 * 1024 * 1024 }),
-  { memoEntries = 4_096, memoBytes = 32 * 1024 * 1024 }: {
-    memoEntries?: number;
-    memoBytes?: number;
-  } = {},
-) {
-  const memo = new Map<string, MemoEntry>();
-  /** Bytes of the PNGs the memo holds (mostly the render cache's own). */
-  let heldBytes = 0;
+export class ShareCards {
+  readonly #kv: Deno.Kv;
+  readonly #data: DataStore;
+  readonly #pngs: LRUCache<string, Uint8Array, ShareCard>;
+  readonly #answers: LRUCache<string, CardAnswer>;
+  readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
 
-  function remember(entry: MemoEntry): void {
-    forget(entry.key);
-    memo.set(entry.key, entry);
-    heldBytes += entry.png?.byteLength ?? 0;
-    trim();
-  }
-
-  function trim(): void {
-    for (const oldest of memo.keys()) {
-      if (memo.size <= memoEntries && heldBytes <= memoBytes) break;
-      forget(oldest);
-    }
-  }
-
-  function forget(key: string): void {
-    const entry = memo.get(key);
-    if (!entry) return;
-    memo.delete(key);
-    heldBytes -= entry.png?.byteLength ?? 0;
-  }
-  const memoKey = (code: string, v: string, version: string) =>
-    `${code}\u0000${v}\u0000${version}`;
-
-  async function answer(
-    entry: MemoEntry,
-    ifNoneMatch: string | undefined,
-  ): Promise<ShareCardImage> {
-    if (ifNoneMatch && matchesEtag(ifNoneMatch, entry.etag)) {
-      return { etag: entry.etag };
-    }
-    const png = await cache.getOrRender(
-      entry.renderKey,
+  constructor(
+    { kv, data, renderPool }: {
+      kv: Deno.Kv;
+      data: DataStore;
+      renderPool: Pick<RenderPool, "render">;
+    },
+    { maxCards = 512, maxBytes = 32 * 1024 * 1024, maxUrls = 4_096 }:
+      ShareCardsOptions = {},
+  ) {
+    this.#kv = kv;
+    this.#data = data;
+    this.#pngs = new LRUCache<string, Uint8Array, ShareCard>({
+      max: maxCards,
+      maxSize: maxBytes,
+      sizeCalculation: (png) => png.byteLength,
       // In the worker pool: a render never blocks other requests.
-      () => renderPool.render(entry.card),
-    );
-    if (!entry.png && memo.get(entry.key) === entry) {
-      entry.png = png;
-      heldBytes += png.byteLength;
-      trim();
-    }
-    return { etag: entry.etag, png };
+      fetchMethod: (_key, _stale, { context }) => renderPool.render(context),
+    });
+    this.#answers = new LRUCache<string, CardAnswer>({ max: maxUrls });
   }
 
-  /** The memoised answer for (code, v), touched as recently used. */
-  function recall(code: string, v: string | undefined): MemoEntry | undefined {
-    if (v === undefined || !CARD_VERSION.test(v)) return undefined;
-    const key = memoKey(code, v, data.current().version);
-    const hit = memo.get(key);
-    if (hit) {
-      memo.delete(key);
-      memo.set(key, hit);
-    }
-    return hit;
+  get stats(): Readonly<ShareCardStats> {
+    return { ...this.#stats };
   }
 
-  return {
-    cache,
-    /** Cards memoised by URL version (for tests and stats). */
-    get memoSize(): number {
-      return memo.size;
-    },
-    /**
-     * Returns the card of a share code, or only its ETag when `ifNoneMatch`
-     * already names it. `v` is the version the page linked; a memoised one
-     * is answered without KV. Throws 404 for an unknown code.
-     */
-    /**
-     * The memoised answer for a card URL when it needs no work at all (no
-     * KV, no render), synchronously; `undefined` otherwise: then call
-     * {@linkcode get}.
-     */
-    peek(
-      code: string,
-      { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
-    ): ShareCardImage | undefined {
-      const hit = recall(code, v);
-      if (!hit) return undefined;
-      if (ifNoneMatch && matchesEtag(ifNoneMatch, hit.etag)) {
-        return { etag: hit.etag };
-      }
-      return hit.png && { etag: hit.etag, png: hit.png };
-    },
-    async get(
-      code: string,
-      { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
-    ): Promise<ShareCardImage> {
-      const loaded = data.current();
-      const hit = recall(code, v);
-      if (hit) return await answer(hit, ifNoneMatch);
-      const ticket = SHARE_CODE.test(code) ? await getTicket(kv, code) : null;
-      if (!ticket) throw new NotFoundError("No hay una ruta con ese código");
-      const route = ticket.userId
-        ? await getTouristRoute(kv, ticket.userId, loaded)
-        : null;
-      const card = {
-        name: ticket.name,
-        visitCount: route?.visitCount ?? 0,
-        totalAttractions: loaded.totalAttractions,
-        badges: route?.badges ?? [],
-        branding: loaded.data.branding,
-      };
-      const renderKey = [
-        SHARE_CARD_VERSION,
-        code,
-        card.name,
-        card.visitCount,
-        card.badges.map((badge) => badge.id).join(","),
-        loaded.version,
-      ].join("\u0000");
-      const entry: MemoEntry = {
-        // Stored under the version read from KV, whatever the request said.
-        key: memoKey(
-          code,
-          `${card.visitCount}-${card.badges.length}`,
-          loaded.version,
-        ),
-        etag: `"${await hash(renderKey)}"`,
-        renderKey,
-        card,
-      };
-      remember(entry);
-      return await answer(entry, ifNoneMatch);
-    },
-  };
+  /** Card URLs remembered. */
+  get urlCount(): number {
+    return this.#answers.size;
+  }
+
+  /**
+   * The answer for a card URL when it needs no work at all (no KV, no
+   * render), synchronously; `undefined` otherwise: then call
+   * {@linkcode get}.
+   */
+  peek(
+    code: string,
+    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
+  ): ShareCardImage | undefined {
+    const answer = this.#recall(code, v);
+    if (!answer) return undefined;
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
+      return { etag: answer.etag };
+    }
+    const png = this.#pngs.get(answer.renderKey);
+    return png && { etag: answer.etag, png };
+  }
+
+  /**
+   * The card of a share code, or only its ETag when `ifNoneMatch` already
+   * names it. A `v` seen before is answered without KV. Throws 404 for an
+   * unknown code.
+   */
+  async get(
+    code: string,
+    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
+  ): Promise<ShareCardImage> {
+    const answer = this.#recall(code, v) ?? await this.#read(code);
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
+      return { etag: answer.etag };
+    }
+    const status: LRUCache.Status<string, Uint8Array, ShareCard> = {};
+    const png = await this.#pngs.fetch(answer.renderKey, {
+      context: answer.card,
+      status,
+    });
+    if (status.fetch === "hit") this.#stats.hits++;
+    else if (status.fetch === "inflight") this.#stats.coalesced++;
+    else this.#stats.misses++;
+    return { etag: answer.etag, png: png! };
+  }
+
+  #answerKey(code: string, v: string): string {
+    return `${code}\u0000${v}\u0000${this.#data.current().version}`;
+  }
+
+  #recall(code: string, v: string | undefined): CardAnswer | undefined {
+    return isCardVersion(v)
+      ? this.#answers.get(this.#answerKey(code, v))
+      : undefined;
+  }
+
+  /** Reads the ticket and route from KV and remembers the answer under the `v` read. */
+  async #read(code: string): Promise<CardAnswer> {
+    const loaded = this.#data.current();
+    const ticket = isShareCode(code) ? await getTicket(this.#kv, code) : null;
+    if (!ticket) throw new NotFoundError("No hay una ruta con ese código");
+    const route = ticket.userId
+      ? await getTouristRoute(this.#kv, ticket.userId, loaded)
+      : null;
+    const card: ShareCard = {
+      name: ticket.name,
+      visitCount: route?.visitCount ?? 0,
+      totalAttractions: loaded.totalAttractions,
+      badges: route?.badges ?? [],
+      branding: loaded.data.branding,
+    };
+    const renderKey = await shareCardCacheKey(card);
+    const answer: CardAnswer = {
+      etag: `"${renderKey.slice(3, 35)}"`,
+      renderKey,
+      card,
+    };
+    const v = getCardVersion({
+      visitCount: card.visitCount,
+      badgeCount: card.badges.length,
+    });
+    this.#answers.set(this.#answerKey(code, v), answer);
+    return answer;
+  }
 }
 
 function matchesEtag(header: string, etag: string): boolean {
   return header.trim() === "*" ||
     header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-}
-
-async function hash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return Array.from(
-    new Uint8Array(digest).slice(0, 16),
-    (b) => b.toString(16).padStart(2, "0"),
-  )
-    .join("");
 }

@@ -4,7 +4,11 @@
  * once per request.
  */
 import type { Context } from "hono";
-import type { AppDeps } from "@/deps.ts";
+import { LRUCache } from "lru-cache";
+import type { Config } from "@/lib/config/config.ts";
+import type { DataStore } from "@/lib/data/tourism_data.ts";
+import type { DataChange } from "@/lib/db/changes.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { readSessionCookie } from "@/lib/oauth/cookies.ts";
 
 /**
@@ -20,7 +24,7 @@ export const PAGE_TTL_MS = 10_000;
  */
 export const ROUTE_PAGE_TTL_MS = 2_000;
 
-/** Names of what a cached page shows, for the write paths to drop it. */
+/** Names of what a cached page shows, for writes to drop it. */
 export const pageTags = {
   /** Pages showing a user's visits or badges (`/ruta/<code>`). */
   user: (userId: string) => `user:${userId}`,
@@ -30,6 +34,20 @@ export const pageTags = {
   shareCode: (code: string) => `code:${code}`,
 };
 
+/** The tags of the pages a change makes stale: the one mapping from writes to pages. */
+export function getStaleTags(change: DataChange): string[] {
+  switch (change.kind) {
+    case "visit":
+    case "rating":
+      return [pageTags.user(change.userId), pageTags.attraction(change.slug)];
+    case "ticket":
+      return [
+        pageTags.shareCode(change.shareCode),
+        ...(change.userId ? [pageTags.user(change.userId)] : []),
+      ];
+  }
+}
+
 /** A response as stored: replayed with fresh headers each time. */
 interface StoredPage {
   status: number;
@@ -37,20 +55,27 @@ interface StoredPage {
   body: Uint8Array<ArrayBuffer>;
 }
 
-interface Entry {
-  page: StoredPage;
-  expiresAt: number;
-  tags: Set<string>;
+/** One request's render, handed to the cache's fetch. */
+interface RenderRequest {
+  render: (tag: (name: string) => void) => Response | Promise<Response>;
+  ttlMs: number;
+  /** The page the render produced, also when it is not kept. */
+  page?: StoredPage;
+  /** What the page shows, once rendered. */
+  tags?: Set<string>;
+  /** Whether the page was kept (a fresh 200 that no write made stale). */
+  kept?: boolean;
 }
 
-interface Render {
-  promise: Promise<StoredPage>;
+/** A render in flight and whether a write invalidated what it shows. */
+interface Rendering {
   tags: Set<string>;
-  /** Set when a tag of this render was invalidated while it ran. */
   stale: boolean;
 }
 
 export interface PageCacheOptions {
+  /** The clock TTLs are measured by (the app's, so tests can move it). */
+  now?: () => number;
   /** Default 500 pages. */
   maxEntries?: number;
   /** Default 12 MiB of bodies (pages are 20-30 KB). */
@@ -58,26 +83,58 @@ export interface PageCacheOptions {
 }
 
 /**
- * Rendered pages by key, least recently used dropped first, each for its own
- * TTL. Concurrent misses of one key share one render ("single flight"). Only
- * 200 responses are kept. A render names what it shows with tags;
+ * Rendered pages by key on `lru-cache`: least recently used dropped first,
+ * each for its own TTL, concurrent misses of one key sharing one render.
+ * Only 200 responses are kept. A render names what it shows with tags;
  * {@linkcode invalidate} drops every page with a tag, and a render in flight
- * that carries it is not kept.
+ * that carries it is answered but not kept.
  */
 export class PageCache {
-  readonly maxEntries: number;
-  readonly maxBytes: number;
-  /** Insertion order is recency: least recently used first. */
-  #entries = new Map<string, Entry>();
-  #byTag = new Map<string, Set<string>>();
-  #renders = new Map<string, Render>();
-  #bytes = 0;
+  readonly #pages: LRUCache<string, StoredPage, RenderRequest>;
+  readonly #keysByTag = new Map<string, Set<string>>();
+  readonly #tagsByKey = new Map<string, Set<string>>();
+  /** The page each key's tags belong to: disposing an older page keeps them. */
+  readonly #taggedPage = new Map<string, StoredPage>();
+  readonly #rendering = new Set<Rendering>();
   #hits = 0;
   #misses = 0;
 
-  constructor(options: PageCacheOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 500;
-    this.maxBytes = options.maxBytes ?? 12 * 1024 * 1024;
+  constructor(
+    { now = Date.now, maxEntries = 500, maxBytes = 12 * 1024 * 1024 }:
+      PageCacheOptions = {},
+  ) {
+    this.#pages = new LRUCache<string, StoredPage, RenderRequest>({
+      max: maxEntries,
+      maxSize: maxBytes,
+      sizeCalculation: (page) => Math.max(1, page.body.byteLength),
+      perf: { now },
+      ttlResolution: 0,
+      dispose: (page, key) => {
+        if (this.#taggedPage.get(key) === page) this.#untag(key);
+      },
+      fetchMethod: async (_key, _stale, { options, context }) => {
+        this.#misses++;
+        const rendering: Rendering = { tags: new Set(), stale: false };
+        this.#rendering.add(rendering);
+        try {
+          context.page = await capture(context.render, rendering.tags);
+        } finally {
+          this.#rendering.delete(rendering);
+        }
+        if (
+          context.page.status !== 200 || rendering.stale ||
+          context.page.body.byteLength > maxBytes
+        ) {
+          return undefined; // Answered, not kept.
+        }
+        // lru-cache keeps an entry while its age is at most `ttl`; a page
+        // expires when its age reaches `ttlMs`.
+        options.ttl = Math.max(1, context.ttlMs - 1);
+        context.tags = rendering.tags;
+        context.kept = true;
+        return context.page;
+      },
+    });
   }
 
   /**
@@ -88,48 +145,27 @@ export class PageCache {
    */
   async get(
     key: string,
-    { now, ttlMs }: { now: number; ttlMs: number },
-    render: (tag: (name: string) => void) => Response | Promise<Response>,
+    { ttlMs }: { ttlMs: number },
+    render: RenderRequest["render"],
   ): Promise<Response> {
-    const entry = this.#entries.get(key);
-    if (entry && entry.expiresAt > now) {
-      this.#hits++;
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-      return toResponse(entry.page);
-    }
-    if (entry) this.#delete(key);
-    const running = this.#renders.get(key);
-    if (running) return toResponse(await running.promise);
-    this.#misses++;
-    const current: Render = {
-      promise: undefined as unknown as Promise<StoredPage>,
-      tags: new Set(),
-      stale: false,
-    };
-    this.#renders.set(key, current);
-    current.promise = capture(render, current.tags).finally(() => {
-      this.#renders.delete(key);
-    });
-    const page = await current.promise;
-    if (page.status === 200 && !current.stale) {
-      this.#store(key, {
-        page,
-        expiresAt: now + ttlMs,
-        tags: current.tags,
-      });
-    }
+    if (this.#pages.has(key)) this.#hits++;
+    const request: RenderRequest = { render, ttlMs };
+    const page = await this.#pages.fetch(key, { context: request }) ??
+      request.page ??
+      // Waited on another request's render that was not kept: render anew.
+      await capture(render, new Set());
+    // Tagged once stored (storing disposes the page it replaces).
+    if (request.kept) this.#tag(key, request.tags!, page);
     return toResponse(page);
   }
 
   /** Drops every page tagged with one of `tags` (on this instance). */
   invalidate(tags: readonly string[]): void {
     for (const tag of tags) {
-      for (const key of this.#byTag.get(tag) ?? []) this.#delete(key);
-      this.#byTag.delete(tag);
+      for (const key of this.#keysByTag.get(tag) ?? []) this.#pages.delete(key);
     }
-    for (const running of this.#renders.values()) {
-      if (tags.some((tag) => running.tags.has(tag))) running.stale = true;
+    for (const rendering of this.#rendering) {
+      if (tags.some((tag) => rendering.tags.has(tag))) rendering.stale = true;
     }
   }
 
@@ -140,46 +176,37 @@ export class PageCache {
     misses: number;
   } {
     return {
-      entries: this.#entries.size,
-      bytes: this.#bytes,
+      entries: this.#pages.size,
+      bytes: this.#pages.calculatedSize,
       hits: this.#hits,
       misses: this.#misses,
     };
   }
 
-  #store(key: string, entry: Entry): void {
-    if (entry.page.body.byteLength > this.maxBytes) return;
-    this.#delete(key);
-    this.#entries.set(key, entry);
-    this.#bytes += entry.page.body.byteLength;
-    for (const tag of entry.tags) {
-      let keys = this.#byTag.get(tag);
-      if (!keys) this.#byTag.set(tag, keys = new Set());
+  #tag(key: string, tags: Set<string>, page: StoredPage): void {
+    this.#untag(key);
+    this.#tagsByKey.set(key, tags);
+    this.#taggedPage.set(key, page);
+    for (const tag of tags) {
+      let keys = this.#keysByTag.get(tag);
+      if (!keys) this.#keysByTag.set(tag, keys = new Set());
       keys.add(key);
-    }
-    for (const oldest of this.#entries.keys()) {
-      if (
-        this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes
-      ) break;
-      this.#delete(oldest);
     }
   }
 
-  #delete(key: string): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    this.#entries.delete(key);
-    this.#bytes -= entry.page.body.byteLength;
-    for (const tag of entry.tags) {
-      const keys = this.#byTag.get(tag);
+  #untag(key: string): void {
+    for (const tag of this.#tagsByKey.get(key) ?? []) {
+      const keys = this.#keysByTag.get(tag);
       keys?.delete(key);
-      if (keys?.size === 0) this.#byTag.delete(tag);
+      if (keys?.size === 0) this.#keysByTag.delete(tag);
     }
+    this.#tagsByKey.delete(key);
+    this.#taggedPage.delete(key);
   }
 }
 
 async function capture(
-  render: (tag: (name: string) => void) => Response | Promise<Response>,
+  render: RenderRequest["render"],
   tags: Set<string>,
 ): Promise<StoredPage> {
   const res = await render((name) => tags.add(name));
@@ -195,32 +222,34 @@ function toResponse({ status, headers, body }: StoredPage): Response {
 }
 
 /**
- * Answers a public page through `deps.pageCache`, keyed by the data-set
- * version, the public origin and `key` (the path, plus any query the page
- * reads). Not cached: no cache configured, anything but GET, and requests
- * that carry a session cookie or an `Authorization` header. The pages do not
- * vary by visitor today; skipping signed-in visitors keeps their own route
- * always fresh (they are the ones who just verified a visit) and keeps the
- * cache safe should a page ever show who is signed in.
+ * Answers a public page through `pageCache`, keyed by the data-set version,
+ * the public origin and `key` (the path, plus any query the page reads). Not
+ * cached: no cache configured, anything but GET, and requests that carry a
+ * session cookie or an `Authorization` header. The pages do not vary by
+ * visitor today; skipping signed-in visitors keeps their own route always
+ * fresh (they are the ones who just verified a visit) and keeps the cache
+ * safe should a page ever show who is signed in.
  */
 export async function servePage(
   c: Context,
-  deps: AppDeps,
+  { pageCache, config, data }: {
+    pageCache?: PageCache;
+    config: Pick<Config, "baseUrl">;
+    data: DataStore;
+  },
   { key = c.req.path, ttlMs }: { key?: string; ttlMs: number },
-  render: (tag: (name: string) => void) => Response | Promise<Response>,
+  render: RenderRequest["render"],
 ): Promise<Response> {
-  const cache = deps.pageCache;
   if (
-    !cache || c.req.method !== "GET" ||
+    !pageCache || c.req.method !== "GET" ||
     c.req.header("authorization") !== undefined ||
-    readSessionCookie(c, deps.config) !== undefined
+    readSessionCookie(c, config) !== undefined
   ) {
     return await render(() => {});
   }
-  const origin = deps.config.baseUrl ?? new URL(c.req.url).origin;
-  return await cache.get(
-    `${deps.data.current().version}\u0000${origin}\u0000${key}`,
-    { now: deps.now().getTime(), ttlMs },
+  return await pageCache.get(
+    `${data.current().version}\u0000${getPublicOrigin(c, config)}\u0000${key}`,
+    { ttlMs },
     render,
   );
 }

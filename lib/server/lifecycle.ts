@@ -5,10 +5,19 @@
  */
 import type { Hono } from "hono";
 import { type Config, ConfigError } from "@/lib/config/config.ts";
-import { DataError } from "@/lib/data/tourism_data.ts";
+import { DataError, type DataStore } from "@/lib/data/tourism_data.ts";
 import { describeKvPath, KvStartError } from "@/lib/db/kv.ts";
-import type { AppDeps } from "@/deps.ts";
 import { MANIFEST_PATH } from "@/lib/pages/assets.ts";
+
+/** What the process around the app needs of the app's dependencies. */
+export interface ServiceDeps {
+  config: Config;
+  data: DataStore;
+  cms: { readonly kind: string };
+  openai?: unknown;
+  createdSigningSecret: boolean;
+  close(): Promise<void>;
+}
 
 /** The service cannot start: `message` is the one line that says why and what to do. */
 export class StartError extends Error {
@@ -64,7 +73,7 @@ export function checkStartConditions(config: Config): void {
 }
 
 /** One line that says what the service runs on. */
-export function describeService(deps: AppDeps): string {
+export function describeService(deps: ServiceDeps): string {
   const { config } = deps;
   const { data, version } = deps.data.current();
   const auth = [
@@ -85,7 +94,7 @@ export function describeService(deps: AppDeps): string {
  * KV was empty: right at an app's very first start, and at every start when
  * no database is assigned (then KV is each instance's own memory).
  */
-export function getStartWarnings(deps: AppDeps): string[] {
+export function getStartWarnings(deps: ServiceDeps): string[] {
   const warnings: string[] = [];
   if (
     deps.config.onDeploy && deps.config.kvPath === undefined &&
@@ -106,7 +115,7 @@ export function getStartWarnings(deps: AppDeps): string[] {
  */
 export function serveUntilStopped(
   app: Pick<Hono, "fetch">,
-  deps: AppDeps,
+  deps: ServiceDeps,
 ): Deno.HttpServer {
   const { config } = deps;
   const server = Deno.serve(

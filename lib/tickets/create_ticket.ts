@@ -1,4 +1,5 @@
-import type { TicketInput } from "@/lib/cms/types.ts";
+import type { TicketCms, TicketInput } from "@/lib/cms/types.ts";
+import type { OnDataChange } from "@/lib/db/changes.ts";
 import {
   claimShareCode,
   getTicket,
@@ -6,7 +7,6 @@ import {
   saveTicket,
   type Ticket,
 } from "@/lib/db/tickets.ts";
-import type { AppDeps } from "@/deps.ts";
 import { ConflictError } from "@/lib/http/errors.ts";
 
 /** How long a request may hold a share code while the CMS answers (its timeout is 10 s). */
@@ -20,7 +20,25 @@ const WAIT_STEP_MS = 100;
  * answer was lost (the CMS is asked first). Another email: 409.
  */
 export async function createTicket(
-  { kv, cms, now }: Pick<AppDeps, "kv" | "cms" | "now">,
+  { kv, cms, now, onChange }: {
+    kv: Deno.Kv;
+    cms: TicketCms;
+    now: () => Date;
+    onChange: OnDataChange;
+  },
+  input: TicketInput,
+): Promise<Ticket> {
+  const ticket = await findOrCreateTicket({ kv, cms, now }, input);
+  onChange({
+    kind: "ticket",
+    shareCode: ticket.shareCode,
+    userId: ticket.userId,
+  });
+  return ticket;
+}
+
+async function findOrCreateTicket(
+  { kv, cms, now }: { kv: Deno.Kv; cms: TicketCms; now: () => Date },
   input: TicketInput,
 ): Promise<Ticket> {
   const deadline = Date.now() + CLAIM_TTL_MS + 1_000;

@@ -1,11 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { completeChat, streamChat } from "@/lib/chat/model.ts";
 import { parseChatInput } from "@/lib/chat/input.ts";
-import {
-  buildChatMessages,
-  buildRequestContext,
-  createPromptCache,
-} from "@/lib/chat/prompt.ts";
+import { buildChatMessages, buildRequestContext } from "@/lib/chat/prompt.ts";
 import { limitChatRate } from "@/lib/limits/chat_limit.ts";
 import { respondWithEventStream, wantsEventStream } from "@/lib/chat/stream.ts";
 import type { AppDeps } from "@/deps.ts";
@@ -83,7 +79,6 @@ function createChatRoute(deps: AppDeps) {
 }
 
 export default function chat(deps: AppDeps) {
-  const prompts = createPromptCache();
   return createRouter().openapi(createChatRoute(deps), async (c) => {
     const input = parseChatInput(c.req.valid("json"));
     if (!deps.openai) {
@@ -93,7 +88,7 @@ export default function chat(deps: AppDeps) {
     const request = {
       model: deps.config.openai.model,
       messages: buildChatMessages({
-        stablePrompt: prompts.get(loaded),
+        stablePrompt: deps.prompts.get(loaded),
         requestContext: buildRequestContext(loaded.data, {
           now: deps.now(),
           location: input.location,

@@ -14,7 +14,6 @@ import {
 } from "@/lib/pages/page_cache.ts";
 import {
   createPageRouter,
-  getOrigin,
   renderNotFoundPage,
   renderPage,
 } from "@/routes/_app.tsx";
@@ -22,6 +21,7 @@ import {
   getTouristRoute,
   type TouristRoute,
 } from "@/lib/passport/tourist_route.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 const SHARE_CODE = /^[A-Za-z0-9_-]{4,64}$/;
 
@@ -41,7 +41,7 @@ export default function touristRoute(deps: AppDeps) {
       const route = ticket.userId
         ? await getTouristRoute(deps.kv, ticket.userId, loaded)
         : getEmptyRoute(loaded);
-      const origin = getOrigin(c, deps);
+      const origin = getPublicOrigin(c, deps.config);
       const url = `${origin}/ruta/${encodeURIComponent(ticket.shareCode)}`;
       const { branding, municipality } = loaded.data;
       const title = `La ruta de ${ticket.name} por ${municipality.name}`;

@@ -7,8 +7,7 @@ import {
   jsonResponse,
   requireUser,
 } from "@/lib/http/router.ts";
-import { pageTags } from "@/lib/pages/page_cache.ts";
-import { rateVerifiedVisit } from "@/lib/passport/visit_rules.ts";
+import { rateVerifiedVisit } from "@/lib/passport/rate_visit.ts";
 
 const RateVisitRequest = z.object({
   userId: z.guid().openapi({ description: "The token's user" }),
@@ -68,10 +67,6 @@ export default function rateVisitRoute(deps: AppDeps) {
       rating,
       notes,
     });
-    deps.pageCache?.invalidate([
-      pageTags.user(userId),
-      pageTags.attraction(atractivoSlug),
-    ]);
     return c.json({ success: true as const, ...saved }, 200);
   });
 }

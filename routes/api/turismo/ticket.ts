@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { createRouter, jsonResponse, optionalUser } from "@/lib/http/router.ts";
-import { pageTags } from "@/lib/pages/page_cache.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
 
 const TicketRequest = z.object({
@@ -57,11 +57,7 @@ export default function ticket(deps: AppDeps) {
       ...body,
       userId: c.get("user")?.id,
     });
-    deps.pageCache?.invalidate([
-      pageTags.shareCode(ticket.shareCode),
-      ...(ticket.userId ? [pageTags.user(ticket.userId)] : []),
-    ]);
-    const base = deps.config.baseUrl ?? new URL(c.req.url).origin;
+    const base = getPublicOrigin(c, deps.config);
     return c.json({
       ticketUrl: `${base}/ruta/${encodeURIComponent(ticket.shareCode)}`,
       shareCode: ticket.shareCode,

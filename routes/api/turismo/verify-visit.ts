@@ -8,8 +8,7 @@ import {
   jsonResponse,
   requireUser,
 } from "@/lib/http/router.ts";
-import { pageTags } from "@/lib/pages/page_cache.ts";
-import { verifyVisit } from "@/lib/passport/visit_rules.ts";
+import { verifyVisit } from "@/lib/passport/verify_visit.ts";
 
 const VerifyVisitRequest = z.object({
   code: z.string().max(64).openapi({
@@ -66,11 +65,6 @@ export default function verifyVisitRoute(deps: AppDeps) {
       const { code, userId } = c.req.valid("json");
       assertSelf(c, userId);
       const visit = await verifyVisit(deps, { userId, code });
-      // This instance's cached pages show it at once (others within their TTL).
-      deps.pageCache?.invalidate([
-        pageTags.user(userId),
-        pageTags.attraction(visit.atractivo),
-      ]);
       return c.json({ success: true as const, ...visit }, 200);
     },
   );

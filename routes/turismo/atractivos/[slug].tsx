@@ -18,11 +18,11 @@ import {
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/page_cache.ts";
 import {
   createPageRouter,
-  getOrigin,
   renderNotFoundPage,
   renderPage,
 } from "@/routes/_app.tsx";
 import { getAttractionStats } from "@/lib/passport/tourist_route.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
 
@@ -40,7 +40,9 @@ export default function attraction(deps: AppDeps) {
         head: {
           title: `${found.name} · ${data.branding.name}`,
           description: found.summary,
-          url: `${getOrigin(c, deps)}/turismo/atractivos/${found.slug}`,
+          url: `${
+            getPublicOrigin(c, deps.config)
+          }/turismo/atractivos/${found.slug}`,
           meta: {
             "og:type": "website",
             "og:title": found.name,

@@ -3,7 +3,8 @@ import type { Attraction } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
 import { CATEGORY_LABELS } from "@/lib/format/format.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
-import { createPageRouter, getOrigin, renderPage } from "@/routes/_app.tsx";
+import { createPageRouter, renderPage } from "@/routes/_app.tsx";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */
 export default function attractions(deps: AppDeps) {
@@ -32,7 +33,7 @@ export default function attractions(deps: AppDeps) {
           title: `${title} · ${data.branding.name}`,
           description:
             `${data.attractions.length} lugares para visitar en ${data.municipality.name}, ${data.municipality.state}: museos, naturaleza, historia y gastronomía.`,
-          url: `${getOrigin(c, deps)}/turismo/atractivos`,
+          url: `${getPublicOrigin(c, deps.config)}/turismo/atractivos`,
           meta: {
             "og:type": "website",
             "og:title": title,

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { createRouter, jsonResponse } from "@/lib/http/router.ts";
-import { createShareCards, type ShareCardImage } from "@/lib/og/share_cards.ts";
+import type { ShareCardImage } from "@/lib/og/share_cards.ts";
 
 const CACHE_CONTROL = "public, max-age=86400, s-maxage=86400";
 
@@ -36,8 +36,7 @@ const route = createRoute({
  * service checks the code itself (404 for anything malformed) and `v` needs
  * no parsing, so the cached card skips a schema pass per request.
  */
-export default function shareImage(deps: AppDeps) {
-  const cards = createShareCards(deps);
+export default function shareImage({ shareCards: cards }: AppDeps) {
   const app = createRouter();
   app.openAPIRegistry.registerPath(route);
   return app.get("/:code", (c): Response | Promise<Response> => {

@@ -1,0 +1,15 @@
+/**
+ * What a write changed, as the domain operations report it (through their
+ * `onChange`). One place, `openDeps`, turns each change into the caches it
+ * makes stale, so a new write path cannot forget to.
+ */
+export type DataChange =
+  /** A visit was recorded: the user's route and the attraction's counts. */
+  | { kind: "visit"; userId: string; slug: string }
+  /** A visit's rating or notes changed: the route and the attraction's average. */
+  | { kind: "rating"; userId: string; slug: string }
+  /** A ticket was created or found again, linked to a user or not. */
+  | { kind: "ticket"; shareCode: string; userId: string | null };
+
+/** Receives each change a domain operation made. */
+export type OnDataChange = (change: DataChange) => void;

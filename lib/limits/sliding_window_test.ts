@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { SlidingWindowLimiter } from "./sliding_window.ts";
+
+const WINDOW = 60_000;
+
+/** A clock at 1 s into a window, moved by hand. */
+function createClock() {
+  let now = Math.floor(Date.now() / WINDOW) * WINDOW + 1_000;
+  return {
+    now: () => now,
+    set(ms: number) {
+      now = ms;
+    },
+    advance(ms: number) {
+      now += ms;
+    },
+    get bucket() {
+      return Math.floor(now / WINDOW);
+    },
+  };
+}
+
+function hitMany(limiter: SlidingWindowLimiter, subject: string, n: number) {
+  let allowed = 0;
+  for (let i = 0; i < n; i++) if (limiter.hit(subject).allowed) allowed++;
+  return allowed;
+}
+
+Deno.test("SlidingWindowLimiter", async (t) => {
+  await t.step(
+    "it allows exactly the limit, and refusals are not counted",
+    () => {
+      const clock = createClock();
+      const limiter = new SlidingWindowLimiter({
+        limit: 25,
+        windowMs: WINDOW,
+        now: clock.now,
+      });
+      assert.equal(hitMany(limiter, "a", 40), 25);
+      const refused = limiter.hit("a");
+      assert.equal(refused.allowed, false);
+      assert.ok(refused.retryAfterMs >= 1 && refused.retryAfterMs <= WINDOW);
+      assert.equal(limiter.estimate("a"), 25);
+      assert.equal(hitMany(limiter, "b", 3), 3, "another subject");
+    },
+  );
+
+  await t.step(
+    "the previous window counts in proportion to what is left of it",
+    () => {
+      const clock = createClock();
+      const limiter = new SlidingWindowLimiter({
+        limit: 25,
+        windowMs: WINDOW,
+        now: clock.now,
+      });
+      assert.equal(hitMany(limiter, "a", 25), 25);
+      // 60 % into the next window: 40 % of the 25 still counts (10).
+      clock.set((clock.bucket + 1) * WINDOW + 0.6 * WINDOW);
+      assert.equal(limiter.estimate("a"), 10);
+      assert.equal(hitMany(limiter, "a", 30), 15);
+      // One more fits once the estimate is 24: 25 × (1 - f) + 15 = 24 at f = 0.64.
+      const { retryAfterMs } = limiter.hit("a");
+      assert.ok(Math.abs(retryAfterMs - 0.04 * WINDOW) <= 1, `${retryAfterMs}`);
+      clock.advance(retryAfterMs);
+      assert.equal(limiter.hit("a").allowed, true);
+      // Two windows later nothing counts.
+      clock.advance(2 * WINDOW);
+      assert.equal(limiter.estimate("a"), 0);
+      assert.equal(hitMany(limiter, "a", 30), 25);
+    },
+  );
+
+  await t.step("a flood of one-off addresses stays bounded in memory", () => {
+    const clock = createClock();
+    const limiter = new SlidingWindowLimiter({
+      limit: 25,
+      windowMs: WINDOW,
+      now: clock.now,
+      maxSubjects: 100,
+    });
+    for (let i = 0; i < 1_000; i++) {
+      assert.equal(limiter.hit(`10.0.${i >> 8}.${i & 255}`).allowed, true);
+    }
+    assert.equal(limiter.size, 100);
+  });
+
+  await t.step("limits that cannot work are refused", () => {
+    const now = () => 0;
+    assert.throws(
+      () => new SlidingWindowLimiter({ limit: 0, windowMs: WINDOW, now }),
+      RangeError,
+    );
+    assert.throws(
+      () => new SlidingWindowLimiter({ limit: 5, windowMs: 0, now }),
+      RangeError,
+    );
+  });
+});

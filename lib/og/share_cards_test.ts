@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import { DataStore, loadTourismData } from "@/lib/data/tourism_data.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
+import type { ShareCard } from "./card.ts";
+import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";
+
+const data = new DataStore(
+  await loadTourismData(
+    new URL("../../data/turismo.json", import.meta.url).pathname,
+  ),
+);
+
+/**
+ * A render pool that counts renders and answers `size` bytes per card, after
+ * a tick (as a worker would), or fails as told. The real pool is tested in
+ * pool_test.ts and through the app in tests/og_test.ts.
+ */
+function createCountingPool(size = 10) {
+  const pool = {
+    renders: 0,
+    fail: undefined as Error | undefined,
+    sizes: new Map<string, number>(),
+    async render(card: ShareCard): Promise<Uint8Array> {
+      pool.renders++;
+      if (pool.fail) throw pool.fail;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return new Uint8Array(pool.sizes.get(card.name) ?? size);
+    },
+  };
+  return pool;
+}
+
+async function setUp(
+  names: string[],
+  options: ShareCardsOptions = {},
+  pool = createCountingPool(),
+) {
+  const kv = await Deno.openKv(":memory:");
+  for (const [i, name] of names.entries()) {
+    await saveTicket(kv, {
+      shareCode: `codigo-${i}`,
+      name,
+      email: `v${i}@ejemplo.mx`,
+      phone: null,
+      wpId: i + 1,
+      userId: null,
+      createdAt: new Date().toISOString(),
+    });
+  }
+  const cards = new ShareCards({ kv, data, renderPool: pool }, options);
+  return { kv, cards, pool };
+}
+
+Deno.test("ShareCards", async (t) => {
+  await t.step(
+    "10 concurrent requests for one card render it once",
+    async () => {
+      const { kv, cards, pool } = await setUp(["Ana"]);
+      const images = await Promise.all(
+        Array.from({ length: 10 }, () => cards.get("codigo-0")),
+      );
+      assert.equal(pool.renders, 1);
+      for (const image of images) assert.equal(image.png, images[0].png);
+      assert.deepEqual(cards.stats, { hits: 0, misses: 1, coalesced: 9 });
+      assert.equal((await cards.get("codigo-0")).png, images[0].png);
+      assert.equal(pool.renders, 1);
+      assert.equal(cards.stats.hits, 1);
+      kv.close();
+    },
+  );
+
+  await t.step("different cards render independently", async () => {
+    const { kv, cards, pool } = await setUp(["Ana", "Luis", "Eva"]);
+    await Promise.all([0, 1, 2].map((i) => cards.get(`codigo-${i}`)));
+    assert.equal(pool.renders, 3);
+    kv.close();
+  });
+
+  await t.step(
+    "the least recently used cards go first, by count and by bytes",
+    async () => {
+      const { kv, cards, pool } = await setUp(
+        ["A", "B", "C", "D"],
+        { maxCards: 3, maxBytes: 100 },
+      );
+      for (const i of [0, 1, 2]) await cards.get(`codigo-${i}`);
+      await cards.get("codigo-0"); // A is now recent
+      await cards.get("codigo-3"); // B goes
+      assert.equal(pool.renders, 4);
+      await cards.get("codigo-0");
+      await cards.get("codigo-2");
+      assert.equal(pool.renders, 4, "A and C are kept");
+      await cards.get("codigo-1");
+      assert.equal(pool.renders, 5, "B was dropped");
+      kv.close();
+
+      const bytes = await setUp(["A", "B", "C"], { maxBytes: 100 });
+      bytes.pool.sizes.set("A", 40).set("B", 40).set("C", 50);
+      for (const i of [0, 1, 2]) await bytes.cards.get(`codigo-${i}`);
+      await bytes.cards.get("codigo-0");
+      assert.equal(bytes.pool.renders, 4, "A went to make room for C");
+      bytes.kv.close();
+    },
+  );
+
+  await t.step(
+    "a card larger than the budget is answered but not kept",
+    async () => {
+      const { kv, cards, pool } = await setUp(["Grande", "Chica"], {
+        maxBytes: 20,
+      });
+      pool.sizes.set("Grande", 50).set("Chica", 5);
+      await cards.get("codigo-1");
+      const big = await cards.get("codigo-0");
+      assert.equal(big.png?.length, 50);
+      await cards.get("codigo-0");
+      assert.equal(pool.renders, 3, "the big card renders each time");
+      await cards.get("codigo-1");
+      assert.equal(pool.renders, 3, "a too-big card does not flush the others");
+      kv.close();
+    },
+  );
+
+  await t.step(
+    "a failed render is shared by its waiters and not kept",
+    async () => {
+      const { kv, cards, pool } = await setUp(["Ana"]);
+      pool.fail = new Error("boom");
+      const results = await Promise.allSettled(
+        Array.from({ length: 3 }, () => cards.get("codigo-0")),
+      );
+      assert.equal(pool.renders, 1);
+      for (const result of results) {
+        assert.equal(result.status, "rejected");
+        assert.equal((result as PromiseRejectedResult).reason.message, "boom");
+      }
+      pool.fail = undefined;
+      assert.ok((await cards.get("codigo-0")).png);
+      assert.equal(pool.renders, 2);
+      kv.close();
+    },
+  );
+
+  await t.step("a pool that throws at once is a rejection too", async () => {
+    const { kv, cards } = await setUp(["Ana"], {}, {
+      ...createCountingPool(),
+      render: () => {
+        throw new Error("no pool");
+      },
+    });
+    await assert.rejects(cards.get("codigo-0"), /no pool/);
+    kv.close();
+  });
+});

@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+/**
+ * A ticket's share code, made by the client: 4 to 64 of `A-Z a-z 0-9 _ -`.
+ * The one rule for the ticket endpoint, the route page and the share card.
+ */
+export const SHARE_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
+
+/** The share code as the ticket endpoint validates (and OpenAPI shows) it. */
+export const shareCodeSchema = z.string().regex(
+  SHARE_CODE_PATTERN,
+  "de 4 a 64 letras, dígitos, _ o -",
+);
+
+/** Whether `value` can be a share code (anything else is a 404 without a KV read). */
+export function isShareCode(value: string): boolean {
+  return SHARE_CODE_PATTERN.test(value);
+}
