@@ -21,13 +21,10 @@ import attraction from "./routes/turismo/atractivos/[slug].tsx";
 import attractions from "./routes/turismo/atractivos/index.tsx";
 import type { AppDeps } from "./deps.ts";
 import { limitIpBudget } from "./lib/limits/ip_budget.ts";
-import {
-  type AppEnv,
-  createErrorHandler,
-  createRouter,
-  jsonBody,
-  requestLog,
-} from "./lib/http/router.ts";
+import { createErrorHandler } from "./lib/http/error_handler.ts";
+import { jsonBody } from "./lib/http/json_body.ts";
+import { requestLog } from "./lib/http/request_log.ts";
+import { type AppEnv, createRouter } from "./lib/http/router.ts";
 import { securityHeaders } from "./lib/http/security_headers.ts";
 
 /** Builds the whole service: middleware, then the route table. */

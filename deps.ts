@@ -11,7 +11,7 @@ import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/cms/types.ts";
 import type { Config } from "./lib/config/config.ts";
-import { DataStore } from "./lib/data/tourism_data.ts";
+import { DataStore } from "./lib/data/data_store.ts";
 import type { DataChange } from "./lib/db/changes.ts";
 import {
   describeKvPath,

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { createApp } from "./app.ts";
 import { applyEnvFile, parseConfig } from "./lib/config/config.ts";
-import { DataStore } from "./lib/data/tourism_data.ts";
+import { DataStore } from "./lib/data/data_store.ts";
 import { openDeps } from "./deps.ts";
 import {
   checkStartConditions,

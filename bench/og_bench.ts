@@ -22,7 +22,7 @@ import {
   renderShareCardSvg,
   type ShareCard,
 } from "@/lib/og/card.ts";
-import { DataStore } from "@/lib/data/tourism_data.ts";
+import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { ShareCards } from "@/lib/og/share_cards.ts";
 import { encodeRgbPng } from "@/lib/og/png.ts";

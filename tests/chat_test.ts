@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { DataStore } from "@/lib/data/tourism_data.ts";
+import { DataStore } from "@/lib/data/data_store.ts";
 import { DEFAULT_REPLY, startFakeOpenAI } from "./fake_openai.ts";
 import { createTestContext, DATA_PATH, postJson } from "./test_utils.ts";
 import type { TestContext } from "./test_utils.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { DataStore } from "@/lib/data/tourism_data.ts";
-import { createErrorHandler } from "@/lib/http/router.ts";
+import { DataStore } from "@/lib/data/data_store.ts";
+import { createErrorHandler } from "@/lib/http/error_handler.ts";
 import { createTestContext, DATA_PATH, postJson } from "./test_utils.ts";
 
 Deno.test("http conventions", async (t) => {

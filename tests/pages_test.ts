@@ -5,7 +5,7 @@
  * a page.
  */
 import assert from "node:assert/strict";
-import { DataStore } from "@/lib/data/tourism_data.ts";
+import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket, type Ticket } from "@/lib/db/tickets.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
 import { CONTENT_SECURITY_POLICY } from "@/lib/http/security_headers.ts";

@@ -1,7 +1,8 @@
 import { createApp } from "@/app.ts";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
 import { parseConfig } from "@/lib/config/config.ts";
-import { DataStore, loadTourismData } from "@/lib/data/tourism_data.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { DataStore } from "@/lib/data/data_store.ts";
 import { type AppDeps, type DepsOverrides, openDeps } from "@/deps.ts";
 
 export const DATA_PATH =

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { HttpError } from "@/lib/http/errors.ts";
-import { CHAT_REPLIES } from "@/lib/http/router.ts";
+import { CHAT_REPLIES } from "./replies.ts";
 
 /** Whether the client asked for the reply as server-sent events. */
 export function wantsEventStream(accept: string | undefined): boolean {

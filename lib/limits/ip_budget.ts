@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { SlidingWindowLimiter } from "./sliding_window.ts";
 import type { Config } from "@/lib/config/config.ts";
 import { TooManyRequestsError } from "@/lib/http/errors.ts";
-import { getClientIp } from "@/lib/http/router.ts";
+import { getClientIp } from "@/lib/http/client_ip.ts";
 
 /** The budget's window: "requests a minute". */
 export const IP_BUDGET_WINDOW_MS = 60_000;

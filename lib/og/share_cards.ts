@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { DataStore } from "@/lib/data/tourism_data.ts";
+import type { DataStore } from "@/lib/data/data_store.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";

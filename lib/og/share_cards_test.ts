@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { DataStore, loadTourismData } from "@/lib/data/tourism_data.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import type { ShareCard } from "./card.ts";
 import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";

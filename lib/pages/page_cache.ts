@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
 import type { Config } from "@/lib/config/config.ts";
-import type { DataStore } from "@/lib/data/tourism_data.ts";
+import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { readSessionCookie } from "@/lib/oauth/cookies.ts";

@@ -1,5 +1,6 @@
 import type { Badge } from "./badges.ts";
-import { type DataStore, normalizeGuideCode } from "@/lib/data/tourism_data.ts";
+import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
+import { type DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { recordVisit } from "@/lib/db/visits.ts";

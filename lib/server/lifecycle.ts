@@ -5,7 +5,8 @@
  */
 import type { Hono } from "hono";
 import { type Config, ConfigError } from "@/lib/config/config.ts";
-import { DataError, type DataStore } from "@/lib/data/tourism_data.ts";
+import { DataError } from "@/lib/data/tourism_data.ts";
+import { type DataStore } from "@/lib/data/data_store.ts";
 import { describeKvPath, KvStartError } from "@/lib/db/kv.ts";
 import { MANIFEST_PATH } from "@/lib/pages/assets.ts";
 

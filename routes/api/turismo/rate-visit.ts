@@ -1,12 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "@/lib/auth/tokens.ts";
 import type { AppDeps } from "@/deps.ts";
-import {
-  assertSelf,
-  createRouter,
-  jsonResponse,
-  requireUser,
-} from "@/lib/http/router.ts";
+import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { assertSelf, requireUser } from "@/lib/http/user.ts";
 import { rateVerifiedVisit } from "@/lib/passport/rate_visit.ts";
 
 const RateVisitRequest = z.object({

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { createRouter, jsonResponse, optionalUser } from "@/lib/http/router.ts";
+import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { optionalUser } from "@/lib/http/user.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
 
 const TicketRequest = z.object({

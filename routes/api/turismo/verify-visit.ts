@@ -1,13 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "@/lib/auth/tokens.ts";
 import type { AppDeps } from "@/deps.ts";
-import {
-  assertSelf,
-  createRouter,
-  ErrorBody,
-  jsonResponse,
-  requireUser,
-} from "@/lib/http/router.ts";
+import { createRouter, ErrorBody, jsonResponse } from "@/lib/http/router.ts";
+import { assertSelf, requireUser } from "@/lib/http/user.ts";
 import { verifyVisit } from "@/lib/passport/verify_visit.ts";
 
 const VerifyVisitRequest = z.object({

@@ -1,0 +1,126 @@
+import { DataError, type LoadedData, loadTourismData } from "./tourism_data.ts";
+
+/** How often the data set file is checked for changes, by default. */
+export const DATA_POLL_INTERVAL_MS = 1_000;
+
+/** What the health check says about the data set. */
+export interface DataStatus {
+  version: string;
+  /** Why the last reload was refused (the last good version stays), or `undefined`. */
+  reloadError?: string;
+}
+
+/**
+ * Holds the current data set and reloads it when its file changes. A broken
+ * new version is refused (logged) and the last good one stays. Anything
+ * derived from the data should be keyed on `current().version`.
+ *
+ * Changes are found by polling the file's metadata, never by watching its
+ * folder: Deno's watcher opens every changed file of a watched folder, and
+ * closing that descriptor drops the process's SQLite locks on a KV file
+ * there (POSIX record locks belong to the process, not the descriptor), so
+ * another process that then closes the same KV file deletes the live WAL and
+ * acknowledged writes are lost. A `stat` touches nothing, works on every
+ * file system, and costs one syscall a second.
+ */
+export class DataStore {
+  #current: LoadedData;
+  #path?: string;
+  #reloadError?: string;
+  #timer?: ReturnType<typeof setInterval>;
+  #onError: (error: Error) => void;
+
+  constructor(
+    initial: LoadedData,
+    options: { path?: string; onError?: (error: Error) => void } = {},
+  ) {
+    this.#current = initial;
+    this.#path = options.path;
+    this.#onError = options.onError ??
+      ((error) => console.error(error.message));
+  }
+
+  /** Loads the file at `path` and returns a store for it. */
+  static async open(
+    path: string,
+    options: { onError?: (error: Error) => void } = {},
+  ) {
+    return new DataStore(await loadTourismData(path), { path, ...options });
+  }
+
+  /** Returns the data set in force now. */
+  current(): LoadedData {
+    return this.#current;
+  }
+
+  /** The version in force and, when the last reload was refused, why. */
+  status(): DataStatus {
+    return { version: this.#current.version, reloadError: this.#reloadError };
+  }
+
+  /** Re-reads the file; returns whether a new version was taken. */
+  async reload(): Promise<boolean> {
+    if (!this.#path) return false;
+    try {
+      const next = await loadTourismData(this.#path);
+      this.#reloadError = undefined;
+      if (next.version === this.#current.version) return false;
+      this.#current = next;
+      console.info(`Tourism data reloaded: version ${next.version}`);
+      return true;
+    } catch (error) {
+      this.#reloadError = (error as Error).message;
+      this.#onError(
+        new DataError(
+          `Kept data version ${this.#current.version}: ${
+            (error as Error).message
+          }`,
+        ),
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Checks the file every `intervalMs` and reloads it when its size,
+   * modification time or inode changed (editors replace files rather than
+   * write them in place). The timer never keeps the process alive.
+   */
+  watch(
+    { intervalMs = DATA_POLL_INTERVAL_MS }: { intervalMs?: number } = {},
+  ): void {
+    if (!this.#path || this.#timer) return;
+    const path = this.#path;
+    let last = describeFile(path);
+    let checking = false;
+    const check = async () => {
+      if (checking) return;
+      checking = true;
+      try {
+        const next = describeFile(path);
+        if (next !== last) await this.reload();
+        last = next;
+      } finally {
+        checking = false;
+      }
+    };
+    this.#timer = setInterval(check, intervalMs);
+    Deno.unrefTimer(this.#timer);
+  }
+
+  /** Stops watching. */
+  close(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** What changes when a file is written or replaced; a missing file is a state too. */
+function describeFile(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+  } catch (error) {
+    return `missing:${(error as Error).name}`;
+  }
+}

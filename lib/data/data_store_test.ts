@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { DataStore } from "./data_store.ts";
+
+const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
+const shipped = await Deno.readTextFile(DATA_PATH);
+
+// deno-lint-ignore no-explicit-any -- the test breaks arbitrary parts of the JSON
+function mutate(change: (data: Record<string, any>) => void): string {
+  const data = JSON.parse(shipped);
+  change(data);
+  return JSON.stringify(data);
+}
+
+Deno.test("data store: a changed file is reloaded, a broken one refused", async (t) => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/turismo.json`;
+  await Deno.writeTextFile(path, shipped);
+  const errors: Error[] = [];
+  const store = await DataStore.open(path, {
+    onError: (error) => errors.push(error),
+  });
+  store.watch({ intervalMs: 50 });
+  const first = store.current();
+
+  async function waitFor(condition: () => boolean) {
+    for (let i = 0; i < 100 && !condition(); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  await t.step("a valid change is taken without a restart", async () => {
+    await Deno.writeTextFile(
+      path,
+      mutate((d) => d.attractions[0].name = "Nombre nuevo"),
+    );
+    await waitFor(() => store.current().version !== first.version);
+    assert.notEqual(store.current().version, first.version);
+    assert.equal(store.current().data.attractions[0].name, "Nombre nuevo");
+  });
+
+  await t.step(
+    "a broken change is refused and the last good version stays",
+    async () => {
+      const good = store.current();
+      await Deno.writeTextFile(
+        path,
+        mutate((d) => d.attractions[1].location = "aquí"),
+      );
+      await waitFor(() => errors.length > 0);
+      assert.equal(store.current(), good);
+      assert.match(
+        errors[0].message,
+        /Kept data version [\s\S]*attractions\[1\]\.location/,
+      );
+    },
+  );
+
+  store.close();
+  await Deno.remove(dir, { recursive: true });
+});

@@ -1,0 +1,41 @@
+import type { ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { CHAT_REPLIES, isChatPath } from "@/lib/chat/replies.ts";
+import { HttpError } from "./errors.ts";
+
+/**
+ * The one error funnel: known errors become their status with `{error,
+ * details}` (chat: `{reply}`); anything else is logged and answered 500
+ * without internals.
+ */
+export function createErrorHandler(): ErrorHandler {
+  return function handleError(error, c) {
+    let status: number;
+    let body: Record<string, unknown>;
+    let headers: Record<string, string> = {};
+    if (error instanceof HttpError) {
+      status = error.status;
+      body = {
+        error: error.message,
+        details: error.details,
+        ...error.options.body,
+      };
+      headers = error.options.headers ?? {};
+    } else if (error instanceof HTTPException && error.status < 500) {
+      status = error.status;
+      body = { error: "Solicitud no válida", details: error.message };
+    } else {
+      console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+      status = 500;
+      body = {
+        error: "Error interno del servidor",
+        details: "Inténtalo de nuevo más tarde",
+      };
+    }
+    if (isChatPath(c.req.path)) {
+      body = { reply: CHAT_REPLIES[status] ?? CHAT_REPLIES[500] };
+    }
+    return c.json(body, status as ContentfulStatusCode, headers);
+  };
+}
