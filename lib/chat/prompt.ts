@@ -9,6 +9,7 @@ import {
   formatLatLng,
   getDirectionsUrl,
 } from "@/lib/geo/geo.ts";
+import { formatMoney } from "@/lib/format/format.ts";
 import type { ChatInput } from "./input.ts";
 import type { ModelMessage } from "./model.ts";
 
@@ -16,7 +17,8 @@ import type { ModelMessage } from "./model.ts";
 export const NEAREST_ATTRACTIONS = 8;
 export const NEAREST_PROVIDERS = 6;
 
-type Money = { amount: number; currency: string };
+/** How the prompt writes a price of zero. */
+const FREE = "gratis";
 
 /**
  * The stable system prompt: who the assistant is, its reply rules and the
@@ -55,8 +57,8 @@ export function buildStablePrompt(data: TourismData): string {
   );
   for (const a of data.attractions) {
     const cost = [
-      `adultos ${formatMoney(a.cost.adult)}`,
-      a.cost.child && `niños ${formatMoney(a.cost.child)}`,
+      `adultos ${formatMoney(a.cost.adult, FREE)}`,
+      a.cost.child && `niños ${formatMoney(a.cost.child, FREE)}`,
       a.cost.notes,
     ].filter(Boolean).join(", ");
     add(
@@ -102,7 +104,7 @@ export function buildStablePrompt(data: TourismData): string {
     add(
       [
         `- **${p.name}**`,
-        `**${formatMoney(p.price)}** por ${p.per}`,
+        `**${formatMoney(p.price, FREE)}** por ${p.per}`,
         `${p.durationDays} ${p.durationDays === 1 ? "día" : "días"}`,
         p.includes.join("; "),
         p.availability,
@@ -326,12 +328,6 @@ export function createPromptCache(
       return builds;
     },
   };
-}
-
-/** `$1,450 MXN`, or `gratis` for zero. */
-export function formatMoney({ amount, currency }: Money): string {
-  if (amount === 0) return "gratis";
-  return `$${amount.toLocaleString("es-MX")} ${currency}`;
 }
 
 function addDays(isoDate: string, days: number): string {

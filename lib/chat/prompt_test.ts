@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { formatMoney } from "@/lib/format/format.ts";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import {
   buildChatMessages,
   buildRequestContext,
   buildStablePrompt,
   createPromptCache,
-  formatMoney,
 } from "./prompt.ts";
 
 const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
@@ -124,8 +124,14 @@ Deno.test("buildChatMessages puts the stable prompt first and the question last"
   ]);
 });
 
-Deno.test("formatMoney writes Mexican pesos, and zero as free", () => {
-  assert.equal(formatMoney({ amount: 1450, currency: "MXN" }), "$1,450 MXN");
-  assert.equal(formatMoney({ amount: 40, currency: "MXN" }), "$40 MXN");
-  assert.equal(formatMoney({ amount: 0, currency: "MXN" }), "gratis");
+Deno.test("the prompt writes Mexican pesos, and zero as free", () => {
+  assert.equal(
+    formatMoney({ amount: 1450, currency: "MXN" }, "gratis"),
+    "$1,450 MXN",
+  );
+  assert.equal(
+    formatMoney({ amount: 40, currency: "MXN" }, "gratis"),
+    "$40 MXN",
+  );
+  assert.equal(formatMoney({ amount: 0, currency: "MXN" }, "gratis"), "gratis");
 });

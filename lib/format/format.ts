@@ -3,8 +3,7 @@
  * durations, dates, categories, map links. Server-only; islands get the
  * finished strings as props.
  */
-import { formatLatLng, haversineKm } from "@/lib/geo/geo.ts";
-import type { Attraction, LatLng } from "@/lib/data/tourism_data.ts";
+import type { Attraction } from "@/lib/data/tourism_data.ts";
 
 const LOCALE = "es-MX";
 
@@ -120,29 +119,6 @@ export const DIFFICULTY_LABELS: Readonly<Record<string, string>> = {
   media: "Moderada",
   alta: "Exigente",
 };
-
-/** A Google Maps search for a point: opens the map app on phones, no API key. */
-export function getMapsUrl(location: LatLng): string {
-  return `https://www.google.com/maps/search/?api=1&query=${
-    formatLatLng(location)
-  }`;
-}
-
-/** The `limit` other attractions nearest to `attraction`, nearest first. */
-export function findNearbyAttractions(
-  attraction: Attraction,
-  attractions: readonly Attraction[],
-  limit: number,
-): { attraction: Attraction; distanceKm: number }[] {
-  return attractions
-    .filter((other) => other.slug !== attraction.slug)
-    .map((other) => ({
-      attraction: other,
-      distanceKm: haversineKm(attraction.location, other.location),
-    }))
-    .sort((a, b) => a.distanceKm - b.distanceKm)
-    .slice(0, limit);
-}
 
 /** `1 visita`, `3 visitas`: a count with its noun in the right number. */
 export function plural(count: number, one: string, many: string): string {

@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import {
-  findNearbyAttractions,
   formatDate,
   formatDateRange,
   formatDistance,
   formatMinutes,
   formatMoney,
-  getMapsUrl,
   plural,
 } from "./format.ts";
 import { contrastText, renderThemeCss } from "@/lib/branding/theme_css.ts";
@@ -49,22 +47,6 @@ Deno.test("page formatting", async (t) => {
       formatDateRange("2026-12-30", "2027-01-02"),
       "30 dic 2026 – 2 ene 2027",
     );
-  });
-
-  await t.step("map links and nearest attractions", async () => {
-    assert.equal(
-      getMapsUrl({ lat: 20.88248, lng: -103.83627 }),
-      "https://www.google.com/maps/search/?api=1&query=20.88248,-103.83627",
-    );
-    const { data } = await loadTourismData(
-      new URL("../../data/turismo.json", import.meta.url).pathname,
-    );
-    const [plaza] = data.attractions;
-    const nearby = findNearbyAttractions(plaza, data.attractions, 3);
-    assert.equal(nearby.length, 3);
-    assert.ok(nearby.every((n) => n.attraction.slug !== plaza.slug));
-    assert.ok(nearby[0].distanceKm <= nearby[1].distanceKm);
-    assert.ok(nearby[1].distanceKm <= nearby[2].distanceKm);
   });
 
   await t.step("theme colours and readable text on them", () => {

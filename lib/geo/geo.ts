@@ -1,4 +1,4 @@
-import type { LatLng } from "@/lib/data/tourism_data.ts";
+import type { Attraction, LatLng } from "@/lib/data/tourism_data.ts";
 
 /** The mean Earth radius (IUGG), in km: the usual constant for haversine. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -64,4 +64,24 @@ export function parseLocation(value: unknown): LatLng | undefined {
   if (!Number.isFinite(lat) || !Number.isFinite(lng)) return undefined;
   if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return undefined;
   return { lat, lng };
+}
+
+/** A Google Maps search for a point: opens the map app on phones, no API key. */
+export function getMapsUrl(location: LatLng): string {
+  return `https://www.google.com/maps/search/?api=1&query=${
+    formatLatLng(location)
+  }`;
+}
+
+/** The `limit` other attractions nearest to `attraction`, nearest first. */
+export function findNearbyAttractions(
+  attraction: Attraction,
+  attractions: readonly Attraction[],
+  limit: number,
+): { attraction: Attraction; distanceKm: number }[] {
+  return findNearest(
+    attraction.location,
+    attractions.filter((other) => other.slug !== attraction.slug),
+    limit,
+  ).map(({ item, distanceKm }) => ({ attraction: item, distanceKm }));
 }

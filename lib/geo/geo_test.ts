@@ -1,12 +1,15 @@
 import assert from "node:assert/strict";
 import {
   EARTH_RADIUS_KM,
+  findNearbyAttractions,
   findNearest,
   formatKm,
   getDirectionsUrl,
+  getMapsUrl,
   haversineKm,
   parseLocation,
 } from "./geo.ts";
+import { loadTourismData } from "@/lib/data/tourism_data.ts";
 
 const close = (actual: number, expected: number, tolerance = 1e-6) =>
   assert.ok(
@@ -108,4 +111,22 @@ Deno.test("parseLocation keeps valid positions and ignores anything else", () =>
   ) {
     assert.equal(parseLocation(bad), undefined, JSON.stringify(bad));
   }
+});
+
+Deno.test("map links and nearest attractions", async (t) => {
+  await t.step("map links and nearest attractions", async () => {
+    assert.equal(
+      getMapsUrl({ lat: 20.88248, lng: -103.83627 }),
+      "https://www.google.com/maps/search/?api=1&query=20.88248,-103.83627",
+    );
+    const { data } = await loadTourismData(
+      new URL("../../data/turismo.json", import.meta.url).pathname,
+    );
+    const [plaza] = data.attractions;
+    const nearby = findNearbyAttractions(plaza, data.attractions, 3);
+    assert.equal(nearby.length, 3);
+    assert.ok(nearby.every((n) => n.attraction.slug !== plaza.slug));
+    assert.ok(nearby[0].distanceKm <= nearby[1].distanceKm);
+    assert.ok(nearby[1].distanceKm <= nearby[2].distanceKm);
+  });
 });

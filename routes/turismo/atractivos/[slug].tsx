@@ -6,13 +6,11 @@ import type { Attraction, TourismData } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
 import {
   CATEGORY_LABELS,
-  findNearbyAttractions,
   formatDateRange,
   formatDistance,
   formatMinutes,
   formatMoney,
   formatRating,
-  getMapsUrl,
   plural,
 } from "@/lib/format/format.ts";
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/page_cache.ts";
@@ -23,6 +21,7 @@ import {
 } from "@/routes/_app.tsx";
 import { getAttractionStats } from "@/lib/passport/tourist_route.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/geo.ts";
 
 type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
 
