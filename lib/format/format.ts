@@ -1,8 +1,9 @@
 /**
- * Spanish (Mexico) wording of the data set's values for pages: money,
- * durations, dates, categories, map links. Server-only; islands get the
- * finished strings as props.
+ * Spanish (Mexico) wording of the data set's values for pages and the chat
+ * prompt: money, durations, dates, distances, categories. Server-only;
+ * islands get the finished strings as props.
  */
+import { LRUCache } from "lru-cache";
 import type { Attraction } from "@/lib/data/tourism_data.ts";
 
 const LOCALE = "es-MX";
@@ -13,8 +14,10 @@ const LOCALE = "es-MX";
  * distinct options, and the options come from code and the data set's time
  * zones, so the memo stays small (bounded anyway).
  */
-const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
-const MAX_FORMATTERS = 64;
+const formatters = new LRUCache<
+  string,
+  Intl.DateTimeFormat | Intl.NumberFormat
+>({ max: 64 });
 
 function getFormatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
   kind: "date" | "number",
@@ -23,7 +26,6 @@ function getFormatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
   const key = `${kind}:${JSON.stringify(options)}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
     formatter = kind === "date"
       ? new Intl.DateTimeFormat(LOCALE, options)
       : new Intl.NumberFormat(LOCALE, options);
