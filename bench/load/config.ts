@@ -1,0 +1,51 @@
+/**
+ * The load harness's fixed configuration (paths, cores, pool sizes) and its
+ * command-line options.
+ */
+
+export const ROOT = new URL("../..", import.meta.url).pathname.replace(
+  /\/$/,
+  "",
+);
+export const LUA_DIR = `${ROOT}/bench/lua`;
+export const DATA_PATH = `${ROOT}/data/turismo.json`;
+export const DOC_PATH = `${ROOT}/docs/PERFORMANCE.md`;
+export const START_MARK = "<!-- bench:load:start -->";
+export const END_MARK = "<!-- bench:load:end -->";
+export const SERVER_CORE = "0";
+export const CLIENT_CORE = "1";
+/** The share code of the page and card measured warm. */
+export const ROUTE_CODE = "bench-ruta";
+export const COLD_CODES_PER_RUN = 400;
+export const VERIFY_USERS_PER_RUN = 2_000;
+export const RATE_USERS = 60;
+/** Client addresses of the budget row with returning clients. */
+export const BUDGET_POOL = 8_000;
+
+export interface Options {
+  duration: number;
+  rounds: number;
+  connections: number;
+  writeConnections: number;
+  only?: Set<string>;
+  writeDoc: boolean;
+}
+
+export function parseOptions(args: string[]): Options {
+  const get = (name: string) =>
+    args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+  const only = get("only");
+  return {
+    duration: Number(get("duration") ?? 5),
+    rounds: Number(get("rounds") ?? 2),
+    connections: Number(get("connections") ?? 32),
+    writeConnections: Number(get("write-connections") ?? 16),
+    only: only ? new Set(only.split(",")) : undefined,
+    writeDoc: !args.includes("--no-doc"),
+  };
+}
+
+/** Whether `--only` (when given) asks for the row `name`. */
+export function wanted(options: Options, name: string): boolean {
+  return !options.only || options.only.has(name);
+}

@@ -1,0 +1,208 @@
+/**
+ * The measuring phases, in the order bench/load.ts runs them: a warm-up, the
+ * rounds (service, limit and budget runs of every target, alternating),
+ * `/healthz` while cards render, recordVisit alone, and memory at the end.
+ */
+import { wanted } from "./config.ts";
+import { type Figure, runDirect, runWrk } from "./measure.ts";
+import { type Memory, readMemory } from "./processes.ts";
+import type { Bench } from "./setup.ts";
+import type { Target } from "./targets.ts";
+
+/** A target's figures over the rounds. */
+export interface Row {
+  name: string;
+  limitName: string;
+  target?: number;
+  service: Figure[];
+  limit: Figure[];
+  budgetOn: Figure[];
+}
+
+/** `/healthz` idle and while share cards render. */
+export interface Stall {
+  idle: Figure;
+  during: Figure;
+  renders: Figure;
+}
+
+/** recordVisit alone: on a file with one call in flight, and in memory. */
+export interface VerifyAlone {
+  verifySequential?: Figure;
+  verifyMemory?: Figure;
+}
+
+export type MemoryRow = Memory & { startMiB: number };
+
+/** JIT and caches: one second of each target's service, not measured. */
+export async function warmUp(bench: Bench, targets: Target[]): Promise<void> {
+  console.info("Warming up...");
+  const { paths } = bench.reads;
+  const warmPaths: Record<string, string> = {
+    ...paths,
+    "og-cached": paths.og,
+    "og-plain": paths.ogPlain,
+    chat: "/api/chat",
+  };
+  for (const t of targets) {
+    const path = warmPaths[t.name];
+    if (!path) continue;
+    await runWrk({
+      url: `${bench.service.url}${path}`,
+      script: t.name === "chat" ? "chat.lua" : "get.lua",
+      args: [String(200 + bench.nextSalt())],
+      connections: bench.options.connections,
+      duration: 1,
+    });
+  }
+}
+
+/** Every round: each target's service, limit and budget runs. */
+export async function measureRounds(
+  bench: Bench,
+  targets: Target[],
+): Promise<Row[]> {
+  const rows: Row[] = targets.map((t) => ({
+    name: t.name,
+    limitName: t.limitName,
+    target: t.target,
+    service: [],
+    limit: [],
+    budgetOn: [],
+  }));
+  const { rounds } = bench.options;
+  for (let round = 0; round < rounds; round++) {
+    console.info(`Round ${round + 1} of ${rounds}`);
+    for (const [i, t] of targets.entries()) {
+      await measureTarget(bench, t, rows[i], round);
+    }
+  }
+  return rows;
+}
+
+type Step = [
+  what: "service" | "limit" | "budget",
+  measure: () => Promise<Figure>,
+  into: Figure[],
+];
+
+/** One round of a target; its runs in reverse order on odd rounds. */
+async function measureTarget(
+  bench: Bench,
+  t: Target,
+  row: Row,
+  round: number,
+): Promise<void> {
+  const steps: Step[] = [
+    ["service", () => t.service(bench.service, round), row.service],
+  ];
+  if (t.limit) {
+    const limit = t.limit;
+    steps.push(["limit", () => limit(round), row.limit]);
+  }
+  if (t.budget) {
+    steps.push([
+      "budget",
+      () => t.service(bench.budgeted, round),
+      row.budgetOn,
+    ]);
+  }
+  if (round % 2 === 1) steps.reverse();
+  for (const [what, measure, into] of steps) {
+    into.push(await measure());
+    logFigure(t.name, what, into.at(-1)!);
+  }
+}
+
+function logFigure(name: string, what: string, last: Figure): void {
+  console.info(
+    `  ${name.padEnd(10)} ${what.padEnd(8)} ${
+      last.rps.toFixed(0).padStart(7)
+    } req/s  p50 ${last.p50Ms.toFixed(2)} ms  p99 ${
+      last.p99Ms.toFixed(2)
+    } ms  errors ${last.errors}`,
+  );
+}
+
+/** /healthz while share cards render: does rendering block the loop? */
+export async function measureStall(bench: Bench): Promise<Stall | undefined> {
+  if (!wanted(bench.options, "og-cold") || !bench.files.hasColdPool) {
+    return undefined;
+  }
+  console.info("Measuring /healthz while cards render...");
+  const { url } = bench.service;
+  const { duration } = bench.options;
+  const healthz = (salt: string) =>
+    runWrk({
+      url: `${url}/healthz`,
+      script: "get.lua",
+      args: [salt],
+      connections: 1,
+      duration,
+    });
+  const idle = await healthz("250");
+  const [renders, during] = await Promise.all([
+    runWrk({
+      url: `${url}/api/turismo/og/x`,
+      script: "og_cold.lua",
+      args: ["251", await bench.files.coldCodesFile()],
+      connections: 4,
+      duration,
+    }),
+    healthz("252"),
+  ]);
+  console.info(
+    `  healthz idle p50 ${idle.p50Ms.toFixed(2)} p99 ${
+      idle.p99Ms.toFixed(2)
+    } ms; during renders p50 ${during.p50Ms.toFixed(2)} p99 ${
+      during.p99Ms.toFixed(2)
+    } ms (${renders.rps.toFixed(1)} cards/s)`,
+  );
+  return { idle, during, renders };
+}
+
+/** Sequential KV limit of verify-visit, for reference. */
+export async function measureVerifyAlone(bench: Bench): Promise<VerifyAlone> {
+  if (!wanted(bench.options, "verify")) return {};
+  const { duration, writeConnections } = bench.options;
+  const verifySequential = await runDirect(
+    "verify",
+    bench.files.freshKv(),
+    duration,
+    1,
+    bench.modelUrl,
+  );
+  const verifyMemory = await runDirect(
+    "verify",
+    ":memory:",
+    duration,
+    writeConnections,
+    bench.modelUrl,
+  );
+  console.info(
+    `  recordVisit on a file, 1 in flight: ${
+      verifySequential.rps.toFixed(0)
+    }/s; in memory, ${writeConnections} in flight: ${
+      verifyMemory.rps.toFixed(0)
+    }/s`,
+  );
+  return { verifySequential, verifyMemory };
+}
+
+/** Each server's memory at the end, with its RSS right after start-up. */
+export async function measureMemory(
+  bench: Bench,
+): Promise<Record<"service" | "budgeted" | "baseline", MemoryRow>> {
+  const { service, budgeted, baseline } = bench;
+  return {
+    service: {
+      ...await readMemory(service.process.child.pid),
+      startMiB: service.startMemory.rssMiB,
+    },
+    budgeted: {
+      ...await readMemory(budgeted.process.child.pid),
+      startMiB: budgeted.startMemory.rssMiB,
+    },
+    baseline: { ...await readMemory(baseline.child.pid), startMiB: NaN },
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * What is measured, one row each, in the tables' order: how to measure the
+ * service once, how to measure its limit once (if it has one), the ratio
+ * aimed for and whether the per-IP budget's cost is measured too.
+ */
+import type { ReadPaths } from "./capture.ts";
+import { BUDGET_POOL } from "./config.ts";
+import { type Figure, runDirect, runWrk } from "./measure.ts";
+import type { Service } from "./processes.ts";
+import type { Bench } from "./setup.ts";
+
+export interface Target {
+  /** Row name in the tables. */
+  name: string;
+  /** What the limit is. */
+  limitName: string;
+  /** Measures the service once (a fresh data pool each call). */
+  service: (service: Service, round: number) => Promise<Figure>;
+  /** Measures the limit once; undefined: no limit run. */
+  limit?: (round: number) => Promise<Figure>;
+  /** Minimum service/limit ratio aimed for. */
+  target?: number;
+  /** Also measured on the service with the per-IP budget on. */
+  budget?: boolean;
+}
+
+/** Every target, in the tables' order. */
+export function buildTargets(bench: Bench): Target[] {
+  return [
+    ...floorTargets(bench),
+    ...writeTargets(bench),
+    ...cardTargets(bench),
+    chatTarget(bench),
+    ...pageTargets(bench),
+  ];
+}
+
+/** A wrk run with the next salt and the run's duration. */
+function wrk(
+  bench: Bench,
+  url: string,
+  script: string,
+  args: string[] = [],
+  c = bench.options.connections,
+): Promise<Figure> {
+  return runWrk({
+    url,
+    script,
+    args: [String(bench.nextSalt() % 256), ...args],
+    connections: c,
+    duration: bench.options.duration,
+  });
+}
+
+/** A read: GET of the path on the service, and on the baseline server. */
+function read(bench: Bench, key: keyof ReadPaths) {
+  const path = bench.reads.paths[key];
+  return {
+    service: (s: Service) => wrk(bench, `${s.url}${path}`, "get.lua"),
+    limit: () => wrk(bench, `${bench.baselineUrl}${path}`, "get.lua"),
+  };
+}
+
+/** A limit: bench/direct.ts `op` on a fresh KV file. */
+function direct(bench: Bench, op: string, concurrency: number) {
+  return () =>
+    runDirect(
+      op,
+      bench.files.freshKv(),
+      bench.options.duration,
+      concurrency,
+      bench.modelUrl,
+    );
+}
+
+/** `/healthz` and the logo: the framework's own cost. */
+function floorTargets(bench: Bench): Target[] {
+  return [
+    {
+      name: "healthz",
+      limitName: "same bytes, plain Deno.serve",
+      target: undefined,
+      ...read(bench, "healthz"),
+    },
+    {
+      name: "logo",
+      limitName:
+        "same bytes, plain Deno.serve (framework floor: no KV, no render)",
+      ...read(bench, "logo"),
+    },
+  ];
+}
+
+/** verify-visit, rate-visit and ticket against their KV transactions. */
+function writeTargets(bench: Bench): Target[] {
+  const { writeConnections } = bench.options;
+  const { files } = bench;
+  return [
+    {
+      name: "verify",
+      limitName: `recordVisit on a KV file, ${writeConnections} in flight`,
+      target: 0.8,
+      budget: true,
+      service: async (s) =>
+        wrk(
+          bench,
+          `${s.url}/api/turismo/verify-visit`,
+          "verify.lua",
+          [await files.verifyUsersFile(s.fixtures.secret), files.codesFile],
+          writeConnections,
+        ),
+      limit: direct(bench, "verify", writeConnections),
+    },
+    {
+      name: "rate",
+      limitName: `rateVisit on a KV file, ${writeConnections} in flight`,
+      service: (s) =>
+        wrk(
+          bench,
+          `${s.url}/api/turismo/rate-visit`,
+          "rate.lua",
+          [files.rateUsersFile(s), files.slugsFile],
+          writeConnections,
+        ),
+      limit: direct(bench, "rate", writeConnections),
+    },
+    {
+      name: "ticket",
+      limitName: `createTicket (KV CMS), ${writeConnections} in flight`,
+      service: (s) =>
+        wrk(
+          bench,
+          `${s.url}/api/turismo/ticket`,
+          "ticket.lua",
+          [`t${crypto.randomUUID().slice(0, 8)}`],
+          writeConnections,
+        ),
+      limit: direct(bench, "ticket", writeConnections),
+    },
+  ];
+}
+
+/** Share cards: rendered, cached (the linked URL), and without `?v=`. */
+function cardTargets(bench: Bench): Target[] {
+  return [
+    {
+      name: "og-cold",
+      limitName: "(none: every card rendered)",
+      service: async (s) =>
+        wrk(
+          bench,
+          `${s.url}/api/turismo/og/x`,
+          "og_cold.lua",
+          [await bench.files.coldCodesFile()],
+          4,
+        ),
+    },
+    {
+      name: "og-cached",
+      limitName: "same PNG, plain Deno.serve",
+      target: 0.8,
+      budget: true,
+      ...read(bench, "og"),
+    },
+    {
+      name: "og-plain",
+      limitName: "same PNG, plain Deno.serve (card URL without `?v=`)",
+      ...read(bench, "ogPlain"),
+    },
+  ];
+}
+
+/** The chat against the stand-in model, and its work without HTTP. */
+function chatTarget(bench: Bench): Target {
+  const { connections } = bench.options;
+  return {
+    name: "chat",
+    limitName:
+      `limiter + prompt + model call, no HTTP, ${connections} in flight`,
+    service: (s) => wrk(bench, `${s.url}/api/chat`, "chat.lua"),
+    limit: direct(bench, "chat", connections),
+  };
+}
+
+/** The route and attraction pages, and the budget with returning clients. */
+function pageTargets(bench: Bench): Target[] {
+  return [
+    {
+      name: "ruta",
+      limitName: "same HTML, plain Deno.serve",
+      target: 0.5,
+      budget: true,
+      ...read(bench, "ruta"),
+    },
+    {
+      name: "atractivo",
+      limitName: "same HTML, plain Deno.serve",
+      target: 0.5,
+      budget: true,
+      ...read(bench, "atractivo"),
+    },
+    {
+      // The budget's cost when clients come back: every address makes a
+      // few requests a second (under the budget), so each one is written
+      // to KV every flush interval and read back.
+      name: "atractivo-pool",
+      limitName:
+        `(budget cost only: the page for ${BUDGET_POOL} returning addresses)`,
+      budget: true,
+      service: (s) =>
+        wrk(bench, `${s.url}${bench.reads.paths.atractivo}`, "get.lua", [
+          String(BUDGET_POOL),
+        ]),
+    },
+  ];
+}
