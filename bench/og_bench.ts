@@ -16,12 +16,12 @@
  */
 import satori from "satori";
 import { Resvg } from "@resvg/resvg-wasm";
+import type { ShareCard } from "@/lib/og/card_types.ts";
 import {
   buildShareCardElement,
   renderShareCard,
   renderShareCardSvg,
-  type ShareCard,
-} from "@/lib/og/card.ts";
+} from "@/lib/og/render_card.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { ShareCards } from "@/lib/og/share_cards.ts";

@@ -1,4 +1,5 @@
 import type { Branding } from "@/lib/data/tourism_data.ts";
+import { contrastRatio, parseHex, type Rgb } from "./color.ts";
 
 /**
  * The branding colours as CSS custom properties, with derived shades. The
@@ -22,15 +23,18 @@ export function renderThemeCss(colors: Branding["colors"]): string {
 `;
 }
 
-/** Black or white text, whichever reads better on `hex` (WCAG luminance). */
+const WHITE: Rgb = [255, 255, 255];
+const BLACK: Rgb = [0, 0, 0];
+
+/**
+ * Black or white text, whichever has more WCAG contrast on `hex`. Dark text
+ * is #1a1a1a, softer than pure black; the choice is still made against black.
+ */
 export function contrastText(hex: string): string {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  // Contrast with white (1.05 / (L + .05)) vs. with near-black.
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05
+  // The data set's schema allows only #RRGGBB; anything else gets dark text.
+  const rgb = /^#[0-9a-fA-F]{6}$/.test(hex) ? parseHex(hex) : null;
+  if (!rgb) return "#1a1a1a";
+  return contrastRatio(WHITE, rgb) >= contrastRatio(BLACK, rgb)
     ? "#ffffff"
     : "#1a1a1a";
 }

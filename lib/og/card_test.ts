@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { crc32, inflateSync } from "node:zlib";
+import { shareCardCacheKey } from "./card_key.ts";
+import type { ShareCard } from "./card_types.ts";
+import { CARD_HEIGHT, CARD_WIDTH } from "./card_view.tsx";
 import {
-  CARD_HEIGHT,
-  CARD_WIDTH,
   renderShareCard,
   renderShareCardSvg,
-  type ShareCard,
-  shareCardCacheKey,
   warmUpShareCard,
-} from "./card.ts";
+} from "./render_card.ts";
 import { emojiDataUri, twemojiName } from "./emoji.ts";
 import { hasGlyph } from "./fonts.ts";
 import { inlineSvgImages } from "./inline_svg.ts";

@@ -8,6 +8,7 @@
  */
 
 import { registerTrustedSvg } from "./inline_svg.ts";
+import { LRUCache } from "lru-cache";
 
 type Table = Record<string, () => Promise<{ default: string }>>;
 
@@ -56,8 +57,7 @@ export async function hasTwemoji(segment: string): Promise<boolean> {
   }
 }
 
-const MAX_CACHED = 512;
-const cache = new Map<string, Promise<string | null>>();
+const cache = new LRUCache<string, Promise<string | null>>({ max: 512 });
 
 function toDataUri(svg: string): string {
   const bytes = new TextEncoder().encode(svg);
@@ -90,6 +90,5 @@ export function emojiDataUri(segment: string): Promise<string | null> {
     }
   })();
   cache.set(segment, p);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return p;
 }

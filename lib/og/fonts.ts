@@ -28,6 +28,7 @@ import {
   FALLBACK_SUBSETS,
   INTER_BASE_RANGES,
 } from "./_generated/fallback_fonts.ts";
+import { LRUCache } from "lru-cache";
 
 export type Weight = 400 | 700;
 
@@ -96,7 +97,8 @@ function inRanges(ranges: Range[], cp: number): boolean {
   return false;
 }
 
-const lookupCache = new Map<number, number | undefined>();
+/** Code point → its subset, `none` when no font has it. */
+const lookupCache = new LRUCache<number, { subset?: number }>({ max: 4096 });
 
 /**
  * Which font covers a code point: -1 = the eager base fonts, i = the lazy
@@ -104,7 +106,8 @@ const lookupCache = new Map<number, number | undefined>();
  * font has it. A binary search per source (~130 sources), memoised.
  */
 export function subsetFor(cp: number): number | undefined {
-  if (lookupCache.has(cp)) return lookupCache.get(cp);
+  const cached = lookupCache.get(cp);
+  if (cached) return cached.subset;
   const all = getSources();
   let found: number | undefined;
   for (let i = 0; i < all.length; i++) {
@@ -113,8 +116,7 @@ export function subsetFor(cp: number): number | undefined {
       break;
     }
   }
-  if (lookupCache.size >= 4096) lookupCache.clear();
-  lookupCache.set(cp, found);
+  lookupCache.set(cp, { subset: found });
   return found;
 }
 
@@ -150,8 +152,7 @@ function loadFace(index: number, weight: Weight): Promise<Font | null> {
 }
 
 /** Memoised `fonts` arrays per set of fallback faces (bounded). */
-const fontSets = new Map<string, Font[]>();
-const MAX_FONT_SETS = 32;
+const fontSets = new LRUCache<string, Font[]>({ max: 32 });
 
 /**
  * The satori `fonts` array for a card whose texts are given with the weight
@@ -183,11 +184,7 @@ export async function fontsFor(
   });
   const setKey = keys.join(",");
   const cached = fontSets.get(setKey);
-  if (cached) {
-    fontSets.delete(setKey); // refresh LRU position
-    fontSets.set(setKey, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const faces = await Promise.all(keys.map((k) => {
     const [s, w] = k.split(":").map(Number);
     return loadFace(s, w as Weight);
@@ -196,9 +193,6 @@ export async function fontsFor(
   const fonts = [...BASE_FONTS, ...extra];
   if (extra.length === faces.length) {
     fontSets.set(setKey, fonts);
-    if (fontSets.size > MAX_FONT_SETS) {
-      fontSets.delete(fontSets.keys().next().value!);
-    }
   }
   return fonts;
 }

@@ -9,6 +9,7 @@
  * VDOM, which satori serialises as `data:image/svg+xml;utf8,...`. User text
  * never becomes markup, so it can never reach this code as an element.
  */
+import { LRUCache } from "lru-cache";
 
 interface InlineSvg {
   /** viewBox of the inner document. */
@@ -23,8 +24,7 @@ const BASE64_PREFIX = "data:image/svg+xml;base64,";
 const UTF8_PREFIX = "data:image/svg+xml;utf8,";
 
 /** Parsed trusted documents keyed by their full data URI. */
-const trusted = new Map<string, InlineSvg>();
-const MAX_TRUSTED = 1024;
+const trusted = new LRUCache<string, InlineSvg>({ max: 1024 });
 
 const ATTR_RE = /([:\w-]+)\s*=\s*"([^"]*)"/g;
 
@@ -82,7 +82,6 @@ export function registerTrustedSvg(dataUri: string, markup: string): void {
   const parsed = parseSvg(markup);
   if (!parsed) return;
   trusted.set(dataUri, parsed);
-  if (trusted.size > MAX_TRUSTED) trusted.delete(trusted.keys().next().value!);
 }
 
 function lookup(href: string): InlineSvg | null {

@@ -14,7 +14,8 @@
  * cannot start (three failed starts in a row), cards render in process.
  */
 import { HttpError } from "@/lib/http/errors.ts";
-import { renderShareCard as renderInProcess, type ShareCard } from "./card.ts";
+import type { ShareCard } from "./card_types.ts";
+import { renderShareCard as renderInProcess } from "./render_card.ts";
 import type { RenderRequest, RenderResponse } from "./worker.ts";
 
 /** Options of a {@linkcode RenderPool}. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
-import { renderShareCard as renderInProcess, type ShareCard } from "./card.ts";
+import type { ShareCard } from "./card_types.ts";
+import { renderShareCard as renderInProcess } from "./render_card.ts";
 import {
   RenderPool,
   RenderQueueFullError,

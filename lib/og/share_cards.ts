@@ -4,7 +4,8 @@ import { getTicket } from "@/lib/db/tickets.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
-import { type ShareCard, shareCardCacheKey } from "./card.ts";
+import { shareCardCacheKey } from "./card_key.ts";
+import type { ShareCard } from "./card_types.ts";
 import { getCardVersion, isCardVersion } from "./card_url.ts";
 import type { RenderPool } from "./pool.ts";
 

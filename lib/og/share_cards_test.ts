@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
-import type { ShareCard } from "./card.ts";
+import type { ShareCard } from "./card_types.ts";
 import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";
 
 const data = new DataStore(
@@ -12,8 +12,8 @@ const data = new DataStore(
 );
 
 /**
- * A render pool that counts renders and answers `size` bytes per card, after
- * a tick (as a worker would), or fails as told. The real pool is tested in
+ * A render pool that counts renders and answers `size` bytes per card, or
+ * fails as told, after 20 ms (a worker takes that long; waiters join it). The real pool is tested in
  * pool_test.ts and through the app in tests/og_test.ts.
  */
 function createCountingPool(size = 10) {
@@ -23,8 +23,8 @@ function createCountingPool(size = 10) {
     sizes: new Map<string, number>(),
     async render(card: ShareCard): Promise<Uint8Array> {
       pool.renders++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
       if (pool.fail) throw pool.fail;
-      await new Promise((resolve) => setTimeout(resolve, 5));
       return new Uint8Array(pool.sizes.get(card.name) ?? size);
     },
   };

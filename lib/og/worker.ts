@@ -7,7 +7,8 @@
  * card}` in, `{id, png}` (the buffer transferred) or `{id, error}` out.
  */
 /// <reference lib="deno.worker" />
-import { renderShareCard, type ShareCard } from "./card.ts";
+import type { ShareCard } from "./card_types.ts";
+import { renderShareCard } from "./render_card.ts";
 
 /** A render request from the pool. */
 export interface RenderRequest {

@@ -1,0 +1,136 @@
+/**
+ * The card view's model (see card_view.tsx) from an untrusted
+ * {@linkcode ShareCard}: counts clamped, text cleaned of what no font can
+ * draw, badge emoji that twemoji has, the palette, and the operator's logo as
+ * a PNG.
+ */
+import { Resvg } from "@resvg/resvg-wasm";
+import type { ShareCard, ShareCardBranding } from "./card_types.ts";
+import { type CardModel, type Logo, LOGO_SIZE } from "./card_view.tsx";
+import { hasTwemoji } from "./emoji.ts";
+import { hasGlyph, isZeroWidth } from "./fonts.ts";
+import { cardPalette } from "./palette.ts";
+import { initResvg } from "./resvg.ts";
+import {
+  cleanText,
+  DEFAULT_NAME,
+  firstEmoji,
+  graphemes,
+  isEmoji,
+  MAX_NAME_GRAPHEMES,
+} from "./text.ts";
+import { LRUCache } from "lru-cache";
+
+/** Badge emoji shown on the card; more are summarised as "+N". */
+const MAX_BADGE_ICONS = 6;
+
+/**
+ * The model of `card`. Async because fallback fonts and twemoji files are
+ * loaded on demand to decide what can be drawn.
+ */
+export async function cardModel(card: ShareCard): Promise<CardModel> {
+  await initResvg(); // the logo is rasterised with resvg
+  const total = toCount(card?.totalAttractions);
+  const visits = Math.min(toCount(card?.visitCount), total);
+  // Floored like the route page: 100% only when every attraction is visited.
+  const percent = total > 0 ? Math.floor((visits / total) * 100) : 0;
+  const badges = Array.isArray(card?.badges) ? card.badges : [];
+  const icons: string[] = [];
+  for (const badge of badges) {
+    if (icons.length >= MAX_BADGE_ICONS) break;
+    const icon = firstEmoji(badge?.icon);
+    if (icon && await hasTwemoji(icon)) icons.push(icon);
+  }
+  const branding = card?.branding ?? ({} as Partial<ShareCardBranding>);
+  return {
+    name: (await renderable(cleanText(card?.name, MAX_NAME_GRAPHEMES))) ||
+      DEFAULT_NAME,
+    visits,
+    total,
+    percent,
+    badgeIcons: icons,
+    badgeCount: badges.length,
+    brandName: await renderable(cleanText(branding.name, 60)),
+    tagline: await renderable(cleanText(branding.tagline, 90)),
+    logo: logoImage(branding.logoSvg),
+    colors: cardPalette(branding.colors),
+  };
+}
+
+function toCount(value: unknown, max = 9999): number {
+  const n = typeof value === "number" ? value : Number(value);
+  if (!Number.isFinite(n) || n < 0) return 0;
+  return Math.min(Math.floor(n), max);
+}
+
+/**
+ * Drop what no font or twemoji file can draw (Hangul, Thai, Hebrew, emoji
+ * newer than twemoji 15, ...) so the card never shows "missing glyph" boxes.
+ */
+async function renderable(text: string): Promise<string> {
+  if (!/[^ -\u024F]/.test(text)) return text; // fast path: latin
+  const out: string[] = [];
+  for (const g of graphemes(text)) {
+    const cps = [...g].map((ch) => ch.codePointAt(0)!);
+    if (cps.every((cp) => hasGlyph(cp) || isZeroWidth(cp))) {
+      out.push(g);
+    } else if (isEmoji(g)) {
+      if (await hasTwemoji(g)) out.push(g);
+    } else {
+      out.push(
+        [...g].filter((ch) => {
+          const cp = ch.codePointAt(0)!;
+          return hasGlyph(cp) || isZeroWidth(cp);
+        }).join(""),
+      );
+    }
+  }
+  return out.join("").replace(/ {2,}/g, " ").trim();
+}
+
+/** Rasterised logos by markup; `null` for markup that is not a usable SVG. */
+const logoCache = new LRUCache<string, { logo: Logo | null }>({ max: 16 });
+
+/**
+ * The operator's SVG logo, rasterised once (per markup) to a PNG at its exact
+ * display size. Embedding it as an SVG image would make resvg spin up a
+ * nested parser on every render (~50 ms), and inlining operator markup could
+ * leak its <style> rules into the card. Invalid markup yields no logo.
+ */
+function logoImage(svg: unknown): Logo | null {
+  if (typeof svg !== "string" || !svg.trim() || svg.length > 500_000) {
+    return null;
+  }
+  const cached = logoCache.get(svg);
+  if (cached) return cached.logo;
+  let logo: Logo | null = null;
+  try {
+    const probe = new Resvg(svg, { font: { loadSystemFonts: false } });
+    const wide = probe.width >= probe.height;
+    probe.free();
+    const resvg = new Resvg(svg, {
+      font: { loadSystemFonts: false },
+      fitTo: { mode: wide ? "width" : "height", value: LOGO_SIZE },
+    });
+    const image = resvg.render();
+    logo = {
+      src: `data:image/png;base64,${bytesToBase64(image.asPng())}`,
+      width: image.width,
+      height: image.height,
+    };
+    image.free();
+    resvg.free();
+  } catch {
+    logo = null;
+  }
+  logoCache.set(svg, { logo });
+  return logo;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}

@@ -1,0 +1,611 @@
+/**
+ * The share card's layout: the design, as JSX for satori.
+ *
+ * This is the project's usual Preact JSX. Satori reads only `type` and
+ * `props` of each node (and renders function components itself), so
+ * Preact's VNodes go to it as they are: they give the same SVG as plain
+ * `{type, props}` objects. Every box sets `display`: satori, like a browser,
+ * makes a div a block by default.
+ */
+import type { ComponentChildren } from "preact";
+import { FAMILY, FAMILY_EXT } from "./fonts.ts";
+import type { Palette } from "./palette.ts";
+import { isRtl, pickNameSize } from "./text.ts";
+
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+/** Logo box size in px; the logo is rasterised to fit it exactly. */
+export const LOGO_SIZE = 68;
+
+const PAD_X = 64;
+const RIGHT_COL = 312;
+const GAP = 48;
+/** Width available to the tourist's name. */
+const NAME_WIDTH = CARD_WIDTH - PAD_X * 2 - RIGHT_COL - GAP;
+/** Inner width of the badges box (see the flex ratios in Stats). */
+const BADGE_BOX_INNER = 330;
+/** Width of one badge chip plus its gap. */
+const CHIP_STEP = 54;
+
+const nf = new Intl.NumberFormat("es-MX");
+
+/** A raster image for an `<img>`, at its display size. */
+export interface Logo {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** The card's content, ready to lay out: every value here is safe to draw. */
+export interface CardModel {
+  name: string;
+  visits: number;
+  total: number;
+  percent: number;
+  badgeIcons: string[];
+  badgeCount: number;
+  brandName: string;
+  tagline: string;
+  logo: Logo | null;
+  colors: Palette;
+}
+
+interface ModelProps {
+  model: CardModel;
+}
+
+/** The whole 1200x630 card for `model`: what render_card.ts gives satori. */
+export function CardView({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div
+      style={{
+        display: "flex",
+        width: CARD_WIDTH,
+        height: CARD_HEIGHT,
+        flexDirection: "column",
+        backgroundColor: c.background,
+        color: c.text,
+        fontFamily: `${FAMILY}, "${FAMILY_EXT}"`,
+      }}
+    >
+      <div style={{ display: "flex", width: "100%", height: 10 }}>
+        <div style={{ display: "flex", flex: 3, backgroundColor: c.primary }} />
+        <div style={{ display: "flex", flex: 1, backgroundColor: c.accent }} />
+        <div
+          style={{ display: "flex", flex: 1, backgroundColor: c.secondary }}
+        />
+      </div>
+      <div
+        style={{
+          display: "flex",
+          flexDirection: "column",
+          flex: 1,
+          padding: `36px ${PAD_X}px 40px`,
+          minHeight: 0,
+        }}
+      >
+        <Header model={m} />
+        <div style={{ display: "flex", flex: 1, marginTop: 34, minHeight: 0 }}>
+          <div
+            style={{
+              display: "flex",
+              flexDirection: "column",
+              width: NAME_WIDTH,
+              marginRight: GAP,
+            }}
+          >
+            <div
+              style={{
+                display: "flex",
+                flex: 1,
+                flexDirection: "column",
+                justifyContent: "center",
+                paddingBottom: 12,
+              }}
+            >
+              <NameBlock model={m} />
+            </div>
+            <Stats model={m} />
+          </div>
+          <ProgressPanel model={m} />
+        </div>
+      </div>
+      <Footer model={m} />
+    </div>
+  );
+}
+
+function Label({ colors, children }: { colors: Palette; children: string }) {
+  return (
+    <div
+      style={{
+        display: "block",
+        fontSize: 15,
+        fontWeight: 700,
+        letterSpacing: 2,
+        color: colors.muted,
+        textTransform: "uppercase",
+      }}
+    >
+      {children}
+    </div>
+  );
+}
+
+function Header({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div style={{ display: "flex", alignItems: "center", height: LOGO_SIZE }}>
+      {m.logo
+        ? (
+          <div
+            style={{
+              display: "flex",
+              width: LOGO_SIZE,
+              height: LOGO_SIZE,
+              marginRight: 20,
+              alignItems: "center",
+              justifyContent: "center",
+            }}
+          >
+            <img
+              src={m.logo.src}
+              width={m.logo.width}
+              height={m.logo.height}
+              style={{ width: m.logo.width, height: m.logo.height }}
+            />
+          </div>
+        )
+        : null}
+      <div
+        style={{
+          display: "flex",
+          flexDirection: "column",
+          justifyContent: "center",
+          flex: 1,
+          minWidth: 0,
+        }}
+      >
+        <div
+          style={{
+            display: "block",
+            fontSize: 28,
+            fontWeight: 700,
+            color: c.primaryInk,
+            lineHeight: 1.15,
+            lineClamp: 1,
+            textOverflow: "ellipsis",
+            whiteSpace: "nowrap",
+          }}
+        >
+          {m.brandName || "Turismo municipal"}
+        </div>
+        {m.tagline
+          ? (
+            <div
+              style={{
+                display: "block",
+                fontSize: 19,
+                color: c.muted,
+                lineHeight: 1.3,
+                marginTop: 4,
+                whiteSpace: "nowrap",
+                textOverflow: "ellipsis",
+              }}
+            >
+              {m.tagline}
+            </div>
+          )
+          : null}
+      </div>
+      <div
+        style={{
+          display: "flex",
+          alignItems: "center",
+          padding: "10px 18px",
+          borderRadius: 999,
+          backgroundColor: c.primaryTint,
+          color: c.primaryInk,
+          marginLeft: 24,
+        }}
+      >
+        <div
+          style={{
+            display: "block",
+            fontSize: 15,
+            fontWeight: 700,
+            letterSpacing: 2,
+          }}
+        >
+          PASAPORTE TURÍSTICO
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function NameBlock({ model: m }: ModelProps) {
+  // Always allow (and clamp to) two lines: the size pick is an estimate.
+  const { fontSize } = pickNameSize(m.name, NAME_WIDTH);
+  const lines = 2;
+  const lineHeight = Math.round(fontSize * 1.12);
+  const rtl = isRtl(m.name);
+  return (
+    <div
+      style={{ display: "flex", flexDirection: "column", width: NAME_WIDTH }}
+    >
+      <Label colors={m.colors}>Viajero de la ruta</Label>
+      <div
+        lang={rtl ? "ar" : undefined}
+        style={{
+          display: "block",
+          marginTop: 10,
+          fontSize,
+          fontWeight: 700,
+          lineHeight: `${lineHeight}px`,
+          letterSpacing: fontSize >= 60 ? -1.5 : -1,
+          color: m.colors.text,
+          width: NAME_WIDTH,
+          maxHeight: lineHeight * lines,
+          overflowWrap: "anywhere",
+          wordBreak: "break-word",
+          lineClamp: lines,
+          textOverflow: "ellipsis",
+          direction: rtl ? "rtl" : "ltr",
+          textAlign: "left",
+        }}
+      >
+        {m.name}
+      </div>
+    </div>
+  );
+}
+
+interface PanelProps {
+  colors: Palette;
+  radius: number;
+  outer: Record<string, string | number>;
+  inner: Record<string, string | number>;
+  children: ComponentChildren;
+}
+
+/**
+ * A rounded surface with a 2px outline. Drawn as two nested rounded boxes:
+ * satori renders CSS borders on rounded boxes as clipped strokes, and every
+ * clip path costs resvg a full-canvas mask layer (~10 ms each).
+ */
+function Panel({ colors: c, radius, outer, inner, children }: PanelProps) {
+  return (
+    <div
+      style={{
+        display: "flex",
+        padding: 2,
+        borderRadius: radius,
+        backgroundColor: c.border,
+        ...outer,
+      }}
+    >
+      <div
+        style={{
+          display: "flex",
+          flex: 1,
+          flexDirection: "column",
+          borderRadius: radius - 2,
+          backgroundColor: c.surface,
+          ...inner,
+        }}
+      >
+        {children}
+      </div>
+    </div>
+  );
+}
+
+interface StatBoxProps {
+  colors: Palette;
+  title: string;
+  flex?: number;
+  children: ComponentChildren;
+}
+
+function StatBox({ colors: c, title, flex = 1, children }: StatBoxProps) {
+  return (
+    <Panel
+      colors={c}
+      radius={20}
+      outer={{ flex, minWidth: 0 }}
+      inner={{ padding: "16px 22px", minWidth: 0 }}
+    >
+      <Label colors={c}>{title}</Label>
+      <div
+        style={{
+          display: "flex",
+          alignItems: "center",
+          marginTop: 8,
+          height: 52,
+        }}
+      >
+        {children}
+      </div>
+    </Panel>
+  );
+}
+
+function Stats({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div style={{ display: "flex", width: NAME_WIDTH, gap: 20 }}>
+      <StatBox colors={c} title="Lugares visitados">
+        <div
+          style={{
+            display: "block",
+            fontSize: 44,
+            fontWeight: 700,
+            color: c.primaryInk,
+            lineHeight: 1,
+          }}
+        >
+          {nf.format(m.visits)}
+        </div>
+        <div
+          style={{
+            display: "block",
+            fontSize: 24,
+            color: c.text,
+            marginLeft: 10,
+            marginTop: 10,
+            lineHeight: 1,
+          }}
+        >
+          {`de ${nf.format(m.total)} ${m.total === 1 ? "lugar" : "lugares"}`}
+        </div>
+      </StatBox>
+      <StatBox
+        colors={c}
+        title={m.badgeCount === 1 ? "Insignia ganada" : "Insignias ganadas"}
+        flex={1.25}
+      >
+        <Badges model={m} />
+      </StatBox>
+    </div>
+  );
+}
+
+/** The badge count and as many badge emoji as fit beside it, then "+N". */
+function Badges({ model: m }: ModelProps) {
+  const c = m.colors;
+  if (m.badgeCount === 0) {
+    return (
+      <div
+        style={{
+          display: "block",
+          fontSize: 24,
+          color: c.muted,
+          lineHeight: 1,
+        }}
+      >
+        ¡La primera te espera!
+      </div>
+    );
+  }
+  // Fit the icon chips next to the count: ~27px per count character at
+  // 44px bold, 54px per chip, room for a "+N" when not all are shown.
+  const countText = nf.format(m.badgeCount);
+  const room = BADGE_BOX_INNER - countText.length * 27 - 14;
+  let shown = m.badgeIcons;
+  if (shown.length < m.badgeCount || shown.length * CHIP_STEP > room) {
+    const plusWidth = 18 + String(m.badgeCount).length * 13;
+    shown = shown.slice(
+      0,
+      Math.max(0, Math.floor((room - plusWidth) / CHIP_STEP)),
+    );
+  }
+  const more = m.badgeCount - shown.length;
+  return (
+    <>
+      <div
+        style={{
+          display: "block",
+          fontSize: 44,
+          fontWeight: 700,
+          color: c.secondaryInk,
+          lineHeight: 1,
+        }}
+      >
+        {countText}
+      </div>
+      <div style={{ display: "flex", alignItems: "center", marginLeft: 14 }}>
+        {shown.map((icon) => (
+          <div
+            style={{
+              display: "flex",
+              width: 48,
+              height: 48,
+              borderRadius: 999,
+              backgroundColor: c.primaryTint,
+              alignItems: "center",
+              justifyContent: "center",
+              marginRight: 6,
+            }}
+          >
+            <div style={{ display: "block", fontSize: 28, lineHeight: 1 }}>
+              {icon}
+            </div>
+          </div>
+        ))}
+        {more > 0
+          ? (
+            <div
+              style={{
+                display: "block",
+                fontSize: 20,
+                fontWeight: 700,
+                color: c.muted,
+                marginLeft: 4,
+              }}
+            >
+              {`+${nf.format(more)}`}
+            </div>
+          )
+          : null}
+      </div>
+    </>
+  );
+}
+
+function ProgressPanel({ model: m }: ModelProps) {
+  const c = m.colors;
+  const left = Math.max(m.total - m.visits, 0);
+  const remaining = m.total === 0
+    ? "Tu ruta está por comenzar"
+    : left === 0
+    ? "¡Ruta completada!"
+    : `${nf.format(left)} ${left === 1 ? "lugar" : "lugares"} por descubrir`;
+  return (
+    <Panel
+      colors={c}
+      radius={28}
+      outer={{ width: RIGHT_COL }}
+      inner={{ justifyContent: "center", padding: "26px 30px" }}
+    >
+      <Label colors={c}>Ruta completada</Label>
+      <div style={{ display: "flex", alignItems: "flex-end", marginTop: 6 }}>
+        <div
+          style={{
+            display: "block",
+            fontSize: 104,
+            fontWeight: 700,
+            color: c.primaryInk,
+            lineHeight: 1,
+            letterSpacing: -4,
+          }}
+        >
+          {String(m.percent)}
+        </div>
+        <div
+          style={{
+            display: "block",
+            fontSize: 44,
+            fontWeight: 700,
+            color: c.primaryInk,
+            lineHeight: 1,
+            marginLeft: 4,
+            marginBottom: 10,
+          }}
+        >
+          %
+        </div>
+      </div>
+      <div
+        style={{
+          display: "flex",
+          marginTop: 22,
+          width: "100%",
+          height: 18,
+          borderRadius: 999,
+          backgroundColor: c.track,
+        }}
+      >
+        <div
+          style={{
+            display: "flex",
+            width: `${m.percent}%`,
+            height: "100%",
+            borderRadius: 999,
+            backgroundColor: c.primary,
+          }}
+        />
+      </div>
+      <div
+        style={{
+          display: "block",
+          fontSize: 18,
+          color: c.muted,
+          marginTop: 16,
+          lineHeight: 1.3,
+        }}
+      >
+        {remaining}
+      </div>
+    </Panel>
+  );
+}
+
+/** A right arrow drawn as SVG (Inter's latin subset has no U+2192). */
+function Arrow({ color }: { color: string }) {
+  return (
+    <svg
+      width={30}
+      height={30}
+      viewBox="0 0 24 24"
+      style={{ marginLeft: 12, marginTop: 2 }}
+    >
+      <path
+        d="M4 12h15M13 6l6 6-6 6"
+        fill="none"
+        stroke={color}
+        stroke-width={2.6}
+        stroke-linecap="round"
+        stroke-linejoin="round"
+      />
+    </svg>
+  );
+}
+
+function Footer({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div
+      style={{
+        display: "flex",
+        height: 96,
+        backgroundColor: c.primary,
+        alignItems: "center",
+        justifyContent: "space-between",
+        padding: `0 ${PAD_X}px`,
+      }}
+    >
+      <div style={{ display: "flex", flexDirection: "column" }}>
+        <div style={{ display: "flex", alignItems: "center" }}>
+          <div
+            style={{
+              display: "block",
+              fontSize: 30,
+              fontWeight: 700,
+              color: c.onPrimary,
+              lineHeight: 1.2,
+            }}
+          >
+            Descubre tu ruta
+          </div>
+          <Arrow color={c.onPrimary} />
+        </div>
+        <div
+          style={{
+            display: "block",
+            fontSize: 18,
+            color: c.onPrimaryMuted,
+            marginTop: 4,
+            lineHeight: 1.2,
+          }}
+        >
+          Visita, colecciona insignias y completa tu pasaporte.
+        </div>
+      </div>
+      <div style={{ display: "flex", alignItems: "center", gap: 10 }}>
+        {[c.accent, c.secondary, c.background].map((dot) => (
+          <div
+            style={{
+              display: "flex",
+              width: 16,
+              height: 16,
+              borderRadius: 999,
+              backgroundColor: dot,
+            }}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
