@@ -16,71 +16,27 @@ import {
 import { keys } from "@/lib/db/keys.ts";
 import { FLOW_TTL_MS, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
 import { CookieClient, parseSetCookie } from "./cookie_client.ts";
-import { startOidcProvider, type TestOidcProvider } from "./oidc_provider.ts";
 import {
-  createTestClock,
+  type AppWithProvider,
+  oidcEnv,
+  startAppWithProvider,
+  startOidcProvider,
+} from "./oidc_provider.ts";
+import {
   createTestContext,
   randomUserId,
-  type TestContext,
+  serveApp,
+  UUID,
 } from "./test_utils.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
-
-/** The app on a loopback port, wired to a real provider on another. */
-interface Harness {
-  ctx: TestContext;
-  /** The app's clock: it starts at the real time, because the provider's
-   * ID tokens and the API's check of session tokens read the real clock. */
-  clock: ReturnType<typeof createTestClock>;
-  provider: TestOidcProvider;
-  origin: string;
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-async function startHarness(
-  env: Record<string, string> = {},
-): Promise<Harness> {
-  let handler: Deno.ServeHandler = () => new Response(null, { status: 503 });
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (req, info) => handler(req, info),
-  );
-  const origin = `http://127.0.0.1:${server.addr.port}`;
-  const provider = await startOidcProvider({
-    redirectUri: `${origin}/auth/callback`,
-  });
-  const clock = createTestClock(new Date());
-  const ctx = await createTestContext({
-    now: clock.now,
-    env: {
-      BASE_URL: origin,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-      ...env,
-    },
-  });
-  handler = (req, info) => ctx.app.fetch(req, info);
-  return {
-    ctx,
-    clock,
-    provider,
-    origin,
-    async [Symbol.asyncDispose]() {
-      await server.shutdown();
-      await provider[Symbol.asyncDispose]();
-      await ctx[Symbol.asyncDispose]();
-    },
-  };
-}
 
 /**
  * Starts a sign-in and logs `account` in at the provider's own login form;
  * returns the provider's redirect back to the app (not yet visited).
  */
 async function loginAtProvider(
-  h: Harness,
+  h: AppWithProvider,
   browser: CookieClient,
   { account = "ana", next }: { account?: string; next?: string } = {},
 ): Promise<URL> {
@@ -112,7 +68,7 @@ async function loginAtProvider(
 
 /** A full sign-in; returns the callback's response (not followed). */
 async function signIn(
-  h: Harness,
+  h: AppWithProvider,
   browser: CookieClient,
   options: { account?: string; next?: string } = {},
 ): Promise<Response> {
@@ -129,13 +85,17 @@ function sessionCookieOf(res: Response) {
   return header ? parseSetCookie(header) : undefined;
 }
 
-async function getPage(h: Harness, browser: CookieClient, path: string) {
+async function getPage(
+  h: AppWithProvider,
+  browser: CookieClient,
+  path: string,
+) {
   const res = await browser.fetch(new URL(path, h.origin));
   return { res, html: await res.text() };
 }
 
 async function requestToken(
-  h: Harness,
+  h: AppWithProvider,
   browser: CookieClient,
   headers: Record<string, string> = { origin: h.origin },
 ) {
@@ -148,7 +108,7 @@ async function requestToken(
 }
 
 Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", async (t) => {
-  await using h = await startHarness();
+  await using h = await startAppWithProvider();
   const { kv } = h.ctx.deps;
 
   await t.step(
@@ -178,7 +138,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
         "the sign-in state cookie is cleared",
       );
 
-      const now = h.clock.now();
+      const now = h.ctx.clock.now();
       const session = await getSession(kv, cookie.value, now);
       assert.ok(session);
       assert.match(session.userId, UUID);
@@ -224,11 +184,11 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
       assert.match(q.get("scope")!, /\bopenid\b/);
       const state = q.get("state")!;
       assert.equal(browser.cookie("signin-state"), state);
-      const flow = await consumeOAuthFlow(kv, state, h.clock.now());
+      const flow = await consumeOAuthFlow(kv, state, h.ctx.clock.now());
       assert.ok(flow, "the flow is stored under its state");
       assert.equal(flow.nonce, q.get("nonce"));
       assert.equal(flow.next, "/turismo/atractivos");
-      assert.equal(flow.expiresAt, h.clock.now().getTime() + FLOW_TTL_MS);
+      assert.equal(flow.expiresAt, h.ctx.clock.now().getTime() + FLOW_TTL_MS);
       const challenge = new Uint8Array(
         await crypto.subtle.digest(
           "SHA-256",
@@ -251,7 +211,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
         await signIn(h, new CookieClient(), { account: "beto" }),
       )!;
       assert.notEqual(first.value, second.value);
-      const now = h.clock.now();
+      const now = h.ctx.clock.now();
       const [a, b] = await Promise.all([
         getSession(kv, first.value, now),
         getSession(kv, second.value, now),
@@ -282,7 +242,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
       const responses = await Promise.all(
         callbacks.map((url, i) => browsers[i].fetch(url)),
       );
-      const now = h.clock.now();
+      const now = h.ctx.clock.now();
       const users = new Set<string>();
       for (const res of responses) {
         assert.equal(res.status, 303);
@@ -424,7 +384,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
     const browser = new CookieClient();
     const callback = await loginAtProvider(h, browser);
     const state = callback.searchParams.get("state")!;
-    const now = h.clock.now();
+    const now = h.ctx.clock.now();
     const flow = (await consumeOAuthFlow(kv, state, now))!;
     await saveOAuthFlow(kv, state, { ...flow, nonce: "otro-nonce" }, {
       ttlMs: FLOW_TTL_MS,
@@ -440,7 +400,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
     async () => {
       const browser = new CookieClient();
       const callback = await loginAtProvider(h, browser);
-      h.clock.advance(FLOW_TTL_MS + 1_000);
+      h.ctx.clock.advance(FLOW_TTL_MS + 1_000);
       const res = await browser.fetch(callback);
       assert.equal(res.status, 400);
       assert.equal(sessionCookieOf(res), undefined);
@@ -470,7 +430,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
       const planted = await createSession(kv, {
         userId: randomUserId(),
         name: "Otra persona",
-        now: h.clock.now(),
+        now: h.ctx.clock.now(),
         ttlMs: SESSION_TTL_MS,
       });
       const browser = new CookieClient();
@@ -479,7 +439,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
       const cookie = sessionCookieOf(res)!;
       assert.notEqual(cookie.value, planted.sessionId);
       assert.equal(
-        await getSession(kv, planted.sessionId, h.clock.now()),
+        await getSession(kv, planted.sessionId, h.ctx.clock.now()),
         null,
       );
       const page = await getPage(h, browser, "/mi-pasaporte");
@@ -490,7 +450,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
 });
 
 Deno.test("GET /auth/callback when the provider goes down mid-sign-in", async (t) => {
-  await using h = await startHarness();
+  await using h = await startAppWithProvider();
 
   await t.step(
     "discovery is read once and cached across sign-ins",
@@ -520,13 +480,13 @@ Deno.test("GET /auth/callback when the provider goes down mid-sign-in", async (t
 });
 
 Deno.test("POST /api/session-token", async (t) => {
-  await using h = await startHarness();
+  await using h = await startAppWithProvider();
   const browser = new CookieClient();
   await signIn(h, browser, { account: "eva" });
   const session = (await getSession(
     h.ctx.deps.kv,
     browser.cookie("session")!,
-    h.clock.now(),
+    h.ctx.clock.now(),
   ))!;
 
   await t.step(
@@ -601,7 +561,7 @@ Deno.test("POST /api/session-token", async (t) => {
   });
 
   await t.step("an expired session is signed out", async () => {
-    h.clock.advance(SESSION_TTL_MS);
+    h.ctx.clock.advance(SESSION_TTL_MS);
     const { res } = await requestToken(h, browser);
     assert.equal(res.status, 401);
     const page = await getPage(h, browser, "/mi-pasaporte");
@@ -611,7 +571,7 @@ Deno.test("POST /api/session-token", async (t) => {
 });
 
 Deno.test("POST /auth/signout", async (t) => {
-  await using h = await startHarness();
+  await using h = await startAppWithProvider();
   const { kv } = h.ctx.deps;
   const browser = new CookieClient();
   await signIn(h, browser, { account: "fer" });
@@ -623,7 +583,7 @@ Deno.test("POST /auth/signout", async (t) => {
     assert.equal(res.status, 405);
     assert.equal(res.headers.get("allow"), "POST");
     assert.match(await res.text(), /Cerrar sesión/);
-    assert.ok(await getSession(kv, sessionId, h.clock.now()));
+    assert.ok(await getSession(kv, sessionId, h.ctx.clock.now()));
   });
 
   await t.step("a POST from another site does not sign out: 403", async () => {
@@ -639,7 +599,7 @@ Deno.test("POST /auth/signout", async (t) => {
       await res.body?.cancel();
       assert.equal(sessionCookieOf(res), undefined);
     }
-    assert.ok(await getSession(kv, sessionId, h.clock.now()));
+    assert.ok(await getSession(kv, sessionId, h.ctx.clock.now()));
   });
 
   let pageToken = "";
@@ -743,18 +703,15 @@ Deno.test("sign-in when the provider is down or not configured", async (t) => {
     "a provider that does not answer times out into a 502",
     async () => {
       const hung = Promise.withResolvers<void>();
-      const server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen() {} },
-        async () => {
-          await hung.promise;
-          return new Response("tarde");
-        },
-      );
+      const server = serveApp(async () => {
+        await hung.promise;
+        return new Response("tarde");
+      });
       try {
         await using ctx = await createTestContext({
           env: {
             BASE_URL: "http://127.0.0.1:8000",
-            OIDC_ISSUER: `http://127.0.0.1:${server.addr.port}`,
+            OIDC_ISSUER: server.origin,
             OIDC_CLIENT_ID: "id",
             OIDC_CLIENT_SECRET: "secreto",
           },
@@ -768,7 +725,7 @@ Deno.test("sign-in when the provider is down or not configured", async (t) => {
         assert.ok(ms >= 250 && ms < 3_000, `answered after ${ms} ms`);
       } finally {
         hung.resolve();
-        await server.shutdown();
+        await server[Symbol.asyncDispose]();
       }
     },
   );
@@ -779,14 +736,7 @@ Deno.test("sign-in on an https BASE_URL uses __Host- cookies with Secure", async
   await using provider = await startOidcProvider({
     redirectUri: `${base}/auth/callback`,
   });
-  await using ctx = await createTestContext({
-    env: {
-      BASE_URL: base,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-    },
-  });
+  await using ctx = await createTestContext({ env: oidcEnv(provider, base) });
   const browser = new CookieClient();
   // The app in process at its https address; the provider over loopback.
   const start = await ctx.app.request(`${base}/auth/signin`);

@@ -1,14 +1,15 @@
 /**
  * Headless Chromium for the browser tests: Debian's /usr/bin/chromium driven
- * by playwright-core, against the real app served on a loopback port. When
- * Chromium is missing the tests are skipped with the reason printed, never
- * passed silently (`.ci/setup-chromium.sh` installs it).
+ * by playwright-core, against the real app served on a loopback port
+ * (`serveApp` in test_utils.ts). When Chromium is missing the tests are
+ * skipped with the reason printed, never passed silently
+ * (`.ci/setup-chromium.sh` installs it).
  */
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
-/** Why the browser tests cannot run here, or undefined when they can. */
+/** Why the browser tests cannot run here (printed), or undefined when they can. */
 export const browserSkipReason: string | undefined = await Deno.stat(
   CHROMIUM_PATH,
 ).then(
@@ -16,6 +17,9 @@ export const browserSkipReason: string | undefined = await Deno.stat(
   () =>
     `no Chromium at ${CHROMIUM_PATH} (run .ci/setup-chromium.sh or apt-get install chromium)`,
 );
+if (browserSkipReason) {
+  console.warn(`Skipping the browser tests: ${browserSkipReason}`);
+}
 
 /** Launches headless Chromium with the flags that keep it quiet and offline. */
 export async function launchBrowser(): Promise<Browser> {
@@ -31,25 +35,6 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
-}
-
-/** The app on 127.0.0.1 and a free port, for the browser to load. */
-export function serveApp(
-  fetch: (
-    request: Request,
-    info: Deno.ServeHandlerInfo,
-  ) => Response | Promise<Response>,
-): { origin: string } & AsyncDisposable {
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    fetch,
-  );
-  return {
-    origin: `http://127.0.0.1:${server.addr.port}`,
-    async [Symbol.asyncDispose]() {
-      await server.shutdown();
-    },
-  };
 }
 
 /**

@@ -7,7 +7,6 @@
  * Skipped, with the reason printed, when Chromium is missing.
  */
 import assert from "node:assert/strict";
-import OpenAI from "openai";
 import type { BrowserContext } from "playwright-core";
 import { getTicket, saveTicket } from "@/lib/db/tickets.ts";
 import { ensureBuild } from "@/scripts/build.ts";
@@ -15,29 +14,24 @@ import {
   browserSkipReason,
   launchBrowser,
   saveScreenshot,
-  serveApp,
   watchPage,
 } from "./browser.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
   createTestContext,
-  DATA_PATH,
   postAsUser,
-  randomEmail,
-  randomShareCode,
+  randomTicket,
   randomUserId,
+  serveApp,
+  SHIPPED,
+  verifyVisits,
 } from "./test_utils.ts";
-
-if (browserSkipReason) {
-  console.warn(`Skipping the pages browser test: ${browserSkipReason}`);
-}
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 /** Guide codes as the operator prints them (the raw file; pages never show them). */
-const ATTRACTIONS: { slug: string; name: string; guideCode: string }[] = JSON
-  .parse(await Deno.readTextFile(DATA_PATH)).attractions;
+const ATTRACTIONS = SHIPPED.attractions;
 
 const MARKDOWN_REPLY =
   "Te recomiendo empezar por la **Plaza Principal de Tequila** 🌵:\n\n" +
@@ -60,12 +54,7 @@ Deno.test({
     await ensureBuild();
     await using fake = startFakeOpenAI();
     await using ctx = await createTestContext({
-      openai: new OpenAI({
-        apiKey: "test-key",
-        baseURL: fake.url,
-        maxRetries: 0,
-        timeout: 10_000,
-      }),
+      openai: fake.client({ maxRetries: 0, timeout: 10_000 }),
     });
     await using server = serveApp((req, info) => ctx.app.fetch(req, info));
     const { origin } = server;
@@ -97,26 +86,11 @@ Deno.test({
     /** A route whose tourist verified `count` visits (rating the first two). */
     async function createRouteWithVisits(name: string, count: number) {
       const userId = randomUserId();
-      const shareCode = randomShareCode();
-      await saveTicket(ctx.deps.kv, {
-        shareCode,
-        name,
-        email: randomEmail(),
-        phone: null,
-        wpId: 1,
-        userId,
-        createdAt: ctx.deps.now().toISOString(),
-      });
-      for (const attraction of ATTRACTIONS.slice(0, count)) {
-        const res = await postAsUser(
-          ctx,
-          "/api/turismo/verify-visit",
-          userId,
-          { code: attraction.guideCode.toLowerCase(), userId },
-        );
-        assert.equal(res.status, 200, await res.text());
-        ctx.clock.advance(26 * 60 * 60 * 1000);
-      }
+      const { shareCode } = await saveTicket(
+        ctx.deps.kv,
+        randomTicket({ name, userId }),
+      );
+      await verifyVisits(ctx, userId, count, 26 * 60 * 60 * 1000);
       for (
         const [i, notes] of ["¡El kiosco de noche es precioso!", null].entries()
       ) {
@@ -226,18 +200,12 @@ Deno.test({
       await t.step(
         "a hostile name on the route page stays text and runs nothing",
         async () => {
-          const shareCode = randomShareCode();
           const name =
             `</script><script>alert("nombre")</script><img src=x onerror=alert(1)>`;
-          await saveTicket(ctx.deps.kv, {
-            shareCode,
-            name,
-            email: randomEmail(),
-            phone: null,
-            wpId: 2,
-            userId: null,
-            createdAt: ctx.deps.now().toISOString(),
-          });
+          const { shareCode } = await saveTicket(
+            ctx.deps.kv,
+            randomTicket({ name }),
+          );
           const { page, watch, context } = await openPage(`/ruta/${shareCode}`);
           assert.equal(
             (await page.locator("h1").textContent())?.replace(/\s+/g, " "),

@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { DEFAULT_REPLY, startFakeOpenAI } from "./fake_openai.ts";
-import { createTestContext, DATA_PATH, postJson } from "./test_utils.ts";
-import type { TestContext } from "./test_utils.ts";
+import {
+  assertJson,
+  capture,
+  copyShippedData,
+  createTestContext,
+  distanceKm,
+  mutateShipped,
+  postJson,
+  serveApp,
+  SHIPPED,
+  type TestContext,
+} from "./test_utils.ts";
 
-const RAW_DATA = JSON.parse(await Deno.readTextFile(DATA_PATH));
-const GUIDE_CODES: string[] = RAW_DATA.attractions.map((
-  a: { guideCode: string },
-) => a.guideCode);
+const GUIDE_CODES = SHIPPED.attractions.map((a) => a.guideCode);
 
 const REPLY_400 = /No recibí un mensaje válido/;
 const REPLY_429 = /Espera un momento/;
@@ -37,35 +44,22 @@ function ask(
   });
 }
 
+/** Asks for a streamed reply ("hola"): the response and its whole body. */
+async function askStreamed(
+  ctx: TestContext,
+): Promise<{ res: Response; text: string }> {
+  const res = await ask(ctx, { message: "hola" }, {
+    headers: { accept: "text/event-stream" },
+  });
+  return { res, text: await res.text() };
+}
+
 /** Asserts a chat error: the status, JSON, and a body that is exactly `{reply}`. */
 async function assertReply(res: Response, status: number, reply: RegExp) {
-  assert.equal(res.status, status);
-  assert.match(res.headers.get("content-type")!, /^application\/json/);
-  const body = await res.json();
+  const body = await assertJson(res, status);
   assert.deepEqual(Object.keys(body), ["reply"]);
   assert.equal(typeof body.reply, "string");
   assert.match(body.reply, reply);
-}
-
-/** Runs `fn` with `console[method]` recorded (and kept off the test output). */
-async function capture<T>(
-  method: "warn" | "error",
-  fn: () => Promise<T>,
-): Promise<{ result: T; logged: string }> {
-  const original = console[method];
-  const lines: string[] = [];
-  console[method] = (...args: unknown[]) =>
-    lines.push(
-      args.map((a) =>
-        a instanceof Error ? `${a.message} ${a.stack}` : String(a)
-      )
-        .join(" "),
-    );
-  try {
-    return { result: await fn(), logged: lines.join("\n") };
-  } finally {
-    console[method] = original;
-  }
 }
 
 /** The parsed events of a server-sent-events body. */
@@ -81,25 +75,9 @@ function parseEvents(text: string): { event: string; data: string }[] {
   });
 }
 
-/** Great-circle distance by the spherical law of cosines: an independent check of haversine. */
-function cosineLawKm(
-  a: { lat: number; lng: number },
-  b: { lat: number; lng: number },
-): number {
-  const r = Math.PI / 180;
-  const cos = Math.sin(a.lat * r) * Math.sin(b.lat * r) +
-    Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.cos((b.lng - a.lng) * r);
-  return 6371.0088 * Math.acos(Math.min(1, cos));
-}
-
 Deno.test("POST /api/chat", async (t) => {
   await using fake = startFakeOpenAI();
-  const openai = new OpenAI({
-    apiKey: "test-key",
-    baseURL: fake.url,
-    timeout: 10_000,
-    maxRetries: 1,
-  });
+  const openai = fake.client({ timeout: 10_000, maxRetries: 1 });
   await using ctx = await createTestContext({
     clockStart: new Date("2026-11-22T15:00:00Z"),
     env: { TRUST_PROXY: "true" },
@@ -112,9 +90,7 @@ Deno.test("POST /api/chat", async (t) => {
     async () => {
       fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
       const res = await ask(ctx, { message: "¿Qué visito hoy?" });
-      assert.equal(res.status, 200);
-      assert.match(res.headers.get("content-type")!, /^application\/json/);
-      assert.deepEqual(await res.json(), { reply: DEFAULT_REPLY });
+      assert.deepEqual(await assertJson(res, 200), { reply: DEFAULT_REPLY });
     },
   );
 
@@ -144,11 +120,11 @@ Deno.test("POST /api/chat", async (t) => {
     "the system prompt carries the data set and the reply rules, but no guide code",
     () => {
       const prompt: string = systemOf(0);
-      for (const attraction of RAW_DATA.attractions) {
+      for (const attraction of SHIPPED.attractions) {
         assert.ok(prompt.includes(attraction.name), attraction.name);
         assert.ok(prompt.includes(`/turismo/atractivos/${attraction.slug}`));
       }
-      for (const provider of RAW_DATA.providers) {
+      for (const provider of SHIPPED.providers) {
         assert.ok(prompt.includes(provider.contact.phone), provider.name);
       }
       assert.match(
@@ -269,7 +245,7 @@ Deno.test("POST /api/chat", async (t) => {
         count: number,
       ) => {
         const sorted = items
-          .map((item) => ({ item, km: cosineLawKm(here, item.location) }))
+          .map((item) => ({ item, km: distanceKm(here, item.location) }))
           .sort((a, b) => a.km - b.km);
         const listed = lines.filter((line) =>
           sorted.some(({ item }) =>
@@ -290,8 +266,8 @@ Deno.test("POST /api/chat", async (t) => {
           );
         });
       };
-      expectNearest(RAW_DATA.attractions, 8);
-      expectNearest(RAW_DATA.providers, 6);
+      expectNearest(SHIPPED.attractions, 8);
+      expectNearest(SHIPPED.providers, 6);
       // Hand-computed: Plaza Principal (20.88248, -103.83627) is 1.234 km away.
       assert.ok(
         context.includes(
@@ -434,12 +410,10 @@ Deno.test("POST /api/chat", async (t) => {
     "with Accept: text/event-stream the reply streams as delta events, then done",
     async () => {
       fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
-      const res = await ask(ctx, { message: "hola" }, {
-        headers: { accept: "text/event-stream" },
-      });
+      const { res, text } = await askStreamed(ctx);
       assert.equal(res.status, 200);
       assert.match(res.headers.get("content-type")!, /^text\/event-stream/);
-      const events = parseEvents(await res.text());
+      const events = parseEvents(text);
       assert.deepEqual(events.at(-1), { event: "done", data: "{}" });
       const deltas = events.slice(0, -1);
       assert.ok(deltas.length > 1);
@@ -477,14 +451,9 @@ Deno.test("POST /api/chat", async (t) => {
         type: "stream-error",
         content: "Empiezo a responder",
       });
-      const { result: [res, text], logged } = await capture(
+      const { result: { res, text }, logged } = await capture(
         "warn",
-        async () => {
-          const res = await ask(ctx, { message: "hola" }, {
-            headers: { accept: "text/event-stream" },
-          });
-          return [res, await res.text()] as const;
-        },
+        () => askStreamed(ctx),
       );
       assert.equal(res.status, 200);
       assert.match(logged, /Chat model provider failed: APIError/);
@@ -514,22 +483,17 @@ Deno.test("POST /api/chat", async (t) => {
         return fetch(input, init);
       };
       await using live = await createTestContext({
-        openai: new OpenAI({
-          apiKey: "test-key",
-          baseURL: fake.url,
+        openai: fake.client({
           timeout: 30_000,
           maxRetries: 0,
           fetch: spyFetch,
         }),
       });
       // Over a real connection: disconnecting is what is being tested.
-      await using server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen() {} },
-        live.app.fetch,
-      );
+      await using server = serveApp(live.app.fetch);
       fake.respondWith({ type: "stream-hang", content: "Un momento" });
       const leave = new AbortController();
-      const res = await fetch(`http://127.0.0.1:${server.addr.port}/api/chat`, {
+      const res = await fetch(`${server.origin}/api/chat`, {
         method: "POST",
         signal: leave.signal,
         headers: {
@@ -566,12 +530,7 @@ Deno.test("POST /api/chat", async (t) => {
     async () => {
       await using quick = await createTestContext({
         env: { TRUST_PROXY: "true" },
-        openai: new OpenAI({
-          apiKey: "test-key",
-          baseURL: fake.url,
-          timeout: 300,
-          maxRetries: 1,
-        }),
+        openai: fake.client({ timeout: 300, maxRetries: 1 }),
       });
       fake.respondWith({ type: "hang" });
       const before = fake.requests.length;
@@ -585,14 +544,9 @@ Deno.test("POST /api/chat", async (t) => {
       assert.equal(fake.requests.length - before, 2);
 
       fake.respondWith({ type: "stream-hang", content: "Un momento" });
-      const { result: [streamed, text], logged } = await capture(
+      const { result: { res: streamed, text }, logged } = await capture(
         "warn",
-        async () => {
-          const res = await ask(quick, { message: "hola" }, {
-            headers: { accept: "text/event-stream" },
-          });
-          return [res, await res.text()] as const;
-        },
+        () => askStreamed(quick),
       );
       assert.equal(streamed.status, 200);
       assert.match(logged, /APIConnectionTimeoutError/);
@@ -640,39 +594,36 @@ Deno.test("POST /api/chat", async (t) => {
   await t.step(
     "the prompt is rebuilt when the data set changes, without a restart",
     async () => {
-      const dir = await Deno.makeTempDir({ prefix: "chat_data_" });
-      try {
-        const path = `${dir}/turismo.json`;
-        await Deno.copyFile(DATA_PATH, path);
-        const store = await DataStore.open(path);
-        await using live = await createTestContext({
-          env: { TRUST_PROXY: "true" },
-          openai,
-          data: store,
-        });
-        fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
-        assert.equal((await ask(live, { message: "uno" })).status, 200);
-        const first = systemOf(0);
-        assert.equal((await ask(live, { message: "dos" })).status, 200);
-        assert.equal(systemOf(0), first);
+      await using copy = await copyShippedData();
+      const store = await DataStore.open(copy.path);
+      await using live = await createTestContext({
+        env: { TRUST_PROXY: "true" },
+        openai,
+        data: store,
+      });
+      fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
+      assert.equal((await ask(live, { message: "uno" })).status, 200);
+      const first = systemOf(0);
+      assert.equal((await ask(live, { message: "dos" })).status, 200);
+      assert.equal(systemOf(0), first);
 
-        const changed = structuredClone(RAW_DATA);
-        changed.attractions[0].name = "Plaza Principal Renovada";
-        changed.emergency[0].phone = "112";
-        await Deno.writeTextFile(path, JSON.stringify(changed));
-        assert.equal(await store.reload(), true);
+      await Deno.writeTextFile(
+        copy.path,
+        mutateShipped((changed) => {
+          changed.attractions[0].name = "Plaza Principal Renovada";
+          changed.emergency[0].phone = "112";
+        }),
+      );
+      assert.equal(await store.reload(), true);
 
-        assert.equal((await ask(live, { message: "tres" })).status, 200);
-        const rebuilt = systemOf(0);
-        assert.notEqual(rebuilt, first);
-        assert.match(rebuilt, /\*\*Plaza Principal Renovada\*\*/);
-        assert.match(rebuilt, /\*\*112\*\*/);
-        assert.ok(!rebuilt.includes("Plaza Principal de Tequila"));
-        assert.equal((await ask(live, { message: "cuatro" })).status, 200);
-        assert.equal(systemOf(0), rebuilt);
-      } finally {
-        await Deno.remove(dir, { recursive: true });
-      }
+      assert.equal((await ask(live, { message: "tres" })).status, 200);
+      const rebuilt = systemOf(0);
+      assert.notEqual(rebuilt, first);
+      assert.match(rebuilt, /\*\*Plaza Principal Renovada\*\*/);
+      assert.match(rebuilt, /\*\*112\*\*/);
+      assert.ok(!rebuilt.includes("Plaza Principal de Tequila"));
+      assert.equal((await ask(live, { message: "cuatro" })).status, 200);
+      assert.equal(systemOf(0), rebuilt);
     },
   );
 

@@ -20,7 +20,7 @@ import {
   stopServices,
   waitUntilHealthy,
 } from "./service_process.ts";
-import { randomEmail, randomShareCode, randomUserId } from "./test_utils.ts";
+import { randomUserId, ticketBody } from "./test_utils.ts";
 
 const DENO_ARGS = ["run", "--allow-read", "--allow-net", "--allow-env"];
 const SECRET = `deploy-test-secret-${crypto.randomUUID()}`;
@@ -169,12 +169,9 @@ Deno.test("built and run as on Deno Deploy", { ignore }, async (t) => {
   });
 
   await t.step("a ticket gets its page and a 1200×630 share card", async () => {
-    const shareCode = randomShareCode();
-    const res = await postJsonTo(`${url}/api/turismo/ticket`, {
-      name: "Lucía Fernández",
-      email: randomEmail(),
-      shareCode,
-    });
+    const ticket = ticketBody();
+    const { shareCode } = ticket;
+    const res = await postJsonTo(`${url}/api/turismo/ticket`, ticket);
     const body = await res.json();
     assert.equal(res.status, 200, JSON.stringify(body));
     assert.ok(

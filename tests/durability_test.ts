@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
-import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { openKv } from "@/lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
@@ -32,13 +31,15 @@ import {
 } from "./service_process.ts";
 import {
   DATA_PATH,
-  randomEmail,
-  randomShareCode,
+  loadShippedData,
+  mutateShipped,
   randomUserId,
+  serveApp,
+  ticketBody,
 } from "./test_utils.ts";
 
 const MAIN = `${ROOT}main.ts`;
-const loaded = await loadTourismData(DATA_PATH);
+const loaded = await loadShippedData();
 const codes = [...loaded.slugByGuideCode.entries()];
 
 /** A temporary folder laid out like a checkout: `data/turismo.json`. */
@@ -125,7 +126,7 @@ Deno.test("a second process on the KV file loses no acknowledged write", async (
   try {
     await waitUntilHealthy(service);
     const userId = randomUserId();
-    const tickets = [randomShareCode(), randomShareCode()];
+    const tickets = [ticketBody(), ticketBody()];
     const visited: Record<string, string> = {};
 
     await t.step(
@@ -133,12 +134,11 @@ Deno.test("a second process on the KV file loses no acknowledged write", async (
       async () => {
         const token = await mintDevToken(dir, env, userId);
         await mintDevToken(dir, env, userId);
-        for (const [i, shareCode] of tickets.entries()) {
-          const res = await postJsonTo(`${service.url}/api/turismo/ticket`, {
-            name: "Lucía Fernández",
-            email: randomEmail(),
-            shareCode,
-          });
+        for (const [i, ticket] of tickets.entries()) {
+          const res = await postJsonTo(
+            `${service.url}/api/turismo/ticket`,
+            ticket,
+          );
           assert.equal(res.status, 200, await res.text());
           const [code, slug] = codes[i];
           const verified = await verify(service, token, userId, code);
@@ -155,7 +155,7 @@ Deno.test("a second process on the KV file loses no acknowledged write", async (
         await stopServices([service], "SIGKILL");
         service = startIn(dir, env, port);
         await waitUntilHealthy(service);
-        for (const shareCode of tickets) {
+        for (const { shareCode } of tickets) {
           const res = await fetch(`${service.url}/ruta/${shareCode}`);
           await res.body?.cancel();
           assert.equal(res.status, 200, `/ruta/${shareCode}`);
@@ -289,9 +289,10 @@ Deno.test("a start that cannot succeed says why in one line, exits 1 and writes 
     await t.step(
       "a data file that is not valid, with the bad path",
       async () => {
-        const broken = JSON.parse(await Deno.readTextFile(DATA_PATH));
-        broken.attractions[2].location.lat = 200;
-        await Deno.writeTextFile(`${dir}/roto.json`, JSON.stringify(broken));
+        await Deno.writeTextFile(
+          `${dir}/roto.json`,
+          mutateShipped((broken) => broken.attractions[2].location.lat = 200),
+        );
         await assertRefused(
           { TOURISM_DATA: `${dir}/roto.json` },
           await getFreePort(),
@@ -320,12 +321,8 @@ Deno.test("SIGTERM finishes the request in flight, closes KV and exits 0", async
   }, await getFreePort());
   try {
     await waitUntilHealthy(service);
-    const shareCode = randomShareCode();
-    const ticket = await postJsonTo(`${service.url}/api/turismo/ticket`, {
-      name: "Ana",
-      email: randomEmail(),
-      shareCode,
-    });
+    const body = ticketBody({ name: "Ana" });
+    const ticket = await postJsonTo(`${service.url}/api/turismo/ticket`, body);
     assert.equal(ticket.status, 200);
     await ticket.body?.cancel();
     const chat = postJsonTo(`${service.url}/api/chat`, { message: "Hola" });
@@ -343,7 +340,7 @@ Deno.test("SIGTERM finishes the request in flight, closes KV and exits 0", async
     await assert.rejects(Deno.stat(`${kvPath}-wal`), Deno.errors.NotFound);
     const kv = await openKv(kvPath);
     try {
-      assert.equal((await getTicket(kv, shareCode))?.name, "Ana");
+      assert.equal((await getTicket(kv, body.shareCode))?.name, "Ana");
     } finally {
       kv.close();
     }
@@ -367,15 +364,11 @@ Deno.test("--env-file reads .env; the real environment wins", async () => {
   const service = startIn(dir, {}, await getFreePort(), ["--env-file=.env"]);
   try {
     await waitUntilHealthy(service);
-    const shareCode = randomShareCode();
-    const res = await postJsonTo(`${service.url}/api/turismo/ticket`, {
-      name: "Ana",
-      email: randomEmail(),
-      shareCode,
-    });
+    const body = ticketBody({ name: "Ana" });
+    const res = await postJsonTo(`${service.url}/api/turismo/ticket`, body);
     assert.equal(
       (await res.json()).ticketUrl,
-      `https://turismo.ejemplo.gob.mx/ruta/${shareCode}`,
+      `https://turismo.ejemplo.gob.mx/ruta/${body.shareCode}`,
     );
     await Deno.stat(`${dir}/state/turismo.kv`);
   } finally {
@@ -387,17 +380,14 @@ Deno.test("--env-file reads .env; the real environment wins", async () => {
 Deno.test("KV_PATH takes a KV Connect URL and sends DENO_KV_ACCESS_TOKEN", async () => {
   const dir = await createWorkdir();
   const seen: { method: string; authorization: string | null }[] = [];
-  await using server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (req) => {
-      seen.push({
-        method: req.method,
-        authorization: req.headers.get("authorization"),
-      });
-      return Response.json({ error: "unauthorized" }, { status: 401 });
-    },
-  );
-  const url = `http://127.0.0.1:${server.addr.port}/kv`;
+  await using server = serveApp((req) => {
+    seen.push({
+      method: req.method,
+      authorization: req.headers.get("authorization"),
+    });
+    return Response.json({ error: "unauthorized" }, { status: 401 });
+  });
+  const url = `${server.origin}/kv`;
   const service = startIn(dir, {
     KV_PATH: url,
     DENO_KV_ACCESS_TOKEN: "token-de-prueba",
@@ -408,7 +398,7 @@ Deno.test("KV_PATH takes a KV Connect URL and sends DENO_KV_ACCESS_TOKEN", async
     assert.match(
       service.output().trim(),
       new RegExp(
-        `^KV Connect http://127\\.0\\.0\\.1:${server.addr.port} cannot be read: .+$`,
+        `^KV Connect ${RegExp.escape(server.origin)} cannot be read: .+$`,
       ),
     );
     assert.ok(seen.length > 0, "the KV Connect server was asked");

@@ -5,6 +5,7 @@
  * ending with `data: [DONE]`), records every request it receives, and can be
  * told to fail in the ways a hosted model fails.
  */
+import OpenAI, { type ClientOptions } from "openai";
 
 /** How the server answers the next requests (until told otherwise). */
 export type FakeBehaviour =
@@ -41,6 +42,8 @@ export interface FakeOpenAI extends AsyncDisposable {
   lastRequest(): RecordedRequest;
   /** Sets how the server answers from now on. */
   respondWith(behaviour: FakeBehaviour): void;
+  /** An SDK client of this server, with the API key `test-key` and `options`. */
+  client(options?: ClientOptions): OpenAI;
 }
 
 export const DEFAULT_REPLY =
@@ -101,8 +104,9 @@ export function startFakeOpenAI(): FakeOpenAI {
     },
   );
 
+  const url = `http://127.0.0.1:${server.addr.port}/v1`;
   return {
-    url: `http://127.0.0.1:${server.addr.port}/v1`,
+    url,
     requests,
     lastRequest() {
       const last = requests.at(-1);
@@ -111,6 +115,9 @@ export function startFakeOpenAI(): FakeOpenAI {
     },
     respondWith(next) {
       behaviour = next;
+    },
+    client(options) {
+      return new OpenAI({ apiKey: "test-key", baseURL: url, ...options });
     },
     async [Symbol.asyncDispose]() {
       for (const release of pending) release();

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { createErrorHandler } from "@/lib/http/error_handler.ts";
-import { createTestContext, DATA_PATH, postJson } from "./test_utils.ts";
+import {
+  assertJson,
+  capture,
+  copyShippedData,
+  createTestContext,
+  DATA_PATH,
+  mutateShipped,
+  postJson,
+} from "./test_utils.ts";
 
 Deno.test("http conventions", async (t) => {
   await using ctx = await createTestContext({
@@ -20,9 +28,7 @@ Deno.test("http conventions", async (t) => {
 
   await t.step("an unknown /api path is a JSON 404", async () => {
     const res = await ctx.app.request("/api/turismo/nada");
-    assert.equal(res.status, 404);
-    assert.match(res.headers.get("content-type")!, /application\/json/);
-    const body = await res.json();
+    const body = await assertJson(res, 404);
     assert.equal(body.error, "No encontrado");
     assert.match(body.details, /GET \/api\/turismo\/nada/);
   });
@@ -156,68 +162,59 @@ Deno.test("http: an unexpected error is a 500 without internals, and is logged",
     throw new Error("secret internals at /srv/app.ts:42");
   });
   app.onError(createErrorHandler());
-  const logged: unknown[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => logged.push(args);
-  try {
-    const res = await app.request("/boom");
-    assert.equal(res.status, 500);
-    const text = await res.text();
-    assert.ok(!text.includes("secret internals"));
-    assert.deepEqual(JSON.parse(text), {
-      error: "Error interno del servidor",
-      details: "Inténtalo de nuevo más tarde",
-    });
-    assert.equal(logged.length, 1);
-  } finally {
-    console.error = original;
-  }
+  const { result: res, lines } = await capture(
+    "error",
+    async () => await app.request("/boom"),
+  );
+  assert.equal(res.status, 500);
+  const text = await res.text();
+  assert.ok(!text.includes("secret internals"));
+  assert.deepEqual(JSON.parse(text), {
+    error: "Error interno del servidor",
+    details: "Inténtalo de nuevo más tarde",
+  });
+  assert.equal(lines.length, 1);
 });
 
 Deno.test("GET /healthz tells a refused data change and an unreadable KV", async (t) => {
-  const dir = await Deno.makeTempDir({ prefix: "turismo-health-" });
-  const path = `${dir}/turismo.json`;
-  const shipped = await Deno.readTextFile(DATA_PATH);
-  await Deno.writeTextFile(path, shipped);
-  const data = await DataStore.open(path, { onError: () => {} });
+  await using copy = await copyShippedData();
+  const data = await DataStore.open(copy.path, { onError: () => {} });
   await using ctx = await createTestContext({ data });
-  try {
-    await t.step(
-      "a broken data file: 200 degraded, with the reason, on the last good version",
-      async () => {
-        const good = data.current().version;
-        const broken = JSON.parse(shipped);
-        broken.attractions[0].location.lat = 500;
-        await Deno.writeTextFile(path, JSON.stringify(broken));
-        assert.equal(await data.reload(), false);
-        const res = await ctx.app.request("/healthz");
-        assert.equal(res.status, 200);
-        const body = await res.json();
-        assert.equal(body.status, "degraded");
-        assert.equal(body.dataVersion, good);
-        assert.match(body.reason, /attractions\[0\]\.location\.lat/);
-      },
-    );
 
-    await t.step("the file mended: ok again", async () => {
-      await Deno.writeTextFile(path, shipped);
-      await data.reload();
+  await t.step(
+    "a broken data file: 200 degraded, with the reason, on the last good version",
+    async () => {
+      const good = data.current().version;
+      await Deno.writeTextFile(
+        copy.path,
+        mutateShipped((broken) => broken.attractions[0].location.lat = 500),
+      );
+      assert.equal(await data.reload(), false);
       const res = await ctx.app.request("/healthz");
-      assert.deepEqual(await res.json(), {
-        status: "ok",
-        dataVersion: data.current().version,
-      });
-    });
-
-    await t.step("KV that cannot be read: 503", async () => {
-      ctx.deps.kv.close();
-      const res = await ctx.app.request("/healthz");
-      assert.equal(res.status, 503);
+      assert.equal(res.status, 200);
       const body = await res.json();
-      assert.equal(body.error, "Servicio no disponible");
-      assert.match(body.details, /almacenamiento/);
+      assert.equal(body.status, "degraded");
+      assert.equal(body.dataVersion, good);
+      assert.match(body.reason, /attractions\[0\]\.location\.lat/);
+    },
+  );
+
+  await t.step("the file mended: ok again", async () => {
+    await Deno.copyFile(DATA_PATH, copy.path);
+    await data.reload();
+    const res = await ctx.app.request("/healthz");
+    assert.deepEqual(await res.json(), {
+      status: "ok",
+      dataVersion: data.current().version,
     });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
+
+  await t.step("KV that cannot be read: 503", async () => {
+    ctx.deps.kv.close();
+    const res = await ctx.app.request("/healthz");
+    assert.equal(res.status, 503);
+    const body = await res.json();
+    assert.equal(body.error, "Servicio no disponible");
+    assert.match(body.details, /almacenamiento/);
+  });
 });

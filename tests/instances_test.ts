@@ -8,7 +8,6 @@
  */
 import assert from "node:assert/strict";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
-import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { openKv } from "@/lib/db/kv.ts";
@@ -27,9 +26,10 @@ import {
 } from "./service_process.ts";
 import {
   DATA_PATH,
-  randomEmail,
-  randomShareCode,
+  loadShippedData,
   randomUserId,
+  SHIPPED,
+  ticketBody,
 } from "./test_utils.ts";
 
 const IP_BUDGET = 120;
@@ -92,8 +92,7 @@ Deno.test("three instances on one KV file", async (t) => {
     await t.step(
       "one user's 17 concurrent verifications count 17 and unlock each badge exactly once",
       async () => {
-        const loaded = await loadTourismData(DATA_PATH);
-        const codes = [...loaded.slugByGuideCode.keys()];
+        const codes = [...(await loadShippedData()).slugByGuideCode.keys()];
         assert.equal(codes.length, 17);
         const userId = randomUserId();
         const token = await signOwnToken(secret, userId);
@@ -134,11 +133,7 @@ Deno.test("three instances on one KV file", async (t) => {
     await t.step(
       "the same share code posted to all three at once creates one ticket",
       async () => {
-        const body = {
-          name: "Lucía Fernández",
-          email: randomEmail(),
-          shareCode: randomShareCode(),
-        };
+        const body = ticketBody();
         const responses = await Promise.all(
           instances.map(({ url }) =>
             postJsonTo(`${url}/api/turismo/ticket`, body)
@@ -165,8 +160,7 @@ Deno.test("three instances on one KV file", async (t) => {
     await t.step(
       "the per-IP budget is counted by each instance: exactly its own budget each, three budgets together",
       async () => {
-        const slug = (await loadTourismData(DATA_PATH)).data.attractions[0]
-          .slug;
+        const slug = SHIPPED.attractions[0].slug;
         // What each instance counted so far: the requests above went to
         // instance i % 3 (chat 10 each, verifications 6, 6, 5, one ticket).
         const counted = [17, 17, 16];

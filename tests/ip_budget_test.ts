@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { IP_BUDGET_WINDOW_MS } from "@/lib/limits/ip_budget.ts";
-import { createTestContext, type TestContext } from "./test_utils.ts";
+import {
+  assertJson,
+  createTestContext,
+  postJson,
+  serveApp,
+  type TestContext,
+} from "./test_utils.ts";
 
 /** One second into a minute, so the sliding window's arithmetic is known. */
 const MINUTE_START = new Date(
@@ -34,15 +40,7 @@ function postFrom(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return Promise.resolve(ctx.app.request(path, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-forwarded-for": ip,
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  }));
+  return postJson(ctx, path, body, { "x-forwarded-for": ip, ...headers });
 }
 
 async function countStatuses(
@@ -54,6 +52,30 @@ async function countStatuses(
     counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
   }
   return counts;
+}
+
+/**
+ * `count` concurrent POSTs of `{}` to rate-visit over a real connection to
+ * the app, with `headers(i)` each; their statuses counted.
+ */
+async function postOverHttp(
+  ctx: TestContext,
+  count: number,
+  headers: (i: number) => Record<string, string> = () => ({}),
+): Promise<Map<number, number>> {
+  await using server = serveApp(ctx.app.fetch);
+  const responses = await Promise.all(
+    Array.from(
+      { length: count },
+      (_, i) =>
+        fetch(`${server.origin}/api/turismo/rate-visit`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers(i) },
+          body: "{}",
+        }),
+    ),
+  );
+  return await countStatuses(responses);
 }
 
 Deno.test("per-IP request budget (every endpoint)", async (t) => {
@@ -99,8 +121,7 @@ Deno.test("per-IP request budget (every endpoint)", async (t) => {
       const res = await postFrom(ctx, "/api/turismo/ticket", ip, {}, {
         origin: "https://portal.example",
       });
-      assert.equal(res.status, 429);
-      assert.match(res.headers.get("content-type")!, /application\/json/);
+      const body = await assertJson(res, 429);
       const retryAfter = Number(res.headers.get("retry-after"));
       assert.ok(
         Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
@@ -110,7 +131,6 @@ Deno.test("per-IP request budget (every endpoint)", async (t) => {
         res.headers.get("access-control-allow-origin"),
         "https://portal.example",
       );
-      const body = await res.json();
       assert.deepEqual(Object.keys(body).sort(), ["details", "error"]);
       assert.equal(body.error, "Demasiadas solicitudes");
       assert.match(body.details, /espera \d+ segundos?/);
@@ -199,26 +219,9 @@ Deno.test("per-IP request budget on a real server", async (t) => {
       await using ctx = await createTestContext({
         env: { IP_BUDGET_PER_MINUTE: "10" },
       });
-      await using server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen() {} },
-        ctx.app.fetch,
-      );
-      const base = `http://127.0.0.1:${server.addr.port}`;
-      const responses = await Promise.all(
-        Array.from(
-          { length: 16 },
-          (_, i) =>
-            fetch(`${base}/api/turismo/rate-visit`, {
-              method: "POST",
-              headers: {
-                "content-type": "application/json",
-                "x-forwarded-for": `192.0.2.${i}`,
-              },
-              body: "{}",
-            }),
-        ),
-      );
-      const counts = await countStatuses(responses);
+      const counts = await postOverHttp(ctx, 16, (i) => ({
+        "x-forwarded-for": `192.0.2.${i}`,
+      }));
       assert.equal(counts.get(401), 10);
       assert.equal(counts.get(429), 6);
       assert.equal(getCount(ctx, "127.0.0.1"), 10);
@@ -231,23 +234,7 @@ Deno.test("per-IP request budget on a real server", async (t) => {
       await using ctx = await createTestContext({
         env: { IP_BUDGET_PER_MINUTE: "0" },
       });
-      await using server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen() {} },
-        ctx.app.fetch,
-      );
-      const base = `http://127.0.0.1:${server.addr.port}`;
-      const responses = await Promise.all(
-        Array.from(
-          { length: 40 },
-          () =>
-            fetch(`${base}/api/turismo/rate-visit`, {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: "{}",
-            }),
-        ),
-      );
-      const counts = await countStatuses(responses);
+      const counts = await postOverHttp(ctx, 40);
       assert.equal(counts.get(401), 40);
       assert.equal(ctx.deps.ipBudget, undefined);
       assert.deepEqual(await listKvKeys(ctx), [

@@ -8,6 +8,7 @@
 import { createServer, type Server } from "node:http";
 import * as jose from "jose";
 import { Provider } from "oidc-provider";
+import { createTestContext, serveApp, type TestContext } from "./test_utils.ts";
 
 export interface TestOidcProvider {
   /** The issuer identifier, e.g. `http://127.0.0.1:40123`. */
@@ -128,6 +129,58 @@ export async function startOidcProvider(
     requests: (path) => counts.get(path) ?? 0,
     stop,
     [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** The app's settings for signing in at `provider`, the app being at `baseUrl`. */
+export function oidcEnv(
+  provider: TestOidcProvider,
+  baseUrl: string,
+): Record<string, string> {
+  return {
+    BASE_URL: baseUrl,
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+  };
+}
+
+/** The app served on a loopback port and a provider it signs in at. */
+export interface AppWithProvider extends AsyncDisposable {
+  ctx: TestContext;
+  provider: TestOidcProvider;
+  /** The app's origin, e.g. `http://127.0.0.1:40124`. */
+  origin: string;
+}
+
+/**
+ * Serves the app on a loopback port, wired to a provider on another. The
+ * app's clock starts at the real time, because the provider's ID tokens and
+ * the API's check of session tokens read the real clock. Use with
+ * `await using`.
+ */
+export async function startAppWithProvider(): Promise<AppWithProvider> {
+  // The app's port must be known before the provider registers its callback.
+  let handler: Deno.ServeHandler = () => new Response(null, { status: 503 });
+  const server = serveApp((req, info) => handler(req, info));
+  const { origin } = server;
+  const provider = await startOidcProvider({
+    redirectUri: `${origin}/auth/callback`,
+  });
+  const ctx = await createTestContext({
+    clockStart: new Date(),
+    env: oidcEnv(provider, origin),
+  });
+  handler = (req, info) => ctx.app.fetch(req, info);
+  return {
+    ctx,
+    provider,
+    origin,
+    async [Symbol.asyncDispose]() {
+      await server[Symbol.asyncDispose]();
+      await provider[Symbol.asyncDispose]();
+      await ctx[Symbol.asyncDispose]();
+    },
   };
 }
 

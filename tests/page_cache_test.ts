@@ -11,27 +11,16 @@ import { verifyVisit } from "@/lib/passport/verify_visit.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import {
   createTestContext,
-  DATA_PATH,
+  getPage,
   postAsUser,
-  randomEmail,
   randomShareCode,
+  randomTicket,
   randomUserId,
+  SHIPPED,
   type TestContext,
 } from "./test_utils.ts";
 
-const RAW = JSON.parse(await Deno.readTextFile(DATA_PATH));
-const ATTRACTIONS: { slug: string; guideCode: string }[] = RAW.attractions;
-
-async function getHtml(
-  ctx: TestContext,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ res: Response; html: string }> {
-  const res = await ctx.app.request(path, { headers });
-  assert.equal(res.status, 200, path);
-  assert.equal(res.headers.get("content-type"), "text/html; charset=UTF-8");
-  return { res, html: await res.text() };
-}
+const ATTRACTIONS = SHIPPED.attractions;
 
 /** A visit recorded by "another instance": this app's cache does not hear of it. */
 async function visitElsewhere(ctx: TestContext, userId: string, slug: string) {
@@ -46,16 +35,7 @@ async function visitElsewhere(ctx: TestContext, userId: string, slug: string) {
 
 async function createRoute(ctx: TestContext) {
   const userId = randomUserId();
-  const shareCode = randomShareCode();
-  await saveTicket(ctx.deps.kv, {
-    shareCode,
-    name: "Ana Lucía",
-    email: randomEmail(),
-    phone: null,
-    wpId: 1,
-    userId,
-    createdAt: ctx.deps.now().toISOString(),
-  });
+  const { shareCode } = await saveTicket(ctx.deps.kv, randomTicket({ userId }));
   return { userId, path: `/ruta/${shareCode}` };
 }
 
@@ -78,11 +58,11 @@ Deno.test("pages served from the micro-cache", async (t) => {
   await t.step(
     "an attraction page is served from memory within its TTL, with the headers of a rendered one",
     async () => {
-      const first = await getHtml(ctx, attractionPath);
+      const first = await getPage(ctx, attractionPath);
       assert.doesNotMatch(first.html, /visita verificada/);
       await visitElsewhere(ctx, randomUserId(), plaza.slug);
       ctx.clock.advance(PAGE_TTL_MS - 1);
-      const cached = await getHtml(ctx, attractionPath);
+      const cached = await getPage(ctx, attractionPath);
       assert.equal(cached.html, first.html);
       assert.deepEqual(headerList(cached.res), headerList(first.res));
       // The same page rendered for a request that bypasses the cache.
@@ -98,7 +78,7 @@ Deno.test("pages served from the micro-cache", async (t) => {
 
   await t.step("after its TTL the page is rendered again", async () => {
     ctx.clock.advance(1);
-    const { html } = await getHtml(ctx, attractionPath);
+    const { html } = await getPage(ctx, attractionPath);
     assert.match(html, /1 visita verificada/);
   });
 
@@ -106,12 +86,12 @@ Deno.test("pages served from the micro-cache", async (t) => {
     "a route page from another instance's write shows after its 2 s TTL",
     async () => {
       const { userId, path } = await createRoute(ctx);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 0);
       await visitElsewhere(ctx, userId, plaza.slug);
       ctx.clock.advance(ROUTE_PAGE_TTL_MS - 1);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 0);
       ctx.clock.advance(1);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 1);
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 1);
     },
   );
 
@@ -119,8 +99,8 @@ Deno.test("pages served from the micro-cache", async (t) => {
     "a verify-visit on this instance shows on the route and attraction pages at once",
     async () => {
       const { userId, path } = await createRoute(ctx);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
-      const before = (await getHtml(ctx, `/turismo/atractivos/${second.slug}`))
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 0);
+      const before = (await getPage(ctx, `/turismo/atractivos/${second.slug}`))
         .html;
       assert.doesNotMatch(before, /visita verificada/);
       const res = await postAsUser(ctx, "/api/turismo/verify-visit", userId, {
@@ -129,8 +109,8 @@ Deno.test("pages served from the micro-cache", async (t) => {
       });
       assert.equal(res.status, 200);
       await res.body?.cancel();
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 1);
-      const after = (await getHtml(ctx, `/turismo/atractivos/${second.slug}`))
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 1);
+      const after = (await getPage(ctx, `/turismo/atractivos/${second.slug}`))
         .html;
       assert.match(after, /1 visita verificada/);
     },
@@ -140,11 +120,11 @@ Deno.test("pages served from the micro-cache", async (t) => {
     "a write through the domain operations themselves, not a route, drops the pages too",
     async () => {
       const { userId, path } = await createRoute(ctx);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 0);
       // Any write path that records a visit reports it: invalidation is not
       // a line each route has to remember.
       await verifyVisit(ctx.deps, { userId, code: ATTRACTIONS[2].guideCode });
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 1);
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 1);
     },
   );
 
@@ -156,7 +136,7 @@ Deno.test("pages served from the micro-cache", async (t) => {
     });
     assert.equal(verify.status, 200);
     await verify.body?.cancel();
-    assert.match((await getHtml(ctx, path)).html, /Sin calificar/);
+    assert.match((await getPage(ctx, path)).html, /Sin calificar/);
     const rate = await postAsUser(ctx, "/api/turismo/rate-visit", userId, {
       userId,
       atractivoSlug: plaza.slug,
@@ -164,22 +144,22 @@ Deno.test("pages served from the micro-cache", async (t) => {
     });
     assert.equal(rate.status, 200);
     await rate.body?.cancel();
-    assert.match((await getHtml(ctx, path)).html, /Tu calificación: 5 de 5/);
+    assert.match((await getPage(ctx, path)).html, /Tu calificación: 5 de 5/);
   });
 
   await t.step(
     "signed-in visitors and bearer requests always get a fresh page",
     async () => {
       const { userId, path } = await createRoute(ctx);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0);
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 0);
       await visitElsewhere(ctx, userId, plaza.slug);
-      assert.equal(visitedCount((await getHtml(ctx, path)).html), 0, "cached");
+      assert.equal(visitedCount((await getPage(ctx, path)).html), 0, "cached");
       const personal: Record<string, string>[] = [
         { cookie: "session=abc" },
         { authorization: "Bearer x" },
       ];
       for (const headers of personal) {
-        const { html } = await getHtml(ctx, path, headers);
+        const { html } = await getPage(ctx, path, 200, headers);
         assert.equal(visitedCount(html), 1, JSON.stringify(headers));
       }
     },
@@ -190,16 +170,11 @@ Deno.test("pages served from the micro-cache", async (t) => {
     const missing = await ctx.app.request(`/ruta/${shareCode}`);
     assert.equal(missing.status, 404);
     await missing.body?.cancel();
-    await saveTicket(ctx.deps.kv, {
-      shareCode,
-      name: "Recién Llegada",
-      email: randomEmail(),
-      phone: null,
-      wpId: 2,
-      userId: null,
-      createdAt: ctx.deps.now().toISOString(),
-    });
-    const { html } = await getHtml(ctx, `/ruta/${shareCode}`);
+    await saveTicket(
+      ctx.deps.kv,
+      randomTicket({ shareCode, name: "Recién Llegada" }),
+    );
+    const { html } = await getPage(ctx, `/ruta/${shareCode}`);
     assert.match(html, /Recién Llegada/);
   });
 
@@ -220,7 +195,7 @@ Deno.test("pages served from the micro-cache", async (t) => {
       assert.equal(new Set(bodies).size, 1);
       assert.equal(cache.stats.misses, misses + 1);
       assert.ok(cache.stats.entries <= entries + 1);
-      const all = await getHtml(ctx, "/turismo/atractivos");
+      const all = await getPage(ctx, "/turismo/atractivos");
       assert.notEqual(all.html, bodies[0], "another category, another page");
     },
   );

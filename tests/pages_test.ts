@@ -6,66 +6,29 @@
  */
 import assert from "node:assert/strict";
 import { DataStore } from "@/lib/data/data_store.ts";
-import { saveTicket, type Ticket } from "@/lib/db/tickets.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
 import { CONTENT_SECURITY_POLICY } from "@/lib/http/security_headers.ts";
 import { ensureBuild } from "@/scripts/build.ts";
 import {
+  assertJson,
+  copyShippedData,
   createTestContext,
-  DATA_PATH,
+  distanceKm,
+  getPage,
+  mutateShipped,
   postAsUser,
-  randomEmail,
-  randomShareCode,
+  randomTicket,
   randomUserId,
-  type TestContext,
+  SHIPPED,
+  verifyVisits,
 } from "./test_utils.ts";
 
-/** The raw data set, guide codes included: only tests read them. */
-const RAW = JSON.parse(await Deno.readTextFile(DATA_PATH));
-const ATTRACTIONS: {
-  slug: string;
-  name: string;
-  guideCode: string;
-  location: { lat: number; lng: number };
-}[] = RAW.attractions;
+const ATTRACTIONS = SHIPPED.attractions;
 const HOSTILE =
   `</script><script>alert(1)</script><img src=x onerror=alert(2)>`;
 
 await ensureBuild();
-
-async function getPage(ctx: TestContext, path: string, status = 200) {
-  const res = await ctx.app.request(path);
-  assert.equal(res.status, status, `${path} status`);
-  assert.equal(res.headers.get("content-type"), "text/html; charset=UTF-8");
-  const html = await res.text();
-  assert.match(html, /^<!DOCTYPE html><html lang="es-MX">/);
-  return { res, html };
-}
-
-function newTicket(overrides: Partial<Ticket> = {}): Ticket {
-  return {
-    shareCode: randomShareCode(),
-    name: "Ana Lucía Pérez",
-    email: randomEmail(),
-    phone: "+52 33 1234 5678",
-    wpId: 7,
-    userId: null,
-    createdAt: "2026-11-20T18:00:00.000Z",
-    ...overrides,
-  };
-}
-
-/** Verifies the first `count` attractions for `userId` through the API. */
-async function verifyVisits(ctx: TestContext, userId: string, count: number) {
-  for (const attraction of ATTRACTIONS.slice(0, count)) {
-    const res = await postAsUser(ctx, "/api/turismo/verify-visit", userId, {
-      code: attraction.guideCode,
-      userId,
-    });
-    assert.equal(res.status, 200, await res.text());
-    ctx.clock.advance(60 * 60 * 1000);
-  }
-}
 
 /** The `content` of a `<meta property|name="key">` tag (HTML-decoded). */
 function meta(html: string, key: string): string | undefined {
@@ -171,7 +134,7 @@ Deno.test("GET /", async (t) => {
         /<img class="brand__logo" src="\/logo\.svg\?v=[0-9a-f]+"/,
       );
       assert.equal(html.match(/<article class="card /g)?.length, 8);
-      for (const route of RAW.routes) {
+      for (const route of SHIPPED.routes) {
         assert.ok(html.includes(`>${route.name}</h3>`));
       }
       assert.match(
@@ -245,32 +208,29 @@ Deno.test("GET /", async (t) => {
   );
 
   await t.step("an edited data set shows without a restart", async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const path = `${dir}/turismo.json`;
-      await Deno.writeTextFile(path, JSON.stringify(RAW));
-      await using live = await createTestContext({
-        data: await DataStore.open(path),
-      });
-      assert.match((await getPage(live, "/")).html, /Visita Tequila/);
-      const edited = structuredClone(RAW);
-      edited.branding.name = "Descubre Tequila";
-      edited.branding.colors.primary = "#224466";
-      await Deno.writeTextFile(path, JSON.stringify(edited));
-      assert.equal(await live.deps.data.reload(), true);
-      const { html } = await getPage(live, "/");
-      assert.match(
-        html,
-        /<h1 id="hero-title" class="hero__title">Descubre Tequila<\/h1>/,
-      );
-      const version = live.deps.data.current().version;
-      assert.ok(html.includes(`/theme.css?v=${version}`));
-      const css = await (await live.app.request(`/theme.css?v=${version}`))
-        .text();
-      assert.match(css, /--color-primary: #224466;/);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using copy = await copyShippedData();
+    await using live = await createTestContext({
+      data: await DataStore.open(copy.path),
+    });
+    assert.match((await getPage(live, "/")).html, /Visita Tequila/);
+    await Deno.writeTextFile(
+      copy.path,
+      mutateShipped((edited) => {
+        edited.branding.name = "Descubre Tequila";
+        edited.branding.colors.primary = "#224466";
+      }),
+    );
+    assert.equal(await live.deps.data.reload(), true);
+    const { html } = await getPage(live, "/");
+    assert.match(
+      html,
+      /<h1 id="hero-title" class="hero__title">Descubre Tequila<\/h1>/,
+    );
+    const version = live.deps.data.current().version;
+    assert.ok(html.includes(`/theme.css?v=${version}`));
+    const css = await (await live.app.request(`/theme.css?v=${version}`))
+      .text();
+    assert.match(css, /--color-primary: #224466;/);
   });
 });
 
@@ -303,10 +263,7 @@ Deno.test("GET /turismo/atractivos", async (t) => {
         ctx,
         "/turismo/atractivos?categoria=museo",
       );
-      const museums = ATTRACTIONS.filter((a) =>
-        RAW.attractions.find((r: { slug: string }) => r.slug === a.slug)
-          .category === "museo"
-      );
+      const museums = ATTRACTIONS.filter((a) => a.category === "museo");
       assert.equal(
         html.match(/<article class="card /g)?.length,
         museums.length,
@@ -334,7 +291,7 @@ Deno.test("GET /turismo/atractivos", async (t) => {
 
 Deno.test("GET /turismo/atractivos/:slug", async (t) => {
   await using ctx = await createTestContext();
-  const plaza = RAW.attractions[0];
+  const plaza = ATTRACTIONS[0];
 
   await t.step(
     "shows description, cost, schedule, duration, accessibility, tips and map link",
@@ -347,8 +304,8 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
       assert.match(html, new RegExp(`<h1>${plaza.name}</h1>`));
       assert.ok(html.includes(plaza.description));
       assert.ok(html.includes(plaza.schedule));
-      assert.ok(html.includes(plaza.accessibility));
-      for (const tip of plaza.tips) assert.ok(html.includes(tip), tip);
+      assert.ok(html.includes(plaza.accessibility!));
+      for (const tip of plaza.tips!) assert.ok(html.includes(tip), tip);
       assert.match(html, /Adultos: Entrada libre/);
       assert.match(html, /<dd>45 min<\/dd>/);
       assert.ok(
@@ -361,9 +318,7 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
   );
 
   await t.step("a paid attraction shows adult and child prices", async () => {
-    const paid = RAW.attractions.find((a: { cost: { child?: unknown } }) =>
-      a.cost.child
-    );
+    const paid = ATTRACTIONS.find((a) => a.cost.child)!;
     const { html } = await getPage(ctx, `/turismo/atractivos/${paid.slug}`);
     assert.ok(
       html.includes(
@@ -411,7 +366,7 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
         "nearest first",
       );
       assert.match(section, /A \d+ m en línea recta/);
-      for (const route of RAW.routes) {
+      for (const route of SHIPPED.routes) {
         const listed = html.includes(`id="ruta-${route.slug}"`);
         assert.equal(
           listed,
@@ -448,7 +403,7 @@ Deno.test("GET /ruta/:code", async (t) => {
   await t.step(
     "a ticket without a user shows an empty route and its og tags",
     async () => {
-      const ticket = newTicket();
+      const ticket = randomTicket();
       await saveTicket(ctx.deps.kv, ticket);
       const { html } = await getPage(ctx, `/ruta/${ticket.shareCode}`);
       assert.match(
@@ -486,7 +441,7 @@ Deno.test("GET /ruta/:code", async (t) => {
     "verified visits, ratings, notes and badges show with completion out of 17",
     async () => {
       const userId = randomUserId();
-      const ticket = newTicket({ userId, name: "María José" });
+      const ticket = randomTicket({ userId, name: "María José" });
       await saveTicket(ctx.deps.kv, ticket);
       await verifyVisits(ctx, userId, 6);
       const rated = await postAsUser(ctx, "/api/turismo/rate-visit", userId, {
@@ -545,7 +500,7 @@ Deno.test("GET /ruta/:code", async (t) => {
   await t.step(
     "a hostile name is escaped in the text, the tags and the island props",
     async () => {
-      const ticket = newTicket({ name: HOSTILE });
+      const ticket = randomTicket({ name: HOSTILE });
       await saveTicket(ctx.deps.kv, ticket);
       const { html } = await getPage(ctx, `/ruta/${ticket.shareCode}`);
       assert.ok(!html.includes("<script>alert(1)"), "no raw script");
@@ -578,7 +533,7 @@ Deno.test("GET /ruta/:code", async (t) => {
 Deno.test("no page shows a guide code", async (t) => {
   await using ctx = await createTestContext();
   const userId = randomUserId();
-  const ticket = newTicket({ userId });
+  const ticket = randomTicket({ userId });
   await saveTicket(ctx.deps.kv, ticket);
   await verifyVisits(ctx, userId, 3);
   const paths = [
@@ -620,9 +575,7 @@ Deno.test("GET on an unknown path", async (t) => {
 
   await t.step("an /api path still answers JSON", async () => {
     const res = await ctx.app.request("/api/turismo/no-hay-nada");
-    assert.equal(res.status, 404);
-    assert.match(res.headers.get("content-type")!, /^application\/json/);
-    assert.equal((await res.json()).error, "No encontrado");
+    assert.equal((await assertJson(res, 404)).error, "No encontrado");
   });
 });
 
@@ -726,14 +679,3 @@ Deno.test("GET /theme.css and /logo.svg", async (t) => {
     },
   );
 });
-
-function distanceKm(
-  a: { lat: number; lng: number },
-  b: { lat: number; lng: number },
-) {
-  const rad = Math.PI / 180;
-  const h = Math.sin((b.lat - a.lat) * rad / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) *
-      Math.sin((b.lng - a.lng) * rad / 2) ** 2;
-  return 12742 * Math.asin(Math.sqrt(h));
-}

@@ -13,19 +13,13 @@ import {
   browserSkipReason,
   launchBrowser,
   saveScreenshot,
-  serveApp,
   watchPage,
 } from "./browser.ts";
-import { startOidcProvider } from "./oidc_provider.ts";
-import { createTestClock, createTestContext, DATA_PATH } from "./test_utils.ts";
-
-if (browserSkipReason) {
-  console.warn(`Skipping the passport browser test: ${browserSkipReason}`);
-}
+import { startAppWithProvider } from "./oidc_provider.ts";
+import { SHIPPED } from "./test_utils.ts";
 
 /** The shipped data set's first attractions, with their guide codes (read by the test only). */
-const ATTRACTIONS: { slug: string; name: string; guideCode: string }[] = JSON
-  .parse(await Deno.readTextFile(DATA_PATH)).attractions.slice(0, 5);
+const ATTRACTIONS = SHIPPED.attractions.slice(0, 5);
 
 Deno.test({
   name:
@@ -33,25 +27,9 @@ Deno.test({
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await ensureBuild();
-    // The app's port must be known before the provider registers its callback.
-    let handler: Deno.ServeHandler = () => new Response(null, { status: 503 });
-    await using server = serveApp((req, info) => handler(req, info));
-    const { origin } = server;
-    await using provider = await startOidcProvider({
-      redirectUri: `${origin}/auth/callback`,
-    });
-    // Real time: the API checks the session tokens against the real clock.
-    const clock = createTestClock(new Date());
-    await using ctx = await createTestContext({
-      now: clock.now,
-      env: {
-        BASE_URL: origin,
-        OIDC_ISSUER: provider.issuer,
-        OIDC_CLIENT_ID: provider.clientId,
-        OIDC_CLIENT_SECRET: provider.clientSecret,
-      },
-    });
-    handler = (req, info) => ctx.app.fetch(req, info);
+    await using app = await startAppWithProvider();
+    const { ctx, origin, provider } = app;
+    const { clock } = ctx;
     const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ locale: "es-MX" });

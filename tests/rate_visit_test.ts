@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { getAttractionStats, getVisit } from "@/lib/db/visits.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import {
+  assertJson,
   createTestContext,
   postAsUser,
   postJson,
@@ -11,12 +12,6 @@ import {
 
 const RATE = "/api/turismo/rate-visit";
 const VERIFY = "/api/turismo/verify-visit";
-
-async function assertJson(res: Response, status: number) {
-  assert.equal(res.status, status);
-  assert.match(res.headers.get("content-type")!, /^application\/json/);
-  return await res.json();
-}
 
 /** A new user with a verified visit of `slug` (by its guide code). */
 async function createVisitor(ctx: TestContext, code: string) {

@@ -1,12 +1,64 @@
+import assert from "node:assert/strict";
+import type { z } from "zod";
 import { createApp } from "@/app.ts";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
 import { parseConfig } from "@/lib/config/config.ts";
-import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import {
+  type LoadedData,
+  loadTourismData,
+  type tourismDataSchema,
+} from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
+import type { Ticket } from "@/lib/db/tickets.ts";
 import { type AppDeps, type DepsOverrides, openDeps } from "@/deps.ts";
 
+/** The shipped data set's file. */
 export const DATA_PATH =
   new URL("../data/turismo.json", import.meta.url).pathname;
+
+/**
+ * The shipped data set as its file has it, guide codes included (only tests
+ * read them), read once. Frozen: change a copy with `mutateShipped`.
+ */
+export const SHIPPED: z.infer<typeof tourismDataSchema> = deepFreeze(
+  JSON.parse(await Deno.readTextFile(DATA_PATH)),
+);
+
+let shippedData: Promise<LoadedData> | undefined;
+
+/** The shipped data set loaded as the service loads it, once. */
+export function loadShippedData(): Promise<LoadedData> {
+  return shippedData ??= loadTourismData(DATA_PATH);
+}
+
+/** The JSON of a copy of the shipped data set after `change`, which may break it. */
+// deno-lint-ignore no-explicit-any -- tests break arbitrary parts of the data
+export function mutateShipped(change: (data: any) => void): string {
+  const data = structuredClone(SHIPPED);
+  change(data);
+  return JSON.stringify(data);
+}
+
+/** A copy of the shipped data file in a temp folder, removed at the end of `await using`. */
+export async function copyShippedData(): Promise<
+  { path: string } & AsyncDisposable
+> {
+  const dir = await Deno.makeTempDir({ prefix: "turismo-data-" });
+  const path = `${dir}/turismo.json`;
+  await Deno.copyFile(DATA_PATH, path);
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /** A clock the test moves by hand. */
 export function createTestClock(start = new Date()) {
@@ -19,6 +71,7 @@ export function createTestClock(start = new Date()) {
   };
 }
 
+/** The app in process, its dependencies and its clock (`createTestContext`). */
 export interface TestContext {
   app: ReturnType<typeof createApp>;
   deps: AppDeps;
@@ -58,7 +111,7 @@ export async function createTestContext(
   });
   const clock = createTestClock(clockStart);
   const deps = await openDeps(config, {
-    data: new DataStore(await loadTourismData(DATA_PATH)),
+    data: new DataStore(await loadShippedData()),
     now: clock.now,
     ...(cachePages ? {} : { pageCache: undefined }),
     ...overrides,
@@ -70,6 +123,25 @@ export async function createTestContext(
     tokenFor: (userId) =>
       signOwnToken(deps.signingSecret, userId, { now: clock.now() }),
     [Symbol.asyncDispose]: () => deps.close(),
+  };
+}
+
+/** `fetch` (the app's, or a stand-in's) on 127.0.0.1 and a free port. */
+export function serveApp(
+  fetch: (
+    request: Request,
+    info: Deno.ServeHandlerInfo,
+  ) => Response | Promise<Response>,
+): { origin: string } & AsyncDisposable {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    fetch,
+  );
+  return {
+    origin: `http://127.0.0.1:${server.addr.port}`,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
   };
 }
 
@@ -99,14 +171,124 @@ export async function postAsUser(
   });
 }
 
+/** Asserts the status and a JSON content type; returns the parsed body. */
+// deno-lint-ignore no-explicit-any -- each test reads the fields it expects
+export async function assertJson(res: Response, status: number): Promise<any> {
+  assert.equal(res.status, status);
+  assert.match(res.headers.get("content-type")!, /^application\/json/);
+  return await res.json();
+}
+
+/** GETs a page through the app and asserts its status and that it is the app's HTML. */
+export async function getPage(
+  ctx: TestContext,
+  path: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): Promise<{ res: Response; html: string }> {
+  const res = await ctx.app.request(path, { headers });
+  assert.equal(res.status, status, `${path} status`);
+  assert.equal(res.headers.get("content-type"), "text/html; charset=UTF-8");
+  const html = await res.text();
+  assert.match(html, /^<!DOCTYPE html><html lang="es-MX">/);
+  return { res, html };
+}
+
+/**
+ * Verifies the shipped data set's first `count` attractions for `userId`
+ * through the API, in file order, moving the clock `stepMs` after each.
+ */
+export async function verifyVisits(
+  ctx: TestContext,
+  userId: string,
+  count: number,
+  stepMs = 60 * 60 * 1000,
+): Promise<void> {
+  for (const attraction of SHIPPED.attractions.slice(0, count)) {
+    const res = await postAsUser(ctx, "/api/turismo/verify-visit", userId, {
+      code: attraction.guideCode,
+      userId,
+    });
+    assert.equal(res.status, 200, await res.text());
+    ctx.clock.advance(stepMs);
+  }
+}
+
+/** Runs `fn` with `console[method]` recorded (and kept off the test output): one line a call. */
+export async function capture<T>(
+  method: "warn" | "error",
+  fn: () => Promise<T>,
+): Promise<{ result: T; logged: string; lines: string[] }> {
+  const original = console[method];
+  const lines: string[] = [];
+  console[method] = (...args: unknown[]) =>
+    lines.push(
+      args.map((a) =>
+        a instanceof Error ? `${a.message} ${a.stack}` : String(a)
+      )
+        .join(" "),
+    );
+  try {
+    return { result: await fn(), logged: lines.join("\n"), lines };
+  } finally {
+    console[method] = original;
+  }
+}
+
+/**
+ * Great-circle distance in km by the spherical law of cosines: an
+ * independent check of the service's haversine.
+ */
+export function distanceKm(
+  a: { lat: number; lng: number },
+  b: { lat: number; lng: number },
+): number {
+  const r = Math.PI / 180;
+  const cos = Math.sin(a.lat * r) * Math.sin(b.lat * r) +
+    Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.cos((b.lng - a.lng) * r);
+  return 6371.0088 * Math.acos(Math.min(1, cos));
+}
+
+/** A UUID as `crypto.randomUUID()` writes it. */
+export const UUID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A new user's id. */
 export function randomUserId(): string {
   return crypto.randomUUID();
 }
 
+/** A share code no test used yet. */
 export function randomShareCode(): string {
   return `ruta-${crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** An email address no test used yet. */
 export function randomEmail(): string {
   return `viajero-${crypto.randomUUID().slice(0, 8)}@ejemplo.mx`;
+}
+
+/** A valid body for `POST /api/turismo/ticket`, with a new share code and email. */
+export function ticketBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: "María José Ñúñez",
+    email: randomEmail(),
+    shareCode: randomShareCode(),
+    phone: "+52 (33) 1234-5678",
+    ...overrides,
+  };
+}
+
+/** A ticket to store with `saveTicket`, with a new share code and email. */
+export function randomTicket(overrides: Partial<Ticket> = {}): Ticket {
+  return {
+    shareCode: randomShareCode(),
+    name: "Ana Lucía Pérez",
+    email: randomEmail(),
+    phone: "+52 33 1234 5678",
+    wpId: 7,
+    userId: null,
+    createdAt: "2026-11-20T18:00:00.000Z",
+    ...overrides,
+  };
 }

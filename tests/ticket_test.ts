@@ -2,24 +2,15 @@ import assert from "node:assert/strict";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
 import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
 import {
+  assertJson,
   createTestContext,
   postJson,
   randomEmail,
-  randomShareCode,
   randomUserId,
+  ticketBody,
 } from "./test_utils.ts";
 
 const TICKET = "/api/turismo/ticket";
-
-function ticketBody(overrides: Record<string, unknown> = {}) {
-  return {
-    name: "María José Ñúñez",
-    email: randomEmail(),
-    shareCode: randomShareCode(),
-    phone: "+52 (33) 1234-5678",
-    ...overrides,
-  };
-}
 
 Deno.test("POST /api/turismo/ticket (embedded KV CMS)", async (t) => {
   await using ctx = await createTestContext();
@@ -28,10 +19,7 @@ Deno.test("POST /api/turismo/ticket (embedded KV CMS)", async (t) => {
     "creates a ticket and answers its URL, share code and CMS id",
     async () => {
       const body = ticketBody();
-      const res = await postJson(ctx, TICKET, body);
-      assert.equal(res.status, 200);
-      assert.match(res.headers.get("content-type")!, /application\/json/);
-      const json = await res.json();
+      const json = await assertJson(await postJson(ctx, TICKET, body), 200);
       assert.deepEqual(Object.keys(json).sort(), [
         "shareCode",
         "ticketUrl",

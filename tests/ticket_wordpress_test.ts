@@ -14,8 +14,9 @@ import {
   createTestContext,
   postJson,
   randomEmail,
-  randomShareCode,
   randomUserId,
+  serveApp,
+  ticketBody,
 } from "./test_utils.ts";
 
 const TICKET = "/api/turismo/ticket";
@@ -54,43 +55,40 @@ function parseEnv(text: string): Record<string, string> {
 function startProxy(target: string) {
   let mode: "forward" | "lose-answer" | "slow" | "garbage" | "error" =
     "forward";
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    async (req) => {
-      const url = new URL(req.url);
-      const forward = () =>
-        fetch(`${target}${url.pathname}${url.search}`, {
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-        });
-      switch (mode) {
-        case "lose-answer": {
-          const res = await forward();
-          if (req.method === "GET") return res;
-          await res.body?.cancel();
-          return new Response("upstream connection reset", { status: 504 });
-        }
-        case "slow":
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-          return await forward();
-        case "garbage":
-          return new Response("<html>Mantenimiento</html>", { status: 200 });
-        case "error":
-          return new Response('{"code":"internal_server_error"}', {
-            status: 500,
-          });
-        default:
-          return await forward();
+  const server = serveApp(async (req) => {
+    const url = new URL(req.url);
+    const forward = () =>
+      fetch(`${target}${url.pathname}${url.search}`, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+      });
+    switch (mode) {
+      case "lose-answer": {
+        const res = await forward();
+        if (req.method === "GET") return res;
+        await res.body?.cancel();
+        return new Response("upstream connection reset", { status: 504 });
       }
-    },
-  );
+      case "slow":
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        return await forward();
+      case "garbage":
+        return new Response("<html>Mantenimiento</html>", { status: 200 });
+      case "error":
+        return new Response('{"code":"internal_server_error"}', {
+          status: 500,
+        });
+      default:
+        return await forward();
+    }
+  });
   return {
-    url: `http://127.0.0.1:${server.addr.port}`,
+    url: server.origin,
     setMode(next: typeof mode) {
       mode = next;
     },
-    shutdown: () => server.shutdown(),
+    shutdown: () => server[Symbol.asyncDispose](),
   };
 }
 
@@ -122,15 +120,6 @@ Deno.test({
       );
       assert.equal(res.status, 200);
       return await res.json();
-    }
-    function ticketBody(overrides: Record<string, unknown> = {}) {
-      return {
-        name: "Lucía Fernández",
-        email: randomEmail(),
-        shareCode: randomShareCode(),
-        phone: "+52 374 000 0101",
-        ...overrides,
-      };
     }
 
     await using direct = await createTestContext({

@@ -9,20 +9,19 @@ import {
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { GUIDE_CODE_LIMIT } from "@/lib/passport/verify_visit.ts";
 import {
+  assertJson,
   createTestContext,
-  DATA_PATH,
   postAsUser,
   postJson,
   randomUserId,
+  SHIPPED,
   type TestContext,
+  UUID,
 } from "./test_utils.ts";
 
 const VERIFY = "/api/turismo/verify-visit";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** The shipped data set's guide codes, in file order: the test reads the secret file itself. */
-const ATTRACTIONS: { slug: string; name: string; guideCode: string }[] =
-  JSON.parse(await Deno.readTextFile(DATA_PATH)).attractions;
+const ATTRACTIONS = SHIPPED.attractions;
 
 function verify(ctx: TestContext, userId: string, code: string) {
   return postAsUser(ctx, VERIFY, userId, { code, userId });
@@ -30,12 +29,6 @@ function verify(ctx: TestContext, userId: string, code: string) {
 
 function randomWrongCode(): string {
   return `X${crypto.randomUUID().slice(0, 7).toUpperCase()}`;
-}
-
-async function assertJson(res: Response, status: number) {
-  assert.equal(res.status, status);
-  assert.match(res.headers.get("content-type")!, /^application\/json/);
-  return await res.json();
 }
 
 /** Fires every attraction's code at once for one user; checks count and badges. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { formatMoney } from "@/lib/format/format.ts";
-import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { loadShippedData, SHIPPED } from "@/tests/test_utils.ts";
 import {
   buildChatMessages,
   buildRequestContext,
@@ -8,24 +8,24 @@ import {
   createPromptCache,
 } from "./prompt.ts";
 
-const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
-const loaded = await loadTourismData(DATA_PATH);
-const raw = JSON.parse(await Deno.readTextFile(DATA_PATH));
+const loaded = await loadShippedData();
 
 Deno.test("the stable prompt holds every attraction and provider but no guide code", () => {
   const prompt = buildStablePrompt(loaded.data);
-  for (const a of raw.attractions) {
+  for (const a of SHIPPED.attractions) {
     assert.ok(prompt.includes(`**${a.name}**`), a.name);
     assert.ok(prompt.includes(`/turismo/atractivos/${a.slug}`), a.slug);
     assert.ok(prompt.includes(`${a.location.lat},${a.location.lng}`), a.slug);
     assert.ok(!prompt.toUpperCase().includes(a.guideCode.toUpperCase()));
   }
-  for (const p of raw.providers) {
+  for (const p of SHIPPED.providers) {
     assert.ok(prompt.includes(`**${p.name}**`), p.name);
     assert.ok(prompt.includes(`tel. ${p.contact.phone}`), p.name);
   }
-  for (const e of raw.emergency) assert.ok(prompt.includes(`**${e.phone}**`));
-  for (const d of raw.directions) {
+  for (const e of SHIPPED.emergency) {
+    assert.ok(prompt.includes(`**${e.phone}**`));
+  }
+  for (const d of SHIPPED.directions) {
     assert.ok(prompt.includes(`Desde **${d.fromCity}**`));
   }
   assert.ok(prompt.includes("**$1,450 MXN** por persona"));

@@ -1,20 +1,10 @@
 import assert from "node:assert/strict";
+import { copyShippedData, mutateShipped } from "@/tests/test_utils.ts";
 import { DataStore } from "./data_store.ts";
 
-const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
-const shipped = await Deno.readTextFile(DATA_PATH);
-
-// deno-lint-ignore no-explicit-any -- the test breaks arbitrary parts of the JSON
-function mutate(change: (data: Record<string, any>) => void): string {
-  const data = JSON.parse(shipped);
-  change(data);
-  return JSON.stringify(data);
-}
-
 Deno.test("data store: a changed file is reloaded, a broken one refused", async (t) => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/turismo.json`;
-  await Deno.writeTextFile(path, shipped);
+  await using copy = await copyShippedData();
+  const { path } = copy;
   const errors: Error[] = [];
   const store = await DataStore.open(path, {
     onError: (error) => errors.push(error),
@@ -31,7 +21,7 @@ Deno.test("data store: a changed file is reloaded, a broken one refused", async 
   await t.step("a valid change is taken without a restart", async () => {
     await Deno.writeTextFile(
       path,
-      mutate((d) => d.attractions[0].name = "Nombre nuevo"),
+      mutateShipped((d) => d.attractions[0].name = "Nombre nuevo"),
     );
     await waitFor(() => store.current().version !== first.version);
     assert.notEqual(store.current().version, first.version);
@@ -44,7 +34,7 @@ Deno.test("data store: a changed file is reloaded, a broken one refused", async 
       const good = store.current();
       await Deno.writeTextFile(
         path,
-        mutate((d) => d.attractions[1].location = "aquí"),
+        mutateShipped((d) => d.attractions[1].location = "aquí"),
       );
       await waitFor(() => errors.length > 0);
       assert.equal(store.current(), good);
@@ -56,5 +46,4 @@ Deno.test("data store: a changed file is reloaded, a broken one refused", async 
   );
 
   store.close();
-  await Deno.remove(dir, { recursive: true });
 });

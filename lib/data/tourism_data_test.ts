@@ -1,19 +1,10 @@
 import assert from "node:assert/strict";
+import { DATA_PATH, mutateShipped, SHIPPED } from "@/tests/test_utils.ts";
 import {
   DataError,
   loadTourismData,
   parseTourismData,
 } from "./tourism_data.ts";
-
-const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
-const shipped = await Deno.readTextFile(DATA_PATH);
-
-// deno-lint-ignore no-explicit-any -- the test breaks arbitrary parts of the JSON
-function mutate(change: (data: Record<string, any>) => void): string {
-  const data = JSON.parse(shipped);
-  change(data);
-  return JSON.stringify(data);
-}
 
 async function assertInvalid(json: string, message: RegExp) {
   await assert.rejects(parseTourismData(json, "copy.json"), (error: Error) => {
@@ -40,10 +31,9 @@ Deno.test("data set", async (t) => {
     "guide codes are split off: the public view carries none",
     async () => {
       const loaded = await loadTourismData(DATA_PATH);
-      const raw = JSON.parse(shipped);
       const publicJson = JSON.stringify(loaded.data);
       assert.ok(!publicJson.includes("guideCode"));
-      for (const attraction of raw.attractions) {
+      for (const attraction of SHIPPED.attractions) {
         assert.ok(!publicJson.includes(`"${attraction.guideCode}"`));
         assert.equal(
           loaded.slugByGuideCode.get(attraction.guideCode.toUpperCase()),
@@ -55,23 +45,23 @@ Deno.test("data set", async (t) => {
 
   await t.step("a broken value names its path", async () => {
     await assertInvalid(
-      mutate((d) => d.attractions[3].location.lat = 200),
+      mutateShipped((d) => d.attractions[3].location.lat = 200),
       /attractions\[3\]\.location\.lat/,
     );
     await assertInvalid(
-      mutate((d) => delete d.attractions[0].schedule),
+      mutateShipped((d) => delete d.attractions[0].schedule),
       /attractions\[0\]\.schedule/,
     );
     await assertInvalid(
-      mutate((d) => d.branding.colors.primary = "green"),
+      mutateShipped((d) => d.branding.colors.primary = "green"),
       /branding\.colors\.primary/,
     );
     await assertInvalid(
-      mutate((d) => d.municipality.timeZone = "Mars/Olympus"),
+      mutateShipped((d) => d.municipality.timeZone = "Mars/Olympus"),
       /municipality\.timeZone/,
     );
     await assertInvalid(
-      mutate((d) => d.attractions[2].extra = 1),
+      mutateShipped((d) => d.attractions[2].extra = 1),
       /attractions\[2\]/,
     );
     await assertInvalid("{ not json", /not valid JSON/);
@@ -79,28 +69,28 @@ Deno.test("data set", async (t) => {
 
   await t.step("cross-references are checked", async () => {
     await assertInvalid(
-      mutate((d) => d.routes[1].attractions.push("no-existe")),
+      mutateShipped((d) => d.routes[1].attractions.push("no-existe")),
       /routes\[1\]\.attractions\[\d+\]: unknown attraction "no-existe"/,
     );
     await assertInvalid(
-      mutate((d) => d.attractions[5].slug = d.attractions[4].slug),
+      mutateShipped((d) => d.attractions[5].slug = d.attractions[4].slug),
       /attractions\[5\]\.slug: duplicate slug/,
     );
     await assertInvalid(
-      mutate((d) =>
+      mutateShipped((d) =>
         d.attractions[6].guideCode = d.attractions[7].guideCode.toLowerCase()
       ),
       /attractions\[7\]\.guideCode: duplicate guide code/,
     );
     await assertInvalid(
-      mutate((d) => d.events[0].endDate = "2000-01-01"),
+      mutateShipped((d) => d.events[0].endDate = "2000-01-01"),
       /events\[0\]\.endDate/,
     );
   });
 
   await t.step("a logo with a script is refused", async () => {
     await assertInvalid(
-      mutate((d) =>
+      mutateShipped((d) =>
         d.branding.logoSvg =
           '<svg viewBox="0 0 1 1"><script>alert(1)</script></svg>'
       ),

@@ -9,7 +9,7 @@ import {
   haversineKm,
   parseLocation,
 } from "./geo.ts";
-import { loadTourismData } from "@/lib/data/tourism_data.ts";
+import { loadShippedData } from "@/tests/test_utils.ts";
 
 const close = (actual: number, expected: number, tolerance = 1e-6) =>
   assert.ok(
@@ -119,9 +119,7 @@ Deno.test("map links and nearest attractions", async (t) => {
       getMapsUrl({ lat: 20.88248, lng: -103.83627 }),
       "https://www.google.com/maps/search/?api=1&query=20.88248,-103.83627",
     );
-    const { data } = await loadTourismData(
-      new URL("../../data/turismo.json", import.meta.url).pathname,
-    );
+    const { data } = await loadShippedData();
     const [plaza] = data.attractions;
     const nearby = findNearbyAttractions(plaza, data.attractions, 3);
     assert.equal(nearby.length, 3);

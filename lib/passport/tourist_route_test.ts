@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { type LoadedData, loadTourismData } from "@/lib/data/tourism_data.ts";
+import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import { openKv } from "@/lib/db/kv.ts";
 import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
+import { loadShippedData } from "@/tests/test_utils.ts";
 import { getAttractionStats, getTouristRoute } from "./tourist_route.ts";
 
-const DATA_PATH = new URL("../../data/turismo.json", import.meta.url).pathname;
 const T0 = Date.parse("2026-11-22T15:00:00Z");
 
 /** The shipped data set without some attractions, as after a live reload. */
@@ -20,7 +20,7 @@ function withoutAttractions(loaded: LoadedData, slugs: string[]): LoadedData {
 
 Deno.test("tourist route", async (t) => {
   await using kv = await openKv(":memory:");
-  const loaded = await loadTourismData(DATA_PATH);
+  const loaded = await loadShippedData();
   const slugs = loaded.data.attractions.map((a) => a.slug);
   const visit = (userId: string, slug: string, ms: number) =>
     recordVisit(kv, {
