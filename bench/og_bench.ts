@@ -26,28 +26,9 @@ import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { ShareCards } from "@/lib/og/share_cards.ts";
 import { encodeRgbPng } from "@/lib/og/png.ts";
+import { sampleCard } from "@/lib/og/testdata/cards.ts";
 
-const LOGO =
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="32" fill="#0E6E5C"/><path d="M14 44 26 24l8 12 6-8 10 16z" fill="#FFF8EE"/><circle cx="44" cy="18" r="6" fill="#F2B705"/><rect x="12" y="46" width="40" height="4" rx="2" fill="#C2410C"/></svg>`;
-
-const CARD: ShareCard = {
-  name: "María José Ñúñez",
-  visitCount: 8,
-  totalAttractions: 17,
-  badges: [{ id: "explorer", name: "Exploradora", icon: "🧭" }],
-  branding: {
-    name: "San Miguel de las Flores",
-    tagline: "Pueblo Mágico · Ruta de los Sabores",
-    colors: {
-      primary: "#0E6E5C",
-      secondary: "#C2410C",
-      accent: "#F2B705",
-      background: "#FFF8EE",
-      text: "#1F2937",
-    },
-    logoSvg: LOGO,
-  },
-};
+const CARD: ShareCard = sampleCard();
 
 // The element tree is shared so that every variant draws the same pixels.
 // (buildShareCardElement also initialises resvg-wasm once.)

@@ -20,6 +20,18 @@ function M.lines(path)
   return out
 end
 
+-- The "id token" lines of a users file: the ids, and the tokens as
+-- Authorization header values.
+function M.users(path)
+  local ids, tokens = {}, {}
+  for _, line in ipairs(M.lines(path)) do
+    local id, token = line:match("^(%S+) (%S+)$")
+    ids[#ids + 1] = id
+    tokens[#tokens + 1] = "Bearer " .. token
+  end
+  return ids, tokens
+end
+
 function M.done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(

@@ -6,11 +6,7 @@ local ids, tokens, slugs = {}, {}, nil
 
 function init(args)
   c.salt = tonumber(args[1]) or 0
-  for _, line in ipairs(c.lines(args[2])) do
-    local id, token = line:match("^(%S+) (%S+)$")
-    ids[#ids + 1] = id
-    tokens[#tokens + 1] = "Bearer " .. token
-  end
+  ids, tokens = c.users(args[2])
   slugs = c.lines(args[3])
 end
 

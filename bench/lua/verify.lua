@@ -9,11 +9,7 @@ local ids, tokens, codes = {}, {}, nil
 
 function init(args)
   c.salt = tonumber(args[1]) or 0
-  for _, line in ipairs(c.lines(args[2])) do
-    local id, token = line:match("^(%S+) (%S+)$")
-    ids[#ids + 1] = id
-    tokens[#tokens + 1] = "Bearer " .. token
-  end
+  ids, tokens = c.users(args[2])
   codes = c.lines(args[3])
 end
 

@@ -21,33 +21,9 @@ import {
   NAME_SIZES,
   pickNameSize,
 } from "./text.ts";
+import { BRANDING, sampleCard } from "./testdata/cards.ts";
 
-const LOGO =
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="32" fill="#0E6E5C"/><path d="M14 44 26 24l8 12 6-8 10 16z" fill="#FFF8EE"/><circle cx="44" cy="18" r="6" fill="#F2B705"/></svg>`;
-
-const BRANDING: ShareCard["branding"] = {
-  name: "San Miguel de las Flores",
-  tagline: "Pueblo Mágico · Ruta de los Sabores",
-  colors: {
-    primary: "#0E6E5C",
-    secondary: "#C2410C",
-    accent: "#F2B705",
-    background: "#FFF8EE",
-    text: "#1F2937",
-  },
-  logoSvg: LOGO,
-};
-
-function card(overrides: Partial<ShareCard> = {}): ShareCard {
-  return {
-    name: "María José Ñúñez",
-    visitCount: 8,
-    totalAttractions: 17,
-    badges: [{ id: "explorer", name: "Exploradora", icon: "🧭" }],
-    branding: BRANDING,
-    ...overrides,
-  };
-}
+const card = sampleCard;
 
 interface PngInfo {
   width: number;

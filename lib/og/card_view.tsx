@@ -116,6 +116,17 @@ export function CardView({ model: m }: ModelProps) {
   );
 }
 
+/** The style of a big figure in a stat box (visits, badges, percent). */
+function statNumber(color: string) {
+  return {
+    display: "block",
+    fontSize: 44,
+    fontWeight: 700,
+    color,
+    lineHeight: 1,
+  } as const;
+}
+
 function Label({ colors, children }: { colors: Palette; children: string }) {
   return (
     <div
@@ -338,13 +349,7 @@ function Stats({ model: m }: ModelProps) {
     <div style={{ display: "flex", width: NAME_WIDTH, gap: 20 }}>
       <StatBox colors={c} title="Lugares visitados">
         <div
-          style={{
-            display: "block",
-            fontSize: 44,
-            fontWeight: 700,
-            color: c.primaryInk,
-            lineHeight: 1,
-          }}
+          style={statNumber(c.primaryInk)}
         >
           {nf.format(m.visits)}
         </div>
@@ -405,13 +410,7 @@ function Badges({ model: m }: ModelProps) {
   return (
     <>
       <div
-        style={{
-          display: "block",
-          fontSize: 44,
-          fontWeight: 700,
-          color: c.secondaryInk,
-          lineHeight: 1,
-        }}
+        style={statNumber(c.secondaryInk)}
       >
         {countText}
       </div>
@@ -485,11 +484,7 @@ function ProgressPanel({ model: m }: ModelProps) {
         </div>
         <div
           style={{
-            display: "block",
-            fontSize: 44,
-            fontWeight: 700,
-            color: c.primaryInk,
-            lineHeight: 1,
+            ...statNumber(c.primaryInk),
             marginLeft: 4,
             marginBottom: 10,
           }}
