@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import {
   formatDate,
   formatDateRange,
