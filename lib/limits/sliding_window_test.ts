@@ -20,6 +20,19 @@ function createClock() {
   };
 }
 
+/** A limit of 25 a minute on `clock`. */
+function createLimiter(
+  clock: ReturnType<typeof createClock>,
+  maxSubjects?: number,
+) {
+  return new SlidingWindowLimiter({
+    limit: 25,
+    windowMs: WINDOW,
+    now: clock.now,
+    maxSubjects,
+  });
+}
+
 function hitMany(limiter: SlidingWindowLimiter, subject: string, n: number) {
   let allowed = 0;
   for (let i = 0; i < n; i++) if (limiter.hit(subject).allowed) allowed++;
@@ -31,11 +44,7 @@ Deno.test("SlidingWindowLimiter", async (t) => {
     "it allows exactly the limit, and refusals are not counted",
     () => {
       const clock = createClock();
-      const limiter = new SlidingWindowLimiter({
-        limit: 25,
-        windowMs: WINDOW,
-        now: clock.now,
-      });
+      const limiter = createLimiter(clock);
       assert.equal(hitMany(limiter, "a", 40), 25);
       const refused = limiter.hit("a");
       assert.equal(refused.allowed, false);
@@ -49,11 +58,7 @@ Deno.test("SlidingWindowLimiter", async (t) => {
     "the previous window counts in proportion to what is left of it",
     () => {
       const clock = createClock();
-      const limiter = new SlidingWindowLimiter({
-        limit: 25,
-        windowMs: WINDOW,
-        now: clock.now,
-      });
+      const limiter = createLimiter(clock);
       assert.equal(hitMany(limiter, "a", 25), 25);
       // 60 % into the next window: 40 % of the 25 still counts (10).
       clock.set((clock.bucket + 1) * WINDOW + 0.6 * WINDOW);
@@ -72,13 +77,7 @@ Deno.test("SlidingWindowLimiter", async (t) => {
   );
 
   await t.step("a flood of one-off addresses stays bounded in memory", () => {
-    const clock = createClock();
-    const limiter = new SlidingWindowLimiter({
-      limit: 25,
-      windowMs: WINDOW,
-      now: clock.now,
-      maxSubjects: 100,
-    });
+    const limiter = createLimiter(createClock(), 100);
     for (let i = 0; i < 1_000; i++) {
       assert.equal(limiter.hit(`10.0.${i >> 8}.${i & 255}`).allowed, true);
     }
