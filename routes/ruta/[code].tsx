@@ -22,8 +22,8 @@ import {
   type TouristRoute,
 } from "@/lib/passport/tourist_route.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
-
-const SHARE_CODE = /^[A-Za-z0-9_-]{4,64}$/;
+import { getShareCardPath } from "@/lib/og/card_url.ts";
+import { isShareCode } from "@/lib/tickets/share_code.ts";
 
 /** `/ruta/<code>`: a visitor's route, the page their ticket and shares link to. */
 export default function touristRoute(deps: AppDeps) {
@@ -32,9 +32,7 @@ export default function touristRoute(deps: AppDeps) {
     servePage(c, deps, { ttlMs: ROUTE_PAGE_TTL_MS }, async (tag) => {
       const code = c.req.param("code");
       tag(pageTags.shareCode(code));
-      const ticket = SHARE_CODE.test(code)
-        ? await getTicket(deps.kv, code)
-        : null;
+      const ticket = isShareCode(code) ? await getTicket(deps.kv, code) : null;
       if (!ticket) return renderNotFoundPage(c, deps);
       if (ticket.userId) tag(pageTags.user(ticket.userId));
       const loaded = deps.data.current();
@@ -49,9 +47,12 @@ export default function touristRoute(deps: AppDeps) {
         `${route.visitCount} de ${route.totalAttractions} atractivos visitados (${route.completionPercent} %) y ${
           plural(route.badges.length, "insignia", "insignias")
         } en ${branding.name}.`;
-      const image = `${origin}/api/turismo/og/${
-        encodeURIComponent(ticket.shareCode)
-      }?v=${route.visitCount}-${route.badges.length}`;
+      const image = `${origin}${
+        getShareCardPath(ticket.shareCode, {
+          visitCount: route.visitCount,
+          badgeCount: route.badges.length,
+        })
+      }`;
       return renderPage(c, deps, {
         head: {
           title: `${title} · ${branding.name}`,

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { shareCodeSchema } from "@/lib/tickets/share_code.ts";
 import { createRouter, jsonResponse } from "@/lib/http/router.ts";
 import { optionalUser } from "@/lib/http/user.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
@@ -8,10 +9,7 @@ import { createTicket } from "@/lib/tickets/create_ticket.ts";
 const TicketRequest = z.object({
   name: z.string().trim().min(1).max(120),
   email: z.string().trim().max(254).pipe(z.email()),
-  shareCode: z.string().regex(
-    /^[A-Za-z0-9_-]{4,64}$/,
-    "de 4 a 64 letras, dígitos, _ o -",
-  ),
+  shareCode: shareCodeSchema,
   phone: z.string().trim().max(32).regex(
     /^[0-9 +()-]*$/,
     "solo dígitos, espacios y +()-",
