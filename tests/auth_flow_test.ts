@@ -280,6 +280,11 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
           "/\t/evil.example",
           "javascript:alert(1)",
           "evil.example",
+          // Another host only once normalised.
+          "/.//evil.example",
+          "/..//evil.example/path",
+          "/a/..//evil.example",
+          "/%2e%2e//evil.example",
         ]
       ) {
         const res = await signIn(h, new CookieClient(), { next });

@@ -208,6 +208,21 @@ Deno.test("getSafeNextPath keeps same-site paths and refuses the rest", () => {
     "javascript:alert(1)",
     "evil.example/path",
     `/${"a".repeat(600)}`,
+    // Only another host once normalised (URL resolution).
+    "/.//evil.example",
+    "/..//evil.example/path",
+    "/a/..//evil.example",
+    "/a/b/../..//evil.example",
+    "/%2e%2e//evil.example",
+    "/%2E//evil.example",
+    "/.%2e//evil.example",
+    "/././/evil.example",
+    "/.//evil.example?next=/mi-pasaporte",
+    "///evil.example",
+    "/\\/evil.example",
+    "/%09/evil.example".replace("%09", "\t"),
+    "https:evil.example",
+    "http://portal.invalid/mi-pasaporte",
   ];
   for (const next of refused) {
     assert.equal(getSafeNextPath(next), "/mi-pasaporte", JSON.stringify(next));

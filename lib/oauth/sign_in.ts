@@ -32,24 +32,32 @@ export class SignInNotConfiguredError extends Error {
   override name = "SignInNotConfiguredError";
 }
 
+/** A stand-in origin that `next` is resolved against. */
+const NEXT_BASE = "https://portal.invalid";
+
 /**
  * `next` when it is a path on this site, else {@linkcode DEFAULT_NEXT}.
- * Refused: absolute URLs, `//host` and `/\host` (browsers read both as
- * another host), and any whitespace or control character (browsers strip
- * tabs and newlines, which would turn `/\t/host` into `//host`).
+ * Judged after normalising it as a browser would (URL resolution against
+ * the site: `/.//host`, `/..//host` and `/a/..//host` all become `//host`),
+ * so what is checked is what the browser will follow. Refused: anything
+ * that does not start with `/`, that resolves off the site or to `//host`
+ * (a browser reads it as another host), and any whitespace, control
+ * character or backslash (browsers strip tabs and newlines and read `\` as
+ * `/`).
  */
 export function getSafeNextPath(next: string | undefined | null): string {
-  if (!next || next.length > 512) return DEFAULT_NEXT;
-  if (!next.startsWith("/") || next[1] === "/" || next[1] === "\\") {
-    return DEFAULT_NEXT;
-  }
+  if (!next || next.length > 512 || !next.startsWith("/")) return DEFAULT_NEXT;
   // deno-lint-ignore no-control-regex
   if (/[\s\x00-\x1f\x7f\\]/.test(next)) return DEFAULT_NEXT;
-  const base = "https://portal.invalid";
-  const url = new URL(next, base);
-  return url.origin === base
-    ? `${url.pathname}${url.search}${url.hash}`
-    : DEFAULT_NEXT;
+  let url: URL;
+  try {
+    url = new URL(next, NEXT_BASE);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  if (url.origin !== NEXT_BASE) return DEFAULT_NEXT;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith("//") ? DEFAULT_NEXT : path;
 }
 
 /**
