@@ -359,6 +359,39 @@ Deno.test("POST /api/chat", async (t) => {
     },
   );
 
+  await t.step(
+    "behind one proxy, addresses the client writes itself do not dodge the limit: 60 chats, 20 answers",
+    async () => {
+      const proxied = nextIp();
+      const responses = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          ask(ctx, { message: `p${i}` }, {
+            ip: `203.0.113.${i}, ${proxied}`,
+          })),
+      );
+      const statuses = responses.map((r) => r.status);
+      await Promise.all(responses.map((r) => r.body?.cancel()));
+      assert.equal(statuses.filter((s) => s === 200).length, 20);
+      assert.equal(statuses.filter((s) => s === 429).length, 40);
+    },
+  );
+
+  await t.step(
+    "a 20 KB X-Forwarded-For is no 500: it is not an address and is not counted as one",
+    async () => {
+      const res = await ask(ctx, { message: "hola" }, {
+        ip: "1".repeat(20_000),
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      const stored: string[] = [];
+      for await (
+        const entry of ctx.deps.kv.list({ prefix: ["rate_limits", "chat"] })
+      ) stored.push(String(entry.key[2]));
+      assert.ok(stored.every((subject) => subject.length < 64), `${stored}`);
+    },
+  );
+
   await t.step("bad requests count towards the limit too", async () => {
     const ip = nextIp();
     for (let i = 0; i < 20; i++) {

@@ -49,7 +49,18 @@ const envSchema = z.object({
   ),
 
   ALLOWED_ORIGINS: z.string().default(""),
-  TRUST_PROXY: z.string().default("").transform(isTrue),
+  TRUST_PROXY: z.string().default("").transform((value, ctx) => {
+    const v = value.trim().toLowerCase();
+    if (["", "0", "false", "no", "off"].includes(v)) return 0;
+    if (isTrue(v)) return 1;
+    if (/^\d+$/.test(v) && Number(v) <= 10) return Number(v);
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "must be the number of proxies of yours in front (0-10), or true (1) / false (0)",
+    });
+    return z.NEVER;
+  }),
   LOG_REQUESTS: z.string().default("true").transform(isTrue),
   IP_BUDGET_PER_MINUTE: z.coerce.number().int().min(0).max(4000).default(300),
 });
@@ -102,7 +113,12 @@ export interface Config {
     timeoutMs: number;
   };
   allowedOrigins: string[];
-  trustProxy: boolean;
+  /**
+   * How many proxies of the operator's own stand in front (`TRUST_PROXY`):
+   * the client is the `X-Forwarded-For` entry that many from the right; 0
+   * uses the connection's address.
+   */
+  trustedProxyHops: number;
   logRequests: boolean;
   /** Requests one IP may make per minute before a 429 (spec 8); 0 turns the budget off. */
   ipBudgetPerMinute: number;
@@ -186,7 +202,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       : undefined,
     oidc,
     allowedOrigins,
-    trustProxy: e.TRUST_PROXY,
+    trustedProxyHops: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
     ipBudgetPerMinute: e.IP_BUDGET_PER_MINUTE,
   };

@@ -39,6 +39,18 @@ Deno.test("config", async (t) => {
     },
   );
 
+  await t.step("TRUST_PROXY is a number of proxies; true is one", () => {
+    const hops = (value: string) =>
+      parseConfig({ TRUST_PROXY: value }).trustedProxyHops;
+    assert.equal(parseConfig({}).trustedProxyHops, 0);
+    assert.equal(hops("false"), 0);
+    assert.equal(hops("true"), 1);
+    assert.equal(hops("1"), 1);
+    assert.equal(hops("2"), 2);
+    assert.throws(() => hops("sometimes"), /TRUST_PROXY: must be the number/);
+    assert.throws(() => hops("99"), /TRUST_PROXY/);
+  });
+
   await t.step(
     "the old default file is moved only when KV_PATH is not set",
     () => {
@@ -202,7 +214,7 @@ Deno.test("config", async (t) => {
       "https://a.example",
       "https://b.example",
     ]);
-    assert.equal(config.trustProxy, true);
+    assert.equal(config.trustedProxyHops, 1);
     assert.deepEqual(config.wordpress, {
       url: "http://127.0.0.1:8089",
       user: "admin",

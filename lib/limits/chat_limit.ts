@@ -16,14 +16,14 @@ export const CHAT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
 export function limitChatRate(
   { kv, config, now }: {
     kv: Deno.Kv;
-    config: Pick<Config, "trustProxy">;
+    config: Pick<Config, "trustedProxyHops">;
     now: () => Date;
   },
 ): MiddlewareHandler {
   return async function limitChatRate(c, next) {
     const result = await hitRateLimit(kv, {
       scope: "chat",
-      subject: getClientIp(c, config.trustProxy),
+      subject: getClientIp(c, config.trustedProxyHops),
       ...CHAT_RATE_LIMIT,
       now: now(),
     });

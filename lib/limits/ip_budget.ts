@@ -37,14 +37,14 @@ export function limitIpBudget(
   { ipBudget: limiter, config }: {
     /** Created with the app's dependencies; none when the budget is off. */
     ipBudget?: SlidingWindowLimiter;
-    config: Pick<Config, "trustProxy">;
+    config: Pick<Config, "trustedProxyHops">;
   },
 ): MiddlewareHandler {
   return async function limitIpBudget(c, next) {
     if (!limiter || isExemptFromIpBudget(c.req.method, c.req.path)) {
       return await next();
     }
-    const subject = getClientIp(c, config.trustProxy);
+    const subject = getClientIp(c, config.trustedProxyHops);
     if (subject === "unknown") return await next();
     const result = limiter.hit(subject);
     if (!result.allowed) {
