@@ -120,7 +120,7 @@ if (import.meta.main) {
           slug,
           now: now(),
           totalAttractions: loaded.totalAttractions,
-          rateLimit: { ...GUIDE_CODE_LIMIT, subject: user },
+          rateLimits: [{ ...GUIDE_CODE_LIMIT, subject: user }],
         });
         if (outcome.status !== "created") throw new Error(outcome.status);
       });

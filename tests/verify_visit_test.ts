@@ -432,3 +432,107 @@ Deno.test("POST /api/turismo/verify-visit", async (t) => {
     },
   );
 });
+
+/** A KV whose reads are recorded: which calls, with how many keys. */
+function recordReads(kv: Deno.Kv) {
+  const reads: string[] = [];
+  const proxy = new Proxy(kv, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      if (typeof value !== "function") return value;
+      if (name === "get" || name === "getMany" || name === "list") {
+        return (...args: unknown[]) => {
+          const count = name === "getMany" ? (args[0] as unknown[]).length : 1;
+          reads.push(`${String(name)}(${count})`);
+          return value.apply(target, args);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  return { kv: proxy, reads };
+}
+
+Deno.test("POST /api/turismo/verify-visit: wrong codes per client address", async (t) => {
+  const spy = recordReads(await Deno.openKv(":memory:"));
+  await using ctx = await createTestContext({
+    kv: spy.kv,
+    env: { TRUST_PROXY: "1" },
+  });
+  const fromAddress = async (ip: string, userId: string, code: string) =>
+    await postJson(ctx, VERIFY, { code, userId }, {
+      authorization: `Bearer ${await ctx.tokenFor(userId)}`,
+      "x-forwarded-for": ip,
+    });
+
+  await t.step(
+    "30 wrong codes from one address, each from a new user: then every code is a 429, right ones too",
+    async () => {
+      const ip = "203.0.113.50";
+      for (let i = 0; i < 30; i++) {
+        const res = await fromAddress(ip, randomUserId(), randomWrongCode());
+        await assertJson(res, 404);
+      }
+      for (const code of [randomWrongCode(), ATTRACTIONS[0].guideCode]) {
+        const userId = randomUserId();
+        const res = await fromAddress(ip, userId, code);
+        const body = await assertJson(res, 429);
+        const retryAfter = Number(res.headers.get("retry-after"));
+        assert.ok(retryAfter >= 1 && retryAfter <= 600, `${retryAfter}`);
+        assert.match(body.details, /Demasiados códigos incorrectos/);
+        assert.equal(
+          await getVisit(ctx.deps.kv, userId, "plaza-principal"),
+          null,
+        );
+      }
+    },
+  );
+
+  await t.step("another address is not affected", async () => {
+    const res = await fromAddress(
+      "198.51.100.9",
+      randomUserId(),
+      ATTRACTIONS[0].guideCode,
+    );
+    await assertJson(res, 200);
+  });
+
+  await t.step("an IPv6 subscriber is one address: its /64", async () => {
+    for (let i = 0; i < 30; i++) {
+      const res = await fromAddress(
+        `2001:db8:7:7::${(i + 1).toString(16)}`,
+        randomUserId(),
+        randomWrongCode(),
+      );
+      await assertJson(res, 404);
+    }
+    const res = await fromAddress(
+      "2001:db8:7:7:ffff::1",
+      randomUserId(),
+      randomWrongCode(),
+    );
+    await assertJson(res, 429);
+  });
+
+  await t.step(
+    "while locked out, a right and a wrong code do the very same reads",
+    async () => {
+      const userId = randomUserId();
+      for (let i = 0; i < 10; i++) {
+        await assertJson(
+          await fromAddress("192.0.2.77", userId, randomWrongCode()),
+          404,
+        );
+      }
+      const readsOf = async (code: string) => {
+        spy.reads.length = 0;
+        await assertJson(await fromAddress("192.0.2.77", userId, code), 429);
+        return [...spy.reads];
+      };
+      const wrong = await readsOf(randomWrongCode());
+      const right = await readsOf(ATTRACTIONS[3].guideCode);
+      assert.deepEqual(right, wrong);
+      assert.ok(wrong.length > 0);
+    },
+  );
+});

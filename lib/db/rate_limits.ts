@@ -43,19 +43,36 @@ export async function hitRateLimit(
   kv: Deno.Kv,
   options: RateLimitOptions,
 ): Promise<RateLimitResult> {
-  checkOptions(options);
-  const key = keys.rateLimit(options.scope, options.subject);
-  const now = toMs(options.now);
+  return await hitRateLimits(kv, [options]);
+}
+
+/**
+ * Records a hit on every limit in one transaction when all of them allow
+ * it (a user's and an address's, say), and none when any refuses: the
+ * result is the tightest of them (the longest wait, the fewest left).
+ */
+export async function hitRateLimits(
+  kv: Deno.Kv,
+  limits: readonly RateLimitOptions[],
+): Promise<RateLimitResult> {
+  limits.forEach(checkOptions);
+  const limitKeys = limits.map((o) => keys.rateLimit(o.scope, o.subject));
   return await runTransaction(async () => {
-    const entry = await kv.get<StoredHits>(key);
-    const { result, recent } = evaluateRateLimit(entry.value, options);
-    if (!result.allowed) return result;
-    const outcome = await commit(
-      kv.atomic()
-        .check(entry)
-        .set(key, [...recent, now], { expireIn: Math.ceil(options.windowMs) }),
+    const entries = await kv.getMany<StoredHits[]>(limitKeys);
+    const evaluated = limits.map((options, i) =>
+      evaluateRateLimit(entries[i].value, options)
     );
-    if (!outcome.ok) return CONFLICT;
+    const result = tightest(evaluated.map(({ result }) => result));
+    if (!result.allowed) return result;
+    const operation = kv.atomic();
+    limits.forEach((options, i) => {
+      operation.check(entries[i]).set(
+        limitKeys[i],
+        [...evaluated[i].recent, toMs(options.now)],
+        { expireIn: Math.ceil(options.windowMs) },
+      );
+    });
+    if (!(await commit(operation)).ok) return CONFLICT;
     return { allowed: true, retryAfterMs: 0, remaining: result.remaining - 1 };
   });
 }
@@ -65,11 +82,32 @@ export async function peekRateLimit(
   kv: Deno.Kv,
   options: RateLimitOptions,
 ): Promise<RateLimitResult> {
-  checkOptions(options);
-  const entry = await kv.get<StoredHits>(
-    keys.rateLimit(options.scope, options.subject),
+  return await peekRateLimits(kv, [options]);
+}
+
+/** Says whether a hit would be allowed now by every limit, without recording one. */
+export async function peekRateLimits(
+  kv: Deno.Kv,
+  limits: readonly RateLimitOptions[],
+): Promise<RateLimitResult> {
+  limits.forEach(checkOptions);
+  const entries = await kv.getMany<StoredHits[]>(
+    limits.map((o) => keys.rateLimit(o.scope, o.subject)),
   );
-  return evaluateRateLimit(entry.value, options).result;
+  return tightest(
+    limits.map((options, i) =>
+      evaluateRateLimit(entries[i].value, options).result
+    ),
+  );
+}
+
+/** The result that binds: refused if any refuses, with the longest wait and the fewest left. */
+export function tightest(results: readonly RateLimitResult[]): RateLimitResult {
+  return {
+    allowed: results.every((r) => r.allowed),
+    retryAfterMs: Math.max(0, ...results.map((r) => r.retryAfterMs)),
+    remaining: Math.min(...results.map((r) => r.remaining)),
+  };
 }
 
 /**

@@ -5,7 +5,11 @@ import {
 } from "@/lib/passport/badges.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
-import { evaluateRateLimit, type RateLimitOptions } from "./rate_limits.ts";
+import {
+  evaluateRateLimit,
+  type RateLimitOptions,
+  tightest,
+} from "./rate_limits.ts";
 
 /** A user's verified visit of one attraction: at most one per user and slug. */
 export interface Visit {
@@ -64,26 +68,27 @@ export type RecordVisitResult =
  * each badge exactly once; a visit already recorded is returned as
  * `duplicate` with nothing written.
  *
- * With `rateLimit`, the visit is only recorded while that limit still allows
- * a hit (without recording one): a failed guess recorded concurrently makes
- * the attempt retry, so a guide code cannot slip past a lockout in a burst.
+ * With `rateLimits`, the visit is only recorded while every one of them
+ * still allows a hit (without recording one): a failed guess recorded
+ * concurrently makes the attempt retry, so a guide code cannot slip past a
+ * lockout in a burst.
  */
 export async function recordVisit(
   kv: Deno.Kv,
-  { userId, slug, now, totalAttractions, rateLimit }: {
+  { userId, slug, now, totalAttractions, rateLimits = [] }: {
     userId: string;
     slug: string;
     now: Date;
     totalAttractions: number;
-    rateLimit?: Omit<RateLimitOptions, "now">;
+    rateLimits?: readonly Omit<RateLimitOptions, "now">[];
   },
 ): Promise<RecordVisitResult> {
   const visitKey = keys.visit(userId, slug);
   const statsKey = keys.userStats(userId);
   const attractionKey = keys.attractionStats(slug);
-  const limitKey = rateLimit
-    ? keys.rateLimit(rateLimit.scope, rateLimit.subject)
-    : undefined;
+  const limitKeys = rateLimits.map((limit) =>
+    keys.rateLimit(limit.scope, limit.subject)
+  );
   const badgeKeys = BADGE_DEFINITIONS.map((badge) =>
     keys.badge(userId, badge.id)
   );
@@ -95,22 +100,21 @@ export async function recordVisit(
         statsKey,
         attractionKey,
         ...badgeKeys,
-        ...(limitKey ? [limitKey] : []),
+        ...limitKeys,
       ]);
     const badgeEntries = rest.slice(0, badgeKeys.length);
-    const limitEntry = limitKey ? rest[badgeKeys.length] : undefined;
+    const limitEntries = rest.slice(badgeKeys.length);
 
-    if (rateLimit && limitEntry) {
-      const { result } = evaluateRateLimit(limitEntry.value, {
-        ...rateLimit,
-        now,
-      });
-      if (!result.allowed) {
-        return {
-          status: "rate_limited" as const,
-          retryAfterMs: result.retryAfterMs,
-        };
-      }
+    const limit = tightest(
+      rateLimits.map((options, i) =>
+        evaluateRateLimit(limitEntries[i].value, { ...options, now }).result
+      ),
+    );
+    if (!limit.allowed) {
+      return {
+        status: "rate_limited" as const,
+        retryAfterMs: limit.retryAfterMs,
+      };
     }
     if (visitEntry.value) {
       return { status: "duplicate" as const, visit: visitEntry.value as Visit };
@@ -155,7 +159,7 @@ export async function recordVisit(
           visitCount: attraction.visitCount + 1,
         } satisfies AttractionStats,
       );
-    if (limitEntry) operation.check(limitEntry);
+    operation.check(...limitEntries);
     for (const badge of unlocked) {
       operation.set(
         keys.badge(userId, badge.id),

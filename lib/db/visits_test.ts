@@ -39,7 +39,7 @@ Deno.test("visits store", async (t) => {
         slug: "plaza-principal",
         now: NOW,
         totalAttractions: 17,
-        rateLimit,
+        rateLimits: [rateLimit],
       });
       assert.ok(interleaved);
       assert.deepEqual(result, {
@@ -60,7 +60,7 @@ Deno.test("visits store", async (t) => {
         slug: "plaza-principal",
         now: NOW,
         totalAttractions: 17,
-        rateLimit: { ...LIMIT, subject: userId },
+        rateLimits: [{ ...LIMIT, subject: userId }],
       };
       const first = await recordVisit(kv, options);
       assert.equal(first.status, "created");

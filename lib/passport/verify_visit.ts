@@ -2,7 +2,11 @@ import type { Badge } from "./badges.ts";
 import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
 import { type DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
-import { hitRateLimit } from "@/lib/db/rate_limits.ts";
+import {
+  hitRateLimits,
+  peekRateLimits,
+  type RateLimitOptions,
+} from "@/lib/db/rate_limits.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
 import {
   ConflictError,
@@ -20,9 +24,8 @@ export interface VisitDeps {
 }
 
 /**
- * Wrong guide codes one user may send per window (DESIGN.md: more than 10 in
- * 10 minutes is a 429): about 1,440 guesses a day against the two billion
- * six-character codes of letters and digits.
+ * Wrong guide codes one user may send per window (more than 10 in 10
+ * minutes is a 429).
  */
 export const GUIDE_CODE_LIMIT = {
   scope: "guide_codes",
@@ -31,23 +34,49 @@ export const GUIDE_CODE_LIMIT = {
 } as const;
 
 /**
+ * Wrong guide codes one client address may send per window, whatever the
+ * users: new users (or guest passports) buy no extra guesses. 30 in 10
+ * minutes is 180 an hour per address (README "Guessing guide codes").
+ */
+export const GUIDE_CODE_ADDRESS_LIMIT = {
+  scope: "guide_codes_by_address",
+  limit: 30,
+  windowMs: 10 * 60_000,
+} as const;
+
+/**
  * Verifies a visit by guide code for an authenticated user. An unknown code
- * is a 404 that counts against {@linkcode GUIDE_CODE_LIMIT}; past the limit
- * every code, right or wrong, is a 429 until the oldest failure leaves the
- * window, so the answers give a guesser nothing. A visit already verified is
- * a 409 carrying the first visit.
+ * is a 404 that counts against {@linkcode GUIDE_CODE_LIMIT} and, when the
+ * client's address is known, {@linkcode GUIDE_CODE_ADDRESS_LIMIT}. Past
+ * either, every code, right or wrong, is a 429 until the oldest failure
+ * leaves the window; the lockout is decided before the code is looked at,
+ * with the same reads for a right and a wrong code, so neither the answer
+ * nor its timing gives a guesser anything. A visit already verified is a
+ * 409 carrying the first visit.
  */
 export async function verifyVisit(
   { kv, data, now, onChange }: VisitDeps,
-  { userId, code }: { userId: string; code: string },
+  { userId, code, clientIp }: {
+    userId: string;
+    code: string;
+    /** The client's address (`unknown` without a connection: not limited by address). */
+    clientIp?: string;
+  },
 ): Promise<{ visitId: string; atractivo: string; badge: Badge | null }> {
   const loaded = data.current();
   const at = now();
-  const limit = { ...GUIDE_CODE_LIMIT, subject: userId };
-  const slug = loaded.slugByGuideCode.get(normalizeGuideCode(code));
+  const limits: RateLimitOptions[] = [
+    { ...GUIDE_CODE_LIMIT, subject: userId, now: at },
+  ];
+  if (clientIp && clientIp !== "unknown") {
+    limits.push({ ...GUIDE_CODE_ADDRESS_LIMIT, subject: clientIp, now: at });
+  }
+  const locked = await peekRateLimits(kv, limits);
+  if (!locked.allowed) throw tooManyWrongCodes(locked.retryAfterMs);
 
+  const slug = loaded.slugByGuideCode.get(normalizeGuideCode(code));
   if (!slug) {
-    const hit = await hitRateLimit(kv, { ...limit, now: at });
+    const hit = await hitRateLimits(kv, limits);
     if (!hit.allowed) throw tooManyWrongCodes(hit.retryAfterMs);
     throw new NotFoundError(
       `El código de guía no corresponde a ningún atractivo. Revisa el código que aparece en el lugar (intentos restantes: ${hit.remaining}).`,
@@ -59,7 +88,7 @@ export async function verifyVisit(
     slug,
     now: at,
     totalAttractions: loaded.totalAttractions,
-    rateLimit: limit,
+    rateLimits: limits,
   });
   if (result.status === "rate_limited") {
     throw tooManyWrongCodes(result.retryAfterMs);

@@ -4,6 +4,7 @@ import type { AppDeps } from "@/deps.ts";
 import { createRouter, ErrorBody, jsonResponse } from "@/lib/http/router.ts";
 import { assertSelf, requireUser } from "@/lib/http/user.ts";
 import { verifyVisit } from "@/lib/passport/verify_visit.ts";
+import { getClientIp } from "@/lib/http/client_ip.ts";
 
 const VerifyVisitRequest = z.object({
   code: z.string().max(64).openapi({
@@ -47,7 +48,7 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
         ErrorBody.extend({ visitId: z.guid(), atractivo: z.string() }),
       ),
       429: jsonResponse(
-        "More than 10 wrong codes in 10 minutes; see Retry-After",
+        "More than 10 wrong codes in 10 minutes for this user, or 30 from this address; see Retry-After",
       ),
     },
   });
@@ -59,7 +60,11 @@ export default function verifyVisitRoute(deps: AppDeps) {
     async (c) => {
       const { code, userId } = c.req.valid("json");
       assertSelf(c, userId);
-      const visit = await verifyVisit(deps, { userId, code });
+      const visit = await verifyVisit(deps, {
+        userId,
+        code,
+        clientIp: getClientIp(c, deps.config.trustedProxyHops),
+      });
       return c.json({ success: true as const, ...visit }, 200);
     },
   );
