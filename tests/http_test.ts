@@ -218,3 +218,30 @@ Deno.test("GET /healthz tells a refused data change and an unreadable KV", async
     assert.match(body.details, /almacenamiento/);
   });
 });
+
+Deno.test("the request log: one request, one line, always", async (t) => {
+  await using ctx = await createTestContext({ env: { LOG_REQUESTS: "true" } });
+
+  await t.step(
+    "a path with encoded newlines cannot forge a second log line",
+    async () => {
+      for (
+        const path of [
+          "/nope%0aPOST%20/api/turismo/ticket%20200%201.0ms%0a",
+          "/nope%0d%0aPOST%20/api/turismo/ticket%20200%201.0ms",
+          "/nope%E2%80%A8GET%20/%20200",
+          "/nope%1b[31mrojo",
+        ]
+      ) {
+        const { lines } = await capture("info", async () => {
+          const res = await ctx.app.request(path);
+          await res.body?.cancel();
+        });
+        assert.equal(lines.length, 1, path);
+        assert.doesNotMatch(lines[0], /[\n\r\u2028\u001b]/, path);
+        assert.match(lines[0], /^GET \/nope\\(x0a|x0d|u2028|x1b)/, lines[0]);
+        assert.match(lines[0], / 404 [\d.]+ms$/);
+      }
+    },
+  );
+});

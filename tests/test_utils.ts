@@ -216,7 +216,7 @@ export async function verifyVisits(
 
 /** Runs `fn` with `console[method]` recorded (and kept off the test output): one line a call. */
 export async function capture<T>(
-  method: "warn" | "error",
+  method: "info" | "warn" | "error",
   fn: () => Promise<T>,
 ): Promise<{ result: T; logged: string; lines: string[] }> {
   const original = console[method];
