@@ -21,6 +21,7 @@ import {
 } from "./lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "./lib/db/secrets.ts";
 import { getSessionByHandle } from "./lib/db/sessions.ts";
+import { ChatDailyLimit } from "./lib/limits/chat_daily.ts";
 import { IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
 import { SlidingWindowLimiter } from "./lib/limits/sliding_window.ts";
 import { RenderPool } from "./lib/og/pool.ts";
@@ -52,6 +53,8 @@ export interface AppDeps {
   renderPool: RenderPool;
   /** The per-IP budget; `undefined` when `IP_BUDGET_PER_MINUTE` is 0. */
   ipBudget?: SlidingWindowLimiter;
+  /** The chat's daily ceiling; `undefined` when `CHAT_DAILY_LIMIT` is 0. */
+  chatDailyLimit?: ChatDailyLimit;
   /**
    * Told of every write by the domain operations; drops what the write made
    * stale in this instance's caches.
@@ -130,6 +133,14 @@ export async function openDeps(
         limit: config.ipBudgetPerMinute,
         windowMs: IP_BUDGET_WINDOW_MS,
         now: () => now().getTime(),
+      }),
+    chatDailyLimit: config.chatDailyLimit === 0
+      ? undefined
+      : new ChatDailyLimit({
+        kv,
+        now,
+        limit: config.chatDailyLimit,
+        timeZone: data.current().data.municipality.timeZone,
       }),
     onChange(change) {
       // This instance's pages show the write at once (others within their TTL).

@@ -23,7 +23,9 @@ export type FakeBehaviour =
   /** Stream some content, then an error event, as OpenAI does mid-stream. */
   | { type: "stream-error"; content: string }
   /** Stream some content, then go silent. */
-  | { type: "stream-hang"; content: string };
+  | { type: "stream-hang"; content: string }
+  /** Stream some content, then drop the connection (no error event, no end). */
+  | { type: "stream-drop"; content: string };
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -100,6 +102,8 @@ export function startFakeOpenAI(): FakeOpenAI {
           return streamResponse(id, body, current.content, "error", pending);
         case "stream-hang":
           return streamResponse(id, body, current.content, "hang", pending);
+        case "stream-drop":
+          return streamResponse(id, body, current.content, "drop", pending);
       }
     },
   );
@@ -169,7 +173,7 @@ function streamResponse(
   // deno-lint-ignore no-explicit-any
   body: any,
   content: string,
-  ending: "done" | "error" | "hang",
+  ending: "done" | "error" | "hang" | "drop",
   pending: Set<() => void>,
 ): Response {
   const chunk = (
@@ -215,6 +219,11 @@ function streamResponse(
             code: null,
           },
         });
+      } else if (ending === "drop") {
+        // Let the chunks go out, then break the connection mid-stream.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        controller.error(new Error("connection reset by the fake provider"));
+        return;
       } else {
         await new Promise<void>((resolve) => {
           release = resolve;

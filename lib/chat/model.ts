@@ -44,22 +44,49 @@ export function getMaxTokensField(
 }
 
 /**
- * Asks the model for a whole reply. Provider failures (an error status, no
- * connection, the client's timeout, a response that is not a completion)
- * become a 502 {@linkcode BadGatewayError}; anything else propagates (500).
+ * A deadline for one model call, retries included: the client's `timeout`
+ * (30 s) in all, so a provider that hangs keeps a visitor waiting that long
+ * and no longer (the SDK alone would wait its timeout once per attempt).
+ */
+function startDeadline(openai: OpenAI, visitor?: AbortSignal) {
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new APIConnectionTimeoutError()),
+    openai.timeout,
+  );
+  return {
+    signal: visitor
+      ? AbortSignal.any([deadline.signal, visitor])
+      : deadline.signal,
+    /** Whether the deadline (not the visitor) ended the call. */
+    get expired() {
+      return deadline.signal.aborted;
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * Asks the model for a whole reply, within one deadline for all attempts.
+ * Provider failures (an error status, no connection, the deadline, a
+ * response that is not a completion) become a 502
+ * {@linkcode BadGatewayError}; anything else propagates (500).
  */
 export async function completeChat(
   openai: OpenAI,
   { model, messages }: ChatRequest,
 ): Promise<string> {
   let completion: unknown;
+  const deadline = startDeadline(openai);
   try {
     completion = await openai.chat.completions.create({
       ...createParams(openai, model, messages),
       stream: false,
-    });
+    }, { signal: deadline.signal });
   } catch (error) {
-    throw toProviderError(error, openai);
+    throw toProviderError(deadline.expired ? timedOut() : error, openai);
+  } finally {
+    deadline.stop();
   }
   // A server that is not really OpenAI-compatible can answer 200 with
   // anything (the SDK then hands back text or other JSON): check the shape.
@@ -77,10 +104,12 @@ export async function completeChat(
 
 /**
  * Asks the model for a streamed reply. Resolves once the provider has
- * answered with a stream (so an error status is still a 502 before anything
- * is sent), to the text deltas. Reading them throws the same mapped errors;
- * a stream silent for longer than the client's timeout is aborted as a
- * timeout (the SDK's own timeout only covers the response headers).
+ * answered with a stream, within one deadline for all attempts (so an error
+ * status is still a 502 before anything is sent), to the text deltas.
+ * Reading them throws 502s for any failure of the provider's stream (an
+ * error event, a dropped connection); a stream silent for longer than the
+ * client's timeout is aborted as a timeout (the SDK's own timeout only
+ * covers the response headers).
  */
 export async function streamChat(
   openai: OpenAI,
@@ -90,13 +119,17 @@ export async function streamChat(
   },
 ): Promise<AsyncGenerator<string, void, undefined>> {
   let stream;
+  const deadline = startDeadline(openai, signal);
   try {
     stream = await openai.chat.completions.create({
       ...createParams(openai, model, messages),
       stream: true,
-    }, { signal });
+    }, { signal: deadline.signal });
   } catch (error) {
-    throw toProviderError(error, openai);
+    throw toProviderError(deadline.expired ? timedOut() : error, openai);
+  } finally {
+    // Streaming now: each chunk has the idle timeout instead.
+    deadline.stop();
   }
   signal?.addEventListener("abort", () => stream.controller.abort(), {
     once: true,
@@ -128,7 +161,8 @@ async function* readDeltas(
       }
     }
   } catch (error) {
-    throw toProviderError(error, openai);
+    // Only the provider's stream is read here: whatever fails is its fault.
+    throw toProviderError(error, openai, { always: true });
   } finally {
     stream.controller.abort();
   }
@@ -172,23 +206,38 @@ async function withIdleTimeout<T>(
   }
 }
 
+function timedOut(): APIConnectionTimeoutError {
+  return new APIConnectionTimeoutError({
+    message: "Request timed out (deadline)",
+  });
+}
+
 /**
  * Maps a failure of the provider call to a 502 and logs it in one line
- * (class, status, message, with the API key redacted); leaves other errors
- * as they are, for the funnel's 500.
+ * (class, status, message, with the API key redacted). Other errors stay as
+ * they are, for the funnel's 500, unless `always` (reading the provider's
+ * stream, where every error is the provider's).
  */
-function toProviderError(error: unknown, openai: OpenAI): unknown {
+function toProviderError(
+  error: unknown,
+  openai: OpenAI,
+  { always = false }: { always?: boolean } = {},
+): unknown {
   if (error instanceof HttpError) return error;
   if (error instanceof APIUserAbortError) {
     // The visitor went away: nobody reads this answer, nothing to log.
     return new BadGatewayError("La solicitud al modelo se canceló");
   }
-  if (error instanceof APIError || error instanceof SyntaxError) {
+  if (
+    always || error instanceof APIError || error instanceof SyntaxError
+  ) {
     const status = error instanceof APIError && error.status
       ? ` ${error.status}`
       : "";
-    let line = `${error.constructor.name}${status}: ${error.message}`
-      .slice(0, 300);
+    const { name, message } = error instanceof Error
+      ? { name: error.constructor.name, message: error.message }
+      : { name: "Error", message: String(error) };
+    let line = `${name}${status}: ${message}`.slice(0, 300);
     if (openai.apiKey) line = line.replaceAll(openai.apiKey, "***");
     console.warn(`Chat model provider failed: ${line}`);
     return new BadGatewayError(

@@ -12,6 +12,10 @@ export const CHAT_REPLIES: Record<number, string> = {
   500: "Ocurrió un error de conexión. Por favor, inténtalo más tarde.",
 };
 
+/** When the operator's daily ceiling on chat requests is reached (`CHAT_DAILY_LIMIT`). */
+export const CHAT_DAILY_LIMIT_REPLY =
+  "El asistente ya atendió hoy todas las preguntas que podía. Vuelve a preguntar mañana; mientras tanto, en el portal tienes los atractivos, las rutas y la información práctica.";
+
 /** Paths whose errors are `{reply}` bodies (spec 7.2). */
 export function isChatPath(path: string): boolean {
   return path === "/api/chat" || path.startsWith("/api/chat/");

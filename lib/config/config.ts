@@ -63,6 +63,7 @@ const envSchema = z.object({
   }),
   LOG_REQUESTS: z.string().default("true").transform(isTrue),
   IP_BUDGET_PER_MINUTE: z.coerce.number().int().min(0).max(4000).default(300),
+  CHAT_DAILY_LIMIT: z.coerce.number().int().min(0).default(0),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -122,6 +123,8 @@ export interface Config {
   logRequests: boolean;
   /** Requests one IP may make per minute before a 429 (spec 8); 0 turns the budget off. */
   ipBudgetPerMinute: number;
+  /** Model calls the chat may make a day across all instances; 0 is no ceiling. */
+  chatDailyLimit: number;
 }
 
 /**
@@ -205,6 +208,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustedProxyHops: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
     ipBudgetPerMinute: e.IP_BUDGET_PER_MINUTE,
+    chatDailyLimit: e.CHAT_DAILY_LIMIT,
   };
 }
 

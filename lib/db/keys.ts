@@ -36,6 +36,8 @@ export const keys = {
   /** Per-attraction aggregates: visits, ratings and their sum. */
   attractionStats: (slug: string) => ["attraction_stats", slug] as const,
 
+  /** Chat requests sent to the model on one day (`YYYY-MM-DD`, the municipality's), a `Deno.KvU64`. */
+  chatRequestsOfDay: (day: string) => ["chat_requests_by_day", day] as const,
   /** A sliding-window rate limiter's recent hits. */
   rateLimit: (scope: string, subject: string) =>
     ["rate_limits", scope, subject] as const,

@@ -14,7 +14,9 @@ export function createErrorHandler(): ErrorHandler {
     let status: number;
     let body: Record<string, unknown>;
     let headers: Record<string, string> = {};
+    let reply: string | undefined;
     if (error instanceof HttpError) {
+      reply = error.options.reply;
       status = error.status;
       body = {
         error: error.message,
@@ -34,7 +36,7 @@ export function createErrorHandler(): ErrorHandler {
       };
     }
     if (isChatPath(c.req.path)) {
-      body = { reply: CHAT_REPLIES[status] ?? CHAT_REPLIES[500] };
+      body = { reply: reply ?? CHAT_REPLIES[status] ?? CHAT_REPLIES[500] };
     }
     return c.json(body, status as ContentfulStatusCode, headers);
   };

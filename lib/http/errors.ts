@@ -1,7 +1,8 @@
 /**
  * Errors that map to an HTTP status. Domain code throws these; the one error
- * handler in `lib/http.ts` turns them into `{error, details}` bodies (chat:
- * `{reply}`). `message` is the short Spanish `error`, `details` says more.
+ * handler in `error_handler.ts` turns them into `{error, details}` bodies
+ * (chat: `{reply}`). `message` is the short Spanish `error`, `details` says
+ * more.
  */
 export class HttpError extends Error {
   constructor(
@@ -12,6 +13,8 @@ export class HttpError extends Error {
       /** Extra fields for the JSON body, e.g. the first visit of a 409. */
       body?: Record<string, unknown>;
       headers?: Record<string, string>;
+      /** The chat's `{reply}` when it is not the usual one for the status. */
+      reply?: string;
     } = {},
   ) {
     super(message);

@@ -73,7 +73,9 @@ function createChatRoute(deps: AppDeps) {
       429: replyBody("More than 20 requests in 60 seconds from this IP"),
       500: replyBody("Unexpected error"),
       502: replyBody("The language-model provider failed or timed out"),
-      503: replyBody("No language-model key is configured"),
+      503: replyBody(
+        "No language-model key is configured, or the day's ceiling (CHAT_DAILY_LIMIT) is reached",
+      ),
     },
   });
 }
@@ -84,6 +86,7 @@ export default function chat(deps: AppDeps) {
     if (!deps.openai) {
       throw new ServiceUnavailableError("OPENAI_API_KEY no está configurada");
     }
+    await deps.chatDailyLimit?.count();
     const loaded = deps.data.current();
     const request = {
       model: deps.config.openai.model,
