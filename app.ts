@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use(limitIpBudget(deps));
-  app.use("/api/*", jsonBody());
+  app.use("/api/*", jsonBody({ timeoutMs: config.bodyTimeoutMs }));
   app.use(securityHeaders());
 
   // The route table: every path of the service.

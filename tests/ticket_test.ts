@@ -7,6 +7,7 @@ import {
   postJson,
   randomEmail,
   randomUserId,
+  serveApp,
   ticketBody,
 } from "./test_utils.ts";
 
@@ -207,4 +208,93 @@ Deno.test("POST /api/turismo/ticket: BASE_URL sets the ticket URL", async () => 
     json.ticketUrl,
     `https://turismo.example/ruta/${body.shareCode}`,
   );
+});
+
+Deno.test("POST /api/turismo/ticket: 20 new tickets an hour per address", async (t) => {
+  await using ctx = await createTestContext({ env: { TRUST_PROXY: "1" } });
+  const fromAddress = (ip: string, body: unknown) =>
+    postJson(ctx, TICKET, body, { "x-forwarded-for": ip });
+  const ip = "203.0.113.80";
+  const first = ticketBody();
+
+  await t.step(
+    "20 tickets from one address are created, the 21st is a 429",
+    async () => {
+      await assertJson(await fromAddress(ip, first), 200);
+      for (let i = 1; i < 20; i++) {
+        await assertJson(await fromAddress(ip, ticketBody()), 200);
+      }
+      const refused = ticketBody();
+      const res = await fromAddress(ip, refused);
+      const body = await assertJson(res, 429);
+      assert.match(body.details, /demasiados boletos/);
+      const retryAfter = Number(res.headers.get("retry-after"));
+      assert.ok(retryAfter >= 1 && retryAfter <= 3600, `${retryAfter}`);
+      assert.equal(await getTicket(ctx.deps.kv, refused.shareCode), null);
+      assert.equal(await getCmsPost(ctx.deps.kv, refused.shareCode), null);
+    },
+  );
+
+  await t.step(
+    "a retry of a ticket already made does not count: still 200",
+    async () => {
+      const body = await assertJson(await fromAddress(ip, first), 200);
+      assert.equal(body.shareCode, first.shareCode);
+    },
+  );
+
+  await t.step("another address has its own 20", async () => {
+    await assertJson(await fromAddress("198.51.100.80", ticketBody()), 200);
+  });
+
+  await t.step(
+    "an hour later the address may create tickets again",
+    async () => {
+      ctx.clock.advance(60 * 60_000);
+      await assertJson(await fromAddress(ip, ticketBody()), 200);
+    },
+  );
+});
+
+Deno.test("a request body that does not arrive in time is a 408", async (t) => {
+  await using ctx = await createTestContext({
+    env: { REQUEST_BODY_TIMEOUT_MS: "300" },
+  });
+  await using server = serveApp(ctx.app.fetch);
+  const { port } = new URL(server.origin);
+
+  for (const framing of ["content-length", "chunked"] as const) {
+    await t.step(
+      `a body trickling in (${framing}) is answered 408 in time`,
+      async () => {
+        using conn = await Deno.connect({ hostname: "127.0.0.1", port: +port });
+        const head = framing === "content-length"
+          ? "Content-Length: 200\r\n"
+          : "Transfer-Encoding: chunked\r\n";
+        await conn.write(new TextEncoder().encode(
+          `POST ${TICKET} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${head}\r\n` +
+            (framing === "chunked" ? '5\r\n{"nam\r\n' : '{"nam'),
+        ));
+        const started = performance.now();
+        // The rest of the body never comes: read what the server says, bounded.
+        let text = "";
+        const buffer = new Uint8Array(4096);
+        while (!/\r\n\r\n[\s\S]*\}$/.test(text)) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const n = await Promise.race([
+            conn.read(buffer),
+            new Promise<null>((resolve) => {
+              timer = setTimeout(() => resolve(null), 5_000);
+            }),
+          ]).finally(() => clearTimeout(timer));
+          if (n === null) break;
+          text += new TextDecoder().decode(buffer.subarray(0, n));
+        }
+        assert.match(text, /^HTTP\/1\.1 408 /);
+        assert.match(text, /\r\nconnection: close\r\n/i);
+        assert.match(text, /"error":"Tiempo de espera agotado"/);
+        assert.ok(performance.now() - started < 5_000);
+      },
+    );
+  }
 });

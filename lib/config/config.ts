@@ -64,6 +64,8 @@ const envSchema = z.object({
   LOG_REQUESTS: z.string().default("true").transform(isTrue),
   IP_BUDGET_PER_MINUTE: z.coerce.number().int().min(0).max(4000).default(300),
   CHAT_DAILY_LIMIT: z.coerce.number().int().min(0).default(0),
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000)
+    .default(10_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -125,6 +127,8 @@ export interface Config {
   ipBudgetPerMinute: number;
   /** Model calls the chat may make a day across all instances; 0 is no ceiling. */
   chatDailyLimit: number;
+  /** How long a request body may take to arrive before a 408. */
+  bodyTimeoutMs: number;
 }
 
 /**
@@ -209,6 +213,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logRequests: e.LOG_REQUESTS,
     ipBudgetPerMinute: e.IP_BUDGET_PER_MINUTE,
     chatDailyLimit: e.CHAT_DAILY_LIMIT,
+    bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
   };
 }
 

@@ -1,26 +1,27 @@
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { BadRequestError, HttpError } from "./errors.ts";
 
 /** The largest request body accepted, in bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** How long a request body may take to arrive, by default. */
+export const BODY_TIMEOUT_MS = 10_000;
+
 /**
  * For requests with a body: 415 unless it is JSON, 413 past
- * {@linkcode MAX_BODY_BYTES}, 400 when it does not parse. The parsed body is
- * cached by Hono, so validators downstream read it for free.
+ * {@linkcode MAX_BODY_BYTES} (at once when `Content-Length` says so), 408
+ * when it has not all arrived within `timeoutMs` (a client trickling bytes
+ * would hold a handler and its memory), 400 when it does not parse. The
+ * parsed body is cached by Hono, so validators downstream read it for free.
+ * Slow headers are the reverse proxy's to cut (README "Security").
+ *
+ * Read here rather than with `hono/body-limit`, which reads a body without
+ * `Content-Length` to its end before anything else runs: no deadline could
+ * cover it.
  */
-export function jsonBody(): MiddlewareHandler {
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new HttpError(
-        413,
-        "Solicitud demasiado grande",
-        `El cuerpo supera ${MAX_BODY_BYTES / 1024} KiB`,
-      );
-    },
-  });
+export function jsonBody(
+  { timeoutMs = BODY_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): MiddlewareHandler {
   return async function jsonBody(c, next) {
     if (
       c.req.method !== "POST" && c.req.method !== "PUT" &&
@@ -36,14 +37,85 @@ export function jsonBody(): MiddlewareHandler {
         "Envía el cuerpo como application/json",
       );
     }
-    await limit(c, async () => {
-      try {
-        await c.req.json();
-      } catch (error) {
-        if (error instanceof HttpError) throw error;
-        throw new BadRequestError("El cuerpo no es JSON válido");
-      }
-      await next();
+    if (Number(c.req.header("content-length") ?? 0) > MAX_BODY_BYTES) {
+      throw new BodyTooLargeError();
+    }
+    const bytes = await readBody(c.req.raw, timeoutMs);
+    c.req.raw = new Request(c.req.raw.url, {
+      method: c.req.raw.method,
+      headers: c.req.raw.headers,
+      body: bytes,
     });
+    try {
+      await c.req.json();
+    } catch {
+      throw new BadRequestError("El cuerpo no es JSON válido");
+    }
+    await next();
   };
+}
+
+/** The whole body, at most {@linkcode MAX_BODY_BYTES}, within `timeoutMs`. */
+async function readBody(
+  request: Request,
+  timeoutMs: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, timeoutMs);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        reader.cancel().catch(() => {});
+        throw new BodyTooLargeError();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (!timedOut) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (timedOut) throw new BodyTimeoutError();
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A body past {@linkcode MAX_BODY_BYTES}: 413. */
+class BodyTooLargeError extends HttpError {
+  override name = "BodyTooLargeError";
+  constructor() {
+    super(
+      413,
+      "Solicitud demasiado grande",
+      `El cuerpo supera ${MAX_BODY_BYTES / 1024} KiB`,
+    );
+  }
+}
+
+/** A body that did not arrive in time: 408, and the connection is closed. */
+class BodyTimeoutError extends HttpError {
+  override name = "BodyTimeoutError";
+  constructor() {
+    super(
+      408,
+      "Tiempo de espera agotado",
+      "El cuerpo de la solicitud no llegó a tiempo",
+      { headers: { Connection: "close" } },
+    );
+  }
 }

@@ -7,7 +7,18 @@ import {
   saveTicket,
   type Ticket,
 } from "@/lib/db/tickets.ts";
-import { ConflictError } from "@/lib/http/errors.ts";
+import { hitRateLimit } from "@/lib/db/rate_limits.ts";
+import { ConflictError, TooManyRequestsError } from "@/lib/http/errors.ts";
+
+/**
+ * Tickets one client address may create an hour: each is a post in the
+ * city's CMS. A retry of an existing ticket does not count.
+ */
+export const TICKETS_PER_ADDRESS = {
+  scope: "tickets_by_address",
+  limit: 20,
+  windowMs: 60 * 60_000,
+} as const;
 
 /** How long a request may hold a share code while the CMS answers (its timeout is 10 s). */
 const CLAIM_TTL_MS = 15_000;
@@ -17,7 +28,9 @@ const WAIT_STEP_MS = 100;
  * Creates a visitor's ticket in the CMS and keeps it in KV, exactly once per
  * share code. The same share code with the same email is a safe retry: the
  * earlier ticket is returned, also when the CMS created the post but its
- * answer was lost (the CMS is asked first). Another email: 409.
+ * answer was lost (the CMS is asked first). Another email: 409. A new
+ * ticket counts against {@linkcode TICKETS_PER_ADDRESS} (429 past it) when
+ * the client's address is known.
  */
 export async function createTicket(
   { kv, cms, now, onChange }: {
@@ -27,7 +40,19 @@ export async function createTicket(
     onChange: OnDataChange;
   },
   input: TicketInput,
+  { clientIp }: { clientIp?: string } = {},
 ): Promise<Ticket> {
+  if (clientIp && clientIp !== "unknown") {
+    const existing = await getTicket(kv, input.shareCode);
+    if (!existing) {
+      const hit = await hitRateLimit(kv, {
+        ...TICKETS_PER_ADDRESS,
+        subject: clientIp,
+        now: now(),
+      });
+      if (!hit.allowed) throw tooManyTickets(hit.retryAfterMs);
+    }
+  }
   const ticket = await findOrCreateTicket({ kv, cms, now }, input);
   onChange({
     kind: "ticket",
@@ -84,4 +109,14 @@ function assertSameVisitor<T>(email: string, input: TicketInput, value: T): T {
     );
   }
   return value;
+}
+
+function tooManyTickets(retryAfterMs: number): TooManyRequestsError {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+  return new TooManyRequestsError(
+    `Se crearon demasiados boletos desde tu conexión. Espera ${minutes} ${
+      minutes === 1 ? "minuto" : "minutos"
+    } antes de crear otro.`,
+    retryAfterMs / 1000,
+  );
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
+import { getClientIp } from "@/lib/http/client_ip.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { shareCodeSchema } from "@/lib/tickets/share_code.ts";
 import { createRouter, jsonResponse } from "@/lib/http/router.ts";
@@ -43,6 +44,9 @@ const route = createRoute({
     400: jsonResponse("A field is missing or invalid"),
     401: jsonResponse("A bearer token was sent and is not valid"),
     409: jsonResponse("The share code belongs to another visitor"),
+    429: jsonResponse(
+      "More than 20 new tickets from this address in an hour; see Retry-After",
+    ),
     502: jsonResponse("The CMS failed or did not answer"),
   },
 });
@@ -55,7 +59,7 @@ export default function ticket(deps: AppDeps) {
     const ticket = await createTicket(deps, {
       ...body,
       userId: c.get("user")?.id,
-    });
+    }, { clientIp: getClientIp(c, deps.config.trustedProxyHops) });
     const base = getPublicOrigin(c, deps.config);
     return c.json({
       ticketUrl: `${base}/ruta/${encodeURIComponent(ticket.shareCode)}`,
