@@ -4,14 +4,15 @@ import { useEffect, useRef, useState } from "preact/hooks";
 type Field = "name" | "email" | "phone";
 type Errors = Partial<Record<Field | "form", string>>;
 
-const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+/** Lower case only (share codes are case-insensitive), without look-alikes (0/o, 1/l/i). */
+const ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
 /**
- * A share code from the browser's CSPRNG: 10 characters of an alphabet
- * without look-alikes (0/O, 1/l/I), about 58 bits. Rejection sampling keeps
- * every character equally likely.
+ * A share code from the browser's CSPRNG: 12 characters of
+ * {@linkcode ALPHABET}, about 59 bits. Rejection sampling keeps every
+ * character equally likely.
  */
-export function createShareCode(length = 10): string {
+export function createShareCode(length = 12): string {
   const limit = 256 - (256 % ALPHABET.length);
   let code = "";
   while (code.length < length) {

@@ -116,7 +116,7 @@ Deno.test({
           await page.getByLabel("Correo electrónico").fill("ana@ejemplo.mx");
           await page.getByLabel("Teléfono (opcional)").fill("+52 33 1234 5678");
           await page.getByRole("button", { name: "Obtener mi boleto" }).click();
-          await page.waitForURL(/\/ruta\/[A-Za-z0-9]{10}$/);
+          await page.waitForURL(/\/ruta\/[a-z0-9]{12}$/);
           const code = new URL(page.url()).pathname.split("/").pop()!;
           assert.equal(
             (await page.locator("h1").textContent())?.replace(/\s+/g, " "),

@@ -152,6 +152,8 @@ Deno.test("POST /api/turismo/rate-visit", async (t) => {
         ["", null],
         [null, null],
         ["\n Sabroso \t", "Sabroso"],
+        // Invisible and reordering characters never reach a page.
+        ["\u202Eeton\u202C y \u200Bcalma\u0000", "eton y calma"],
         ["a".repeat(1_500), "a".repeat(1_000)],
         // 999 letters then emoji: the cut keeps whole characters.
         ["b".repeat(999) + "🌵🌵🌵", "b".repeat(999) + "🌵"],

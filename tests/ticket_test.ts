@@ -298,3 +298,96 @@ Deno.test("a request body that does not arrive in time is a 408", async (t) => {
     );
   }
 });
+
+Deno.test("POST /api/turismo/ticket: names and share codes follow one rule", async (t) => {
+  await using ctx = await createTestContext();
+  const { kv } = ctx.deps;
+
+  await t.step(
+    "control, bidi and zero-width characters are removed from the name on input",
+    async () => {
+      const body = ticketBody({
+        name: "Ana\u0000 \u202Egnip\u202C Ló\u200Bpez",
+      });
+      await assertJson(await postJson(ctx, TICKET, body), 200);
+      const stored = await getTicket(kv, body.shareCode);
+      assert.equal(stored?.name, "Ana gnip López");
+      const page = await ctx.app.request(`/ruta/${body.shareCode}`);
+      const html = await page.text();
+      assert.equal(page.status, 200);
+      assert.match(html, /Ana gnip López/);
+      assert.doesNotMatch(html, /[\u0000\u202A-\u202E\u200B\u2066-\u2069]/);
+    },
+  );
+
+  await t.step(
+    "a name of nothing visible is a 400 naming the field",
+    async () => {
+      const res = await postJson(
+        ctx,
+        TICKET,
+        ticketBody({ name: "\u200B\u202E\u0007" }),
+      );
+      const body = await assertJson(res, 400);
+      assert.match(body.details, /^name: /);
+    },
+  );
+
+  await t.step(
+    "share codes are case-insensitive: one code, one ticket, one CMS post",
+    async () => {
+      const email = randomEmail();
+      const code = `CaseX-${crypto.randomUUID().slice(0, 6)}`;
+      const upper = await assertJson(
+        await postJson(ctx, TICKET, ticketBody({ shareCode: code, email })),
+        200,
+      );
+      const lower = await assertJson(
+        await postJson(
+          ctx,
+          TICKET,
+          ticketBody({ shareCode: code.toLowerCase(), email }),
+        ),
+        200,
+      );
+      assert.equal(lower.wpId, upper.wpId, "the same ticket again");
+      assert.equal(upper.shareCode, code, "answered as sent");
+      assert.equal(lower.shareCode, code.toLowerCase());
+      assert.equal((await getCmsPost(kv, code))?.wpId, upper.wpId);
+      const other = await postJson(
+        ctx,
+        TICKET,
+        ticketBody({ shareCode: code.toUpperCase() }),
+      );
+      await assertJson(other, 409);
+      for (const variant of [code, code.toLowerCase(), code.toUpperCase()]) {
+        const page = await ctx.app.request(`/ruta/${variant}`);
+        await page.body?.cancel();
+        assert.equal(page.status, 200, variant);
+        const card = await ctx.app.request(`/api/turismo/og/${variant}`);
+        await card.body?.cancel();
+        assert.equal(card.status, 200, variant);
+      }
+    },
+  );
+
+  await t.step(
+    "a ticket an earlier version stored under a mixed-case code is still found",
+    async () => {
+      const code = `Viejo-${crypto.randomUUID().slice(0, 6)}`;
+      await kv.set(["tickets", code], {
+        shareCode: code,
+        name: "Ana",
+        email: randomEmail(),
+        phone: null,
+        wpId: 99,
+        userId: null,
+        createdAt: new Date().toISOString(),
+      });
+      assert.equal((await getTicket(kv, code))?.wpId, 99);
+      const page = await ctx.app.request(`/ruta/${code}`);
+      await page.body?.cancel();
+      assert.equal(page.status, 200);
+    },
+  );
+});

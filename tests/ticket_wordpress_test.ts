@@ -152,7 +152,8 @@ Deno.test({
             turismo_name: body.name,
             turismo_email: body.email,
             turismo_phone: body.phone,
-            turismo_share_code: body.shareCode,
+            // Share codes are case-insensitive and kept in lower case.
+            turismo_share_code: body.shareCode.toLowerCase(),
             turismo_user_id: userId,
           });
           const stored = await getTicket(direct.deps.kv, body.shareCode);
@@ -191,6 +192,35 @@ Deno.test({
           assert.equal(again.status, 200);
           assert.equal((await again.json()).wpId, first.wpId);
           assert.equal((await readPosts(body.shareCode)).length, 1);
+        },
+      );
+
+      await t.step(
+        "CaseX-0001 and casex-0001 from one email are one ticket and one post",
+        async () => {
+          const body = ticketBody({
+            shareCode: `CaseX-${crypto.randomUUID().slice(0, 6)}`,
+          });
+          const first = await (await postJson(direct, TICKET, body)).json();
+          const again = await postJson(direct, TICKET, {
+            ...body,
+            shareCode: body.shareCode.toLowerCase(),
+          });
+          assert.equal(again.status, 200);
+          assert.equal((await again.json()).wpId, first.wpId);
+          assert.equal((await readPosts(body.shareCode)).length, 1);
+          const stored = [];
+          for await (
+            const entry of direct.deps.kv.list({ prefix: ["tickets"] })
+          ) {
+            if (
+              String(entry.key[1]).toLowerCase() ===
+                body.shareCode.toLowerCase()
+            ) {
+              stored.push(entry.key);
+            }
+          }
+          assert.equal(stored.length, 1, "one ticket in KV");
         },
       );
 

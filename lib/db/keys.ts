@@ -9,14 +9,21 @@ export const keys = {
   /** The service's own JWT signing secret, generated once. */
   signingSecret: () => ["secrets", "jwt"] as const,
 
-  /** A ticket by its share code. */
-  ticket: (shareCode: string) => ["tickets", shareCode] as const,
+  /**
+   * A ticket by its share code. Share codes are case-insensitive: every key
+   * of one holds it in lower case, so one code is one ticket and one post.
+   */
+  ticket: (shareCode: string) => ["tickets", shareCode.toLowerCase()] as const,
+  /** A ticket an earlier version stored under its code as typed (codes were case-sensitive then). */
+  ticketAsTyped: (shareCode: string) => ["tickets", shareCode] as const,
   /** A ticket post of the embedded (KV) CMS driver, by share code. */
-  cmsPost: (shareCode: string) => ["cms_posts", shareCode] as const,
+  cmsPost: (shareCode: string) =>
+    ["cms_posts", shareCode.toLowerCase()] as const,
   /** The last post id handed out by the embedded (KV) CMS driver. */
   cmsPostCounter: () => ["counters", "cms_posts"] as const,
   /** A ticket being created in the CMS right now, so that no second request creates it too. */
-  ticketClaim: (shareCode: string) => ["ticket_claims", shareCode] as const,
+  ticketClaim: (shareCode: string) =>
+    ["ticket_claims", shareCode.toLowerCase()] as const,
   /** The share code a signed-in user's ticket is linked to. */
   ticketByUser: (userId: string) => ["tickets_by_user", userId] as const,
 

@@ -19,7 +19,11 @@ export async function getTicket(
   kv: Deno.Kv,
   shareCode: string,
 ): Promise<Ticket | null> {
-  return (await kv.get<Ticket>(keys.ticket(shareCode))).value;
+  const key = keys.ticket(shareCode);
+  const legacy = keys.ticketAsTyped(shareCode);
+  if (legacy[1] === key[1]) return (await kv.get<Ticket>(key)).value;
+  const [current, asTyped] = await kv.getMany<[Ticket, Ticket]>([key, legacy]);
+  return current.value ?? asTyped.value;
 }
 
 /** The share code of the ticket linked to a user, if any. */

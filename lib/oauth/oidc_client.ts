@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { type Config, isLoopbackUrl } from "@/lib/config/config.ts";
+import { cleanText } from "@/lib/text/clean.ts";
 
 /** The OIDC settings of {@linkcode Config}. */
 export type OidcConfig = NonNullable<Config["oidc"]>;
@@ -245,9 +246,8 @@ function getClientAuth(
 function readName(claims: Record<string, unknown>): string | null {
   for (const claim of ["name", "preferred_username", "given_name"]) {
     const value = claims[claim];
-    if (typeof value === "string" && value.trim()) {
-      return value.trim().slice(0, 120);
-    }
+    const name = typeof value === "string" ? cleanText(value, 120) : "";
+    if (name) return name;
   }
   return null;
 }

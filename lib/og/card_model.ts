@@ -11,11 +11,10 @@ import { hasTwemoji } from "./emoji.ts";
 import { hasGlyph, isZeroWidth } from "./fonts.ts";
 import { cardPalette } from "./palette.ts";
 import { initResvg } from "./resvg.ts";
+import { cleanText, graphemes } from "@/lib/text/clean.ts";
 import {
-  cleanText,
   DEFAULT_NAME,
   firstEmoji,
-  graphemes,
   isEmoji,
   MAX_NAME_GRAPHEMES,
 } from "./text.ts";

@@ -12,11 +12,11 @@ import { emojiDataUri, twemojiName } from "./emoji.ts";
 import { hasGlyph } from "./fonts.ts";
 import { inlineSvgImages } from "./inline_svg.ts";
 import { encodeRgbPng } from "./png.ts";
+import { graphemes } from "@/lib/text/clean.ts";
 import {
   cleanName,
   DEFAULT_NAME,
   estimateWidthEm,
-  graphemes,
   isRtl,
   NAME_SIZES,
   pickNameSize,

@@ -23,7 +23,8 @@ import interLatinExt700 from "@fontsource/inter/files/inter-latin-ext-700-normal
 };
 import type { Font } from "satori";
 import type { FallbackSubset } from "./font_types.ts";
-import { graphemes, isEmoji } from "./text.ts";
+import { graphemes } from "@/lib/text/clean.ts";
+import { isEmoji } from "./text.ts";
 import {
   FALLBACK_SUBSETS,
   INTER_BASE_RANGES,

@@ -136,7 +136,7 @@ export class ShareCards {
   }
 
   #answerKey(code: string, v: string): string {
-    return `${code}\u0000${v}\u0000${this.#data.current().version}`;
+    return `${code.toLowerCase()}\u0000${v}\u0000${this.#data.current().version}`;
   }
 
   #recall(code: string, v: string | undefined): CardAnswer | undefined {

@@ -1,5 +1,6 @@
 import { rateVisit } from "@/lib/db/visits.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
+import { stripInvisible } from "@/lib/text/clean.ts";
 import type { VisitDeps } from "./verify_visit.ts";
 
 /** The most characters of notes kept; longer notes are cut. */
@@ -54,7 +55,10 @@ export function normalizeRating(value: unknown): number | null {
 export function normalizeNotes(
   value: string | null | undefined,
 ): string | null {
-  const trimmed = value?.trim();
+  // Invisible and reordering characters go first: what is left is what shows.
+  const trimmed = value === null || value === undefined
+    ? undefined
+    : stripInvisible(value).trim();
   if (!trimmed) return null;
   const characters = Array.from(trimmed);
   if (characters.length <= MAX_NOTES_LENGTH) return trimmed;

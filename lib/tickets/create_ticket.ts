@@ -28,7 +28,9 @@ const WAIT_STEP_MS = 100;
  * Creates a visitor's ticket in the CMS and keeps it in KV, exactly once per
  * share code. The same share code with the same email is a safe retry: the
  * earlier ticket is returned, also when the CMS created the post but its
- * answer was lost (the CMS is asked first). Another email: 409. A new
+ * answer was lost (the CMS is asked first). Another email: 409. Share codes
+ * are case-insensitive and kept in lower case: `CaseX-0001` and
+ * `casex-0001` are one ticket and one CMS post. A new
  * ticket counts against {@linkcode TICKETS_PER_ADDRESS} (429 past it) when
  * the client's address is known.
  */
@@ -53,7 +55,10 @@ export async function createTicket(
       if (!hit.allowed) throw tooManyTickets(hit.retryAfterMs);
     }
   }
-  const ticket = await findOrCreateTicket({ kv, cms, now }, input);
+  const ticket = await findOrCreateTicket({ kv, cms, now }, {
+    ...input,
+    shareCode: input.shareCode.toLowerCase(),
+  });
   onChange({
     kind: "ticket",
     shareCode: ticket.shareCode,

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * A ticket's share code, made by the client: 4 to 64 of `A-Z a-z 0-9 _ -`.
- * The one rule for the ticket endpoint, the route page and the share card.
+ * A ticket's share code, made by the client: 4 to 64 of `A-Z a-z 0-9 _ -`,
+ * matched without regard to case (KV keeps it in lower case). The one rule
+ * for the ticket endpoint, the route page and the share card.
  */
 export const SHARE_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 

@@ -3,12 +3,17 @@ import type { AppDeps } from "@/deps.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { shareCodeSchema } from "@/lib/tickets/share_code.ts";
+import { cleanText } from "@/lib/text/clean.ts";
 import { createRouter, jsonResponse } from "@/lib/http/router.ts";
 import { optionalUser } from "@/lib/http/user.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
 
 const TicketRequest = z.object({
-  name: z.string().trim().min(1).max(120),
+  // Controls, bidi overrides and zero-width characters are removed, as on
+  // the share card: a name that is nothing else is empty (400).
+  name: z.string().trim().min(1).max(120)
+    .transform((name) => cleanText(name, 120))
+    .pipe(z.string().min(1, "no contiene ningún carácter visible")),
   email: z.string().trim().max(254).pipe(z.email()),
   shareCode: shareCodeSchema,
   phone: z.string().trim().max(32).regex(
@@ -61,9 +66,10 @@ export default function ticket(deps: AppDeps) {
       userId: c.get("user")?.id,
     }, { clientIp: getClientIp(c, deps.config.trustedProxyHops) });
     const base = getPublicOrigin(c, deps.config);
+    // The share code as sent (spec 4.1); any case finds the ticket.
     return c.json({
-      ticketUrl: `${base}/ruta/${encodeURIComponent(ticket.shareCode)}`,
-      shareCode: ticket.shareCode,
+      ticketUrl: `${base}/ruta/${encodeURIComponent(body.shareCode)}`,
+      shareCode: body.shareCode,
       wpId: ticket.wpId,
     }, 200);
   });
