@@ -25,7 +25,11 @@ import { createErrorHandler } from "./lib/http/error_handler.ts";
 import { jsonBody } from "./lib/http/json_body.ts";
 import { requestLog } from "./lib/http/request_log.ts";
 import { type AppEnv, createRouter } from "./lib/http/router.ts";
-import { securityHeaders } from "./lib/http/security_headers.ts";
+import {
+  apiHeaders,
+  securityHeaders,
+  strictTransportSecurity,
+} from "./lib/http/security_headers.ts";
 
 /** Builds the whole service: middleware, then the route table. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -33,6 +37,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const { config } = deps;
 
   if (config.logRequests) app.use(requestLog());
+  app.use(strictTransportSecurity(config));
+  app.use("/api/*", apiHeaders());
   const origins = new Set(config.allowedOrigins);
   if (config.baseUrl) origins.add(new URL(config.baseUrl).origin);
   app.use(

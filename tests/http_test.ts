@@ -9,7 +9,11 @@ import {
   createTestContext,
   DATA_PATH,
   mutateShipped,
+  postAsUser,
   postJson,
+  randomUserId,
+  SHIPPED,
+  ticketBody,
 } from "./test_utils.ts";
 
 Deno.test("http conventions", async (t) => {
@@ -241,6 +245,96 @@ Deno.test("the request log: one request, one line, always", async (t) => {
         assert.doesNotMatch(lines[0], /[\n\r\u2028\u001b]/, path);
         assert.match(lines[0], /^GET \/nope\\(x0a|x0d|u2028|x1b)/, lines[0]);
         assert.match(lines[0], / 404 [\d.]+ms$/);
+      }
+    },
+  );
+});
+
+Deno.test("security headers for a hostile network", async (t) => {
+  await using https = await createTestContext({
+    env: {
+      BASE_URL: "https://turismo.ejemplo.gob.mx",
+      ALLOWED_ORIGINS: "https://portal.example",
+    },
+  });
+  await using plain = await createTestContext();
+
+  await t.step(
+    "HSTS on pages and the API whenever BASE_URL is https, never on plain http",
+    async () => {
+      for (const path of ["/", "/healthz", "/api/turismo/og/no-existe"]) {
+        const res = await https.app.request(path);
+        await res.body?.cancel();
+        assert.equal(
+          res.headers.get("strict-transport-security"),
+          "max-age=31536000; includeSubDomains",
+          path,
+        );
+        const local = await plain.app.request(path);
+        await local.body?.cancel();
+        assert.equal(local.headers.get("strict-transport-security"), null);
+      }
+    },
+  );
+
+  await t.step(
+    "API answers that carry user data are no-store and nosniff, errors too",
+    async () => {
+      const userId = randomUserId();
+      for (
+        const res of [
+          await postAsUser(https, "/api/turismo/verify-visit", userId, {
+            code: SHIPPED.attractions[0].guideCode,
+            userId,
+          }),
+          await postAsUser(https, "/api/turismo/rate-visit", userId, {
+            userId,
+            atractivoSlug: SHIPPED.attractions[0].slug,
+            rating: 5,
+          }),
+          await postJson(https, "/api/turismo/ticket", ticketBody()),
+          await postJson(https, "/api/turismo/verify-visit", {}),
+        ]
+      ) {
+        await res.body?.cancel();
+        assert.equal(res.headers.get("cache-control"), "no-store", res.url);
+        assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      }
+    },
+  );
+
+  await t.step(
+    "credentials are allowed only together with an allowed origin",
+    async () => {
+      for (const method of ["GET", "OPTIONS"]) {
+        const headers = {
+          origin: "https://evil.example",
+          "access-control-request-method": "POST",
+        };
+        const evil = await https.app.request("/api/turismo/og/x", {
+          method,
+          headers,
+        });
+        await evil.body?.cancel();
+        assert.equal(evil.headers.get("access-control-allow-origin"), null);
+        assert.equal(
+          evil.headers.get("access-control-allow-credentials"),
+          null,
+          method,
+        );
+        const allowed = await https.app.request("/api/turismo/og/x", {
+          method,
+          headers: { ...headers, origin: "https://portal.example" },
+        });
+        await allowed.body?.cancel();
+        assert.equal(
+          allowed.headers.get("access-control-allow-origin"),
+          "https://portal.example",
+        );
+        assert.equal(
+          allowed.headers.get("access-control-allow-credentials"),
+          "true",
+        );
       }
     },
   );

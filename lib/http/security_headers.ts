@@ -52,3 +52,45 @@ export function securityHeaders(
 export function isApiPath(path: string): boolean {
   return path === "/api" || path.startsWith("/api/");
 }
+
+/** HSTS: browsers go to the portal over https only, for a year, subdomains too. */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
+/**
+ * `Strict-Transport-Security` on every response when the portal is served
+ * over https (`BASE_URL`); nothing on plain http, where browsers ignore it
+ * and local development must keep working.
+ */
+export function strictTransportSecurity(
+  { baseUrl }: { baseUrl?: string },
+): MiddlewareHandler {
+  const enabled = baseUrl?.startsWith("https:") ?? false;
+  return async function strictTransportSecurity(c, next) {
+    await next();
+    if (enabled) {
+      c.res.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
+    }
+  };
+}
+
+/**
+ * The API's own headers, for every response under `/api` (errors and CORS
+ * preflights included): `X-Content-Type-Options: nosniff`; `Cache-Control:
+ * no-store` on answers to anything but GET (verifications, ratings, session
+ * tokens, tickets carry a user's data) unless the route set its own; and no
+ * `Access-Control-Allow-Credentials` without an allowed origin (`hono/cors`
+ * sends it to every origin).
+ */
+export function apiHeaders(): MiddlewareHandler {
+  return async function apiHeaders(c, next) {
+    await next();
+    const headers = c.res.headers;
+    headers.set("X-Content-Type-Options", "nosniff");
+    if (c.req.method !== "GET" && !headers.has("Cache-Control")) {
+      headers.set("Cache-Control", "no-store");
+    }
+    if (!headers.has("Access-Control-Allow-Origin")) {
+      headers.delete("Access-Control-Allow-Credentials");
+    }
+  };
+}
