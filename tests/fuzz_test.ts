@@ -84,7 +84,7 @@ async function fuzz(
   ctx: TestContext,
   path: string,
   fields: string[],
-  { headers = async () => ({}), allowed = [] as number[], valid }: {
+  { headers = () => Promise.resolve({}), allowed = [] as number[], valid }: {
     headers?: () => Promise<Record<string, string>>;
     allowed?: number[];
     valid?: fc.Arbitrary<unknown>;

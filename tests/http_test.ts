@@ -242,6 +242,7 @@ Deno.test("the request log: one request, one line, always", async (t) => {
           await res.body?.cancel();
         });
         assert.equal(lines.length, 1, path);
+        // deno-lint-ignore no-control-regex -- the escape character is what we look for
         assert.doesNotMatch(lines[0], /[\n\r\u2028\u001b]/, path);
         assert.match(lines[0], /^GET \/nope\\(x0a|x0d|u2028|x1b)/, lines[0]);
         assert.match(lines[0], / 404 [\d.]+ms$/);

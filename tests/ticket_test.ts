@@ -316,6 +316,7 @@ Deno.test("POST /api/turismo/ticket: names and share codes follow one rule", asy
       const html = await page.text();
       assert.equal(page.status, 200);
       assert.match(html, /Ana gnip López/);
+      // deno-lint-ignore no-control-regex -- NUL is one of the characters cleaned away
       assert.doesNotMatch(html, /[\u0000\u202A-\u202E\u200B\u2066-\u2069]/);
     },
   );
