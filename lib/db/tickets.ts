@@ -35,9 +35,11 @@ export async function getShareCodeOfUser(
 }
 
 /**
- * Stores a ticket unless its share code is taken; links it to its user.
- * Returns the ticket stored under that share code: the new one, or the
- * earlier one when it already existed.
+ * Stores a ticket unless its share code is taken; links it to its user
+ * unless the user's passport already holds a ticket (one each: a second
+ * one raced past the caller's check still shows the user's visits, but the
+ * passport keeps its first). Returns the ticket stored under that share
+ * code: the new one, or the earlier one when it already existed.
  */
 export async function saveTicket(kv: Deno.Kv, ticket: Ticket): Promise<Ticket> {
   const key = keys.ticket(ticket.shareCode);
@@ -46,7 +48,11 @@ export async function saveTicket(kv: Deno.Kv, ticket: Ticket): Promise<Ticket> {
     if (existing.value) return existing.value;
     const operation = kv.atomic().check(existing).set(key, ticket);
     if (ticket.userId) {
-      operation.set(keys.ticketByUser(ticket.userId), ticket.shareCode);
+      const link = await kv.get<string>(keys.ticketByUser(ticket.userId));
+      operation.check(link);
+      if (!link.value) {
+        operation.set(keys.ticketByUser(ticket.userId), ticket.shareCode);
+      }
     }
     return (await commit(operation)).ok ? ticket : CONFLICT;
   });

@@ -334,7 +334,8 @@ function toUserStats(value: unknown): UserStats {
   };
 }
 
-function toAttractionStats(value: unknown): AttractionStats {
+/** An attraction's aggregates as stored, zeros where none are. */
+export function toAttractionStats(value: unknown): AttractionStats {
   const stats = (value ?? {}) as Partial<AttractionStats>;
   return {
     visitCount: stats.visitCount ?? 0,

@@ -1,0 +1,212 @@
+import { type Badge, getBadgesReachedAt } from "@/lib/passport/badges.ts";
+import { keys } from "./keys.ts";
+import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import type { Ticket } from "./tickets.ts";
+import {
+  type AttractionStats,
+  toAttractionStats,
+  type UnlockedBadge,
+  type UserStats,
+  type Visit,
+} from "./visits.ts";
+
+/** What merging a guest passport into an account did. */
+export interface MergeResult {
+  /** Visits the account gained (attractions it had not visited). */
+  moved: number;
+  /** Attractions both had visited: one visit kept, the earliest. */
+  merged: number;
+  /** Badges the merged count unlocked that neither passport held. */
+  unlocked: Badge[];
+  /** Every attraction whose aggregates changed. */
+  slugs: string[];
+}
+
+/**
+ * Moves everything of the passport `from` (a guest) into `into` (the
+ * account it signed in to) in one transaction: visits (an attraction in
+ * both keeps the earliest visit, with the other's rating and notes when it
+ * has none), the visit-id index, the attraction aggregates (a duplicate
+ * visit and its rating leave them), the counters, the badges (held by
+ * either, the earliest unlock kept, and any milestone the merged count
+ * reaches unlocked once) and the ticket link (a passport keeps one ticket:
+ * the account's, else the guest's; a guest ticket shows the account's
+ * visits from then on). Every entry read is checked and the user counters
+ * guard the lists, so a visit recorded meanwhile or a second tab merging at
+ * the same time makes the attempt retry; the second merge then finds an
+ * empty guest passport and does nothing.
+ */
+export async function mergePassports(
+  kv: Deno.Kv,
+  { from, into, now, totalAttractions }: {
+    from: string;
+    into: string;
+    now: Date;
+    totalAttractions: number;
+  },
+): Promise<MergeResult> {
+  if (from === into) return { moved: 0, merged: 0, unlocked: [], slugs: [] };
+  return await runTransaction(async () => {
+    const [fromVisits, intoVisits, fromBadges, intoBadges] = await Promise.all([
+      listEntries<Visit>(kv, keys.visitsOfUser(from)),
+      listEntries<Visit>(kv, keys.visitsOfUser(into)),
+      listEntries<UnlockedBadge>(kv, keys.badgesOfUser(from)),
+      listEntries<UnlockedBadge>(kv, keys.badgesOfUser(into)),
+    ]);
+    const [fromStats, intoStats, fromLink, intoLink] = await kv.getMany<
+      [UserStats, UserStats, string, string]
+    >([
+      keys.userStats(from),
+      keys.userStats(into),
+      keys.ticketByUser(from),
+      keys.ticketByUser(into),
+    ]);
+    if (fromVisits.length === 0 && !fromLink.value && fromBadges.length === 0) {
+      return { moved: 0, merged: 0, unlocked: [], slugs: [] };
+    }
+
+    const byIntoSlug = new Map(intoVisits.map((e) => [e.value.slug, e.value]));
+    const slugs = fromVisits.map((e) => e.value.slug);
+    const attractionEntries = await getAll<AttractionStats>(
+      kv,
+      slugs.map((slug) => keys.attractionStats(slug)),
+    );
+    const operation = kv.atomic().check(
+      ...fromVisits,
+      ...intoVisits,
+      ...fromBadges,
+      ...intoBadges,
+      fromStats,
+      intoStats,
+      fromLink,
+      intoLink,
+      ...attractionEntries,
+    );
+
+    // Visits: the account's, plus the guest's of attractions it lacks; for
+    // one in both, the earliest, with a rating from either.
+    const visits = new Map(byIntoSlug);
+    let moved = 0;
+    let merged = 0;
+    slugs.forEach((slug, i) => {
+      const guest = fromVisits[i].value;
+      const own = byIntoSlug.get(slug);
+      operation.delete(keys.visit(from, slug));
+      if (!own) {
+        moved++;
+        visits.set(slug, { ...guest, userId: into });
+        operation.set(keys.visitById(guest.visitId), [into, slug]);
+        return;
+      }
+      merged++;
+      const [kept, dropped] = earlier(guest, own) === guest
+        ? [guest, own]
+        : [own, guest];
+      const rated = kept.rating !== null ? kept : dropped;
+      const visit: Visit = {
+        ...kept,
+        userId: into,
+        rating: rated.rating,
+        notes: kept.notes ?? dropped.notes,
+        ratedAt: rated.ratedAt,
+      };
+      visits.set(slug, visit);
+      operation.set(keys.visitById(kept.visitId), [into, slug]);
+      operation.delete(keys.visitById(dropped.visitId));
+      // One visit of the two leaves the aggregates, with its rating.
+      const stats = toAttractionStats(attractionEntries[i].value);
+      const ratings = (own.rating !== null ? 1 : 0) +
+        (guest.rating !== null ? 1 : 0);
+      const sum = (own.rating ?? 0) + (guest.rating ?? 0);
+      operation.set(
+        keys.attractionStats(slug),
+        {
+          visitCount: Math.max(0, stats.visitCount - 1),
+          ratingCount: Math.max(
+            0,
+            stats.ratingCount - ratings + (visit.rating !== null ? 1 : 0),
+          ),
+          ratingSum: stats.ratingSum - sum + (visit.rating ?? 0),
+        } satisfies AttractionStats,
+      );
+    });
+    // Counted again in the order they happened.
+    const ordered = [...visits.values()].sort((a, b) =>
+      a.visitedAt < b.visitedAt ? -1 : a.visitedAt > b.visitedAt ? 1 : 0
+    );
+    ordered.forEach((visit, i) =>
+      operation.set(keys.visit(into, visit.slug), { ...visit, seq: i + 1 })
+    );
+
+    // Badges: each milestone once, unlocked at its earliest.
+    const badges = new Map<string, UnlockedBadge>();
+    for (const { value } of [...intoBadges, ...fromBadges]) {
+      const held = badges.get(value.id);
+      if (!held || value.unlockedAt < held.unlockedAt) {
+        badges.set(value.id, value);
+      }
+    }
+    const unlocked = getBadgesReachedAt(ordered.length, totalAttractions)
+      .filter((badge) => !badges.has(badge.id));
+    for (const badge of unlocked) {
+      badges.set(badge.id, { ...badge, unlockedAt: now.toISOString() });
+    }
+    for (const { value } of fromBadges) {
+      operation.delete(keys.badge(from, value.id));
+    }
+    for (const badge of badges.values()) {
+      operation.set(keys.badge(into, badge.id), badge);
+    }
+    operation.delete(keys.userStats(from));
+    operation.set(
+      keys.userStats(into),
+      {
+        visitCount: ordered.length,
+        badgeCount: badges.size,
+      } satisfies UserStats,
+    );
+
+    // The ticket link: one per passport, the account's first.
+    if (fromLink.value) {
+      const ticketEntry = await kv.get<Ticket>(keys.ticket(fromLink.value));
+      operation.check(ticketEntry).delete(keys.ticketByUser(from));
+      if (ticketEntry.value) {
+        operation.set(keys.ticket(fromLink.value), {
+          ...ticketEntry.value,
+          userId: into,
+        });
+      }
+      if (!intoLink.value) {
+        operation.set(keys.ticketByUser(into), fromLink.value);
+      }
+    }
+
+    if (!(await commit(operation)).ok) return CONFLICT;
+    return { moved, merged, unlocked, slugs };
+  });
+}
+
+/** `getMany` for any number of keys (it takes at most 10). */
+async function getAll<T>(
+  kv: Deno.Kv,
+  keyList: Deno.KvKey[],
+): Promise<Deno.KvEntryMaybe<T>[]> {
+  const batches: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let i = 0; i < keyList.length; i += 10) {
+    batches.push(kv.getMany<T[]>(keyList.slice(i, i + 10)));
+  }
+  return (await Promise.all(batches)).flat();
+}
+
+async function listEntries<T>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+): Promise<Deno.KvEntry<T>[]> {
+  const entries: Deno.KvEntry<T>[] = [];
+  for await (const entry of kv.list<T>({ prefix })) entries.push(entry);
+  return entries;
+}
+
+function earlier(a: Visit, b: Visit): Visit {
+  return a.visitedAt <= b.visitedAt ? a : b;
+}
