@@ -14,6 +14,13 @@ import {
   saveOAuthFlow,
 } from "@/lib/db/sessions.ts";
 import { keys } from "@/lib/db/keys.ts";
+import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
+import {
+  getAttractionStats,
+  getUserStats,
+  listBadges,
+  listVisits,
+} from "@/lib/db/visits.ts";
 import { FLOW_TTL_MS, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
 import { CookieClient, parseSetCookie } from "./cookie_client.ts";
 import {
@@ -24,9 +31,13 @@ import {
 } from "./oidc_provider.ts";
 import {
   createTestContext,
+  randomShareCode,
   randomUserId,
   serveApp,
+  SHIPPED,
+  ticketBody,
   UUID,
+  verifyVisits,
 } from "./test_utils.ts";
 
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -504,8 +515,15 @@ Deno.test("POST /api/session-token", async (t) => {
       assert.equal(res.status, 200);
       assert.match(res.headers.get("content-type")!, /^application\/json/);
       assert.equal(res.headers.get("cache-control"), "no-store");
-      assert.deepEqual(Object.keys(body).sort(), ["expiresIn", "token"]);
+      assert.deepEqual(Object.keys(body).sort(), [
+        "expiresIn",
+        "guest",
+        "token",
+        "userId",
+      ]);
       assert.equal(body.expiresIn, 600);
+      assert.equal(body.userId, session.userId);
+      assert.equal(body.guest, false);
       const verify = await fetch(`${h.origin}/api/turismo/verify-visit`, {
         method: "POST",
         headers: {
@@ -570,7 +588,8 @@ Deno.test("POST /api/session-token", async (t) => {
     const { res } = await requestToken(h, browser);
     assert.equal(res.status, 401);
     const page = await getPage(h, browser, "/mi-pasaporte");
-    assert.match(page.html, /Inicia sesión para registrar/);
+    assert.doesNotMatch(page.html, /Cerrar sesión/);
+    assert.match(page.html, /No necesitas cuenta/);
     assert.match(page.html, /href="\/auth\/signin\?next=%2Fmi-pasaporte"/);
   });
 });
@@ -678,7 +697,9 @@ Deno.test("sign-in when the provider is down or not configured", async (t) => {
       }
       const page = await ctx.app.request("/mi-pasaporte");
       assert.equal(page.status, 200);
-      assert.match(await page.text(), /todavía no está configurado/);
+      const html = await page.text();
+      assert.match(html, /No necesitas cuenta/);
+      assert.doesNotMatch(html, /\/auth\/signin/);
     },
   );
 
@@ -788,4 +809,177 @@ Deno.test("sign-in on an https BASE_URL uses __Host- cookies with Secure", async
     body: "{}",
   });
   assert.equal(token.status, 200);
+});
+
+/** Opens a guest passport in `browser` as the pages do; returns its user id and token. */
+async function openGuestPassport(h: AppWithProvider, browser: CookieClient) {
+  const res = await browser.fetch(new URL("/api/session-token", h.origin), {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: h.origin },
+    body: JSON.stringify({ guest: true }),
+  });
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.guest, true);
+  return { userId: body.userId as string, token: body.token as string };
+}
+
+/** The account behind a browser's session, through the API the pages use. */
+async function accountOf(h: AppWithProvider, browser: CookieClient) {
+  const { res, body } = await requestToken(h, browser);
+  assert.equal(res.status, 200);
+  assert.equal(body.guest, false);
+  return body.userId as string;
+}
+
+const MINUTE = 60_000;
+
+Deno.test("signing in keeps the guest passport", async (t) => {
+  await using h = await startAppWithProvider();
+  const { kv } = h.ctx.deps;
+
+  await t.step(
+    "visits, a rating and the ticket move into the new account",
+    async () => {
+      const browser = new CookieClient();
+      const guest = await openGuestPassport(h, browser);
+      await verifyVisits(h.ctx, guest.userId, 2, MINUTE);
+      const rated = await fetch(`${h.origin}/api/turismo/rate-visit`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${guest.token}`,
+        },
+        body: JSON.stringify({
+          userId: guest.userId,
+          atractivoSlug: SHIPPED.attractions[0].slug,
+          rating: 4,
+          notes: "Muy bonito",
+        }),
+      });
+      assert.equal(rated.status, 200);
+      await rated.body?.cancel();
+      const shareCode = randomShareCode();
+      const ticket = await fetch(`${h.origin}/api/turismo/ticket`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${guest.token}`,
+        },
+        body: JSON.stringify(ticketBody({ shareCode })),
+      });
+      assert.equal(ticket.status, 200);
+      await ticket.body?.cancel();
+
+      assert.equal((await signIn(h, browser, { account: "ines" })).status, 303);
+      const account = await accountOf(h, browser);
+      assert.notEqual(account, guest.userId);
+      assert.deepEqual(await getUserStats(kv, account), {
+        visitCount: 2,
+        badgeCount: 0,
+      });
+      assert.deepEqual(await listVisits(kv, guest.userId), []);
+      const visits = await listVisits(kv, account);
+      assert.deepEqual(
+        visits.map((v) => [v.slug, v.rating, v.notes]),
+        [
+          [SHIPPED.attractions[0].slug, 4, "Muy bonito"],
+          [SHIPPED.attractions[1].slug, null, null],
+        ],
+      );
+      assert.equal(await getShareCodeOfUser(kv, account), shareCode);
+      assert.equal((await getTicket(kv, shareCode))?.userId, account);
+
+      const page = await getPage(h, browser, "/mi-pasaporte");
+      assert.match(page.html, /Cerrar sesión/);
+      assert.match(page.html, /Muy bonito/);
+      assert.ok(page.html.includes(`/ruta/${shareCode}`));
+      const route = await getPage(h, new CookieClient(), `/ruta/${shareCode}`);
+      assert.ok(route.html.includes(SHIPPED.attractions[1].name));
+    },
+  );
+
+  await t.step(
+    "a guest with 17 visits into an account with 10: 17 visits, each milestone once",
+    async () => {
+      const earlier = new CookieClient();
+      await signIn(h, earlier, { account: "jose" });
+      const account = await accountOf(h, earlier);
+      await verifyVisits(h.ctx, account, 10, MINUTE);
+      const before = await Promise.all(
+        SHIPPED.attractions.map((a) => getAttractionStats(kv, a.slug)),
+      );
+
+      const browser = new CookieClient();
+      const guest = await openGuestPassport(h, browser);
+      await verifyVisits(h.ctx, guest.userId, 17, MINUTE);
+      await signIn(h, browser, { account: "jose" });
+      assert.equal(await accountOf(h, browser), account);
+
+      assert.deepEqual(await getUserStats(kv, account), {
+        visitCount: 17,
+        badgeCount: 3,
+      });
+      const badges = await listBadges(kv, account);
+      assert.deepEqual(badges.map((b) => b.id).sort(), [
+        "explorador",
+        "leyenda",
+        "veterano",
+      ]);
+      const visits = await listVisits(kv, account);
+      assert.equal(new Set(visits.map((v) => v.slug)).size, 17);
+      assert.deepEqual(await listBadges(kv, guest.userId), []);
+      // The ten attractions both saw lose the duplicate visit; seven gain one.
+      const after = await Promise.all(
+        SHIPPED.attractions.map((a) => getAttractionStats(kv, a.slug)),
+      );
+      after.forEach((stats, i) =>
+        assert.equal(
+          stats.visitCount,
+          before[i].visitCount + (i < 10 ? 0 : 1),
+          SHIPPED.attractions[i].slug,
+        )
+      );
+    },
+  );
+
+  await t.step(
+    "two tabs signing in at once merge the guest passport once",
+    async () => {
+      const first = new CookieClient();
+      const guest = await openGuestPassport(h, first);
+      await verifyVisits(h.ctx, guest.userId, 5, MINUTE);
+      const before = await getAttractionStats(kv, SHIPPED.attractions[0].slug);
+      // The second tab shares the guest cookie but has its own sign-in.
+      const second = new CookieClient();
+      second.setCookie("session", first.cookie("session")!);
+      const callbacks = await Promise.all([
+        loginAtProvider(h, first, { account: "kala" }),
+        loginAtProvider(h, second, { account: "kala" }),
+      ]);
+      const answers = await Promise.all([
+        first.fetch(callbacks[0]),
+        second.fetch(callbacks[1]),
+      ]);
+      for (const res of answers) {
+        assert.equal(res.status, 303);
+        await res.body?.cancel();
+      }
+      const account = await accountOf(h, first);
+      assert.equal(await accountOf(h, second), account);
+      assert.deepEqual(await getUserStats(kv, account), {
+        visitCount: 5,
+        badgeCount: 1,
+      });
+      assert.deepEqual(
+        (await listBadges(kv, account)).map((b) => b.id),
+        ["explorador"],
+      );
+      assert.deepEqual(
+        await getAttractionStats(kv, SHIPPED.attractions[0].slug),
+        before,
+        "moved, not counted again",
+      );
+    },
+  );
 });

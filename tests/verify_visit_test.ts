@@ -237,9 +237,14 @@ Deno.test("POST /api/turismo/verify-visit", async (t) => {
         await verify(ctx, userId, randomWrongCode()),
         404,
       );
-      assert.deepEqual(Object.keys(body).sort(), ["details", "error"]);
+      assert.deepEqual(Object.keys(body).sort(), [
+        "details",
+        "error",
+        "remainingAttempts",
+      ]);
       assert.equal(body.error, "No encontrado");
       assert.match(body.details, /código de guía/);
+      assert.equal(body.remainingAttempts, 9);
       assert.deepEqual(await getUserStats(kv, userId), {
         visitCount: 0,
         badgeCount: 0,

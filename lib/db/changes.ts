@@ -9,7 +9,9 @@ export type DataChange =
   /** A visit's rating or notes changed: the route and the attraction's average. */
   | { kind: "rating"; userId: string; slug: string }
   /** A ticket was created or found again, linked to a user or not. */
-  | { kind: "ticket"; shareCode: string; userId: string | null };
+  | { kind: "ticket"; shareCode: string; userId: string | null }
+  /** A guest passport moved into an account: both routes and these attractions. */
+  | { kind: "merge"; fromUserId: string; intoUserId: string; slugs: string[] };
 
 /** Receives each change a domain operation made. */
 export type OnDataChange = (change: DataChange) => void;

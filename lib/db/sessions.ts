@@ -16,6 +16,8 @@ export interface Session {
   createdAt: string;
   /** ISO 8601; a session read at or after this instant is treated as signed out. */
   expiresAt: string;
+  /** A guest passport: a user id of its own, no account behind it. */
+  guest?: boolean;
 }
 
 /** A sign-in in progress, kept under its `state` until the provider redirects back. */
@@ -67,11 +69,13 @@ export function generateSessionId(): string {
  */
 export async function createSession(
   kv: Deno.Kv,
-  { userId, name, now, ttlMs }: {
+  { userId, name, now, ttlMs, guest = false }: {
     userId: string;
     name: string | null;
     now: Date;
     ttlMs: number;
+    /** A guest passport rather than a signed-in account. */
+    guest?: boolean;
   },
 ): Promise<{ sessionId: string; session: Session }> {
   return await runTransaction(async () => {
@@ -82,6 +86,7 @@ export async function createSession(
       name,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+      ...(guest ? { guest: true } : {}),
     };
     const key = keys.session(session.handle);
     const result = await commit(

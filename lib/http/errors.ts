@@ -48,8 +48,8 @@ export class ForbiddenError extends HttpError {
 
 export class NotFoundError extends HttpError {
   override name = "NotFoundError";
-  constructor(details: string) {
-    super(404, "No encontrado", details);
+  constructor(details: string, body?: Record<string, unknown>) {
+    super(404, "No encontrado", details, { body });
   }
 }
 

@@ -9,6 +9,9 @@ import {
   type Session,
 } from "@/lib/db/sessions.ts";
 import type { Config } from "@/lib/config/config.ts";
+import type { DataStore } from "@/lib/data/data_store.ts";
+import type { OnDataChange } from "@/lib/db/changes.ts";
+import { mergePassports } from "@/lib/db/passports.ts";
 import { getOidcClient, OidcSignInError } from "./oidc_client.ts";
 
 /** How long a session lasts; the cookie's Max-Age matches. */
@@ -20,11 +23,13 @@ export const SESSION_TOKEN_TTL_SECONDS = 600;
 /** Where a sign-in lands when it was given no usable `next`. */
 export const DEFAULT_NEXT = "/mi-pasaporte";
 
-/** What the sign-in needs: the OIDC settings, KV and the clock. */
+/** What the sign-in needs: the OIDC settings, KV, the clock, and for a guest's merge the data set and the change log. */
 export interface SignInDeps {
   config: Pick<Config, "oidc">;
   kv: Deno.Kv;
   now: () => Date;
+  data: DataStore;
+  onChange: OnDataChange;
 }
 
 /** Sign-in was asked for but no OIDC provider is configured: a 503 page. */
@@ -89,10 +94,12 @@ export async function startSignIn(
  * then the code is exchanged with the PKCE verifier and the ID token checked
  * (nonce, issuer, audience, signature). The identity maps to a stable user
  * id; the session gets a new random id, and the browser's previous session,
- * if any, is ended.
+ * if any, is ended: a guest passport's visits, ratings, badges and ticket
+ * move into the account first (`mergePassports`), so signing in keeps
+ * everything.
  */
 export async function finishSignIn(
-  { config, kv, now }: SignInDeps,
+  { config, kv, now, data, onChange }: SignInDeps,
   { callbackUrl, browserState, previousSessionId }: {
     callbackUrl: URL;
     browserState: string | undefined;
@@ -127,7 +134,24 @@ export async function finishSignIn(
     now: now(),
     ttlMs: SESSION_TTL_MS,
   });
-  if (previousSessionId) await deleteSession(kv, previousSessionId);
+  if (previousSessionId) {
+    const previous = await getSession(kv, previousSessionId, now());
+    if (previous?.guest && previous.userId !== userId) {
+      const merged = await mergePassports(kv, {
+        from: previous.userId,
+        into: userId,
+        now: now(),
+        totalAttractions: data.current().totalAttractions,
+      });
+      onChange({
+        kind: "merge",
+        fromUserId: previous.userId,
+        intoUserId: userId,
+        slugs: merged.slugs,
+      });
+    }
+    await deleteSession(kv, previousSessionId);
+  }
   return { sessionId, session, next: flow.next };
 }
 

@@ -45,6 +45,12 @@ export function getStaleTags(change: DataChange): string[] {
         pageTags.shareCode(change.shareCode),
         ...(change.userId ? [pageTags.user(change.userId)] : []),
       ];
+    case "merge":
+      return [
+        pageTags.user(change.fromUserId),
+        pageTags.user(change.intoUserId),
+        ...change.slugs.map(pageTags.attraction),
+      ];
   }
 }
 

@@ -80,6 +80,7 @@ export async function verifyVisit(
     if (!hit.allowed) throw tooManyWrongCodes(hit.retryAfterMs);
     throw new NotFoundError(
       `El código de guía no corresponde a ningún atractivo. Revisa el código que aparece en el lugar (intentos restantes: ${hit.remaining}).`,
+      { remainingAttempts: hit.remaining },
     );
   }
 

@@ -2,6 +2,7 @@ import type { TicketCms, TicketInput } from "@/lib/cms/types.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import {
   claimShareCode,
+  getShareCodeOfUser,
   getTicket,
   releaseShareCode,
   saveTicket,
@@ -32,7 +33,8 @@ const WAIT_STEP_MS = 100;
  * are case-insensitive and kept in lower case: `CaseX-0001` and
  * `casex-0001` are one ticket and one CMS post. A new
  * ticket counts against {@linkcode TICKETS_PER_ADDRESS} (429 past it) when
- * the client's address is known.
+ * the client's address is known. Linked to a passport (`userId`), it is the
+ * passport's one ticket: asking for another is a 409 with the first's code.
  */
 export async function createTicket(
   { kv, cms, now, onChange }: {
@@ -44,6 +46,18 @@ export async function createTicket(
   input: TicketInput,
   { clientIp }: { clientIp?: string } = {},
 ): Promise<Ticket> {
+  if (input.userId) {
+    // A passport holds one share ticket: a second one is refused, naming the first.
+    const own = await getShareCodeOfUser(kv, input.userId);
+    if (own && own !== input.shareCode.toLowerCase()) {
+      throw new ConflictError(
+        "Tu pasaporte ya tiene un boleto para compartir",
+        {
+          shareCode: own,
+        },
+      );
+    }
+  }
   if (clientIp && clientIp !== "unknown") {
     const existing = await getTicket(kv, input.shareCode);
     if (!existing) {

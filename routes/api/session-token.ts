@@ -1,30 +1,57 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
+import { getClientIp } from "@/lib/http/client_ip.ts";
 import { ForbiddenError, UnauthorizedError } from "@/lib/http/errors.ts";
 import { createRouter, jsonResponse } from "@/lib/http/router.ts";
-import { isSameOriginRequest, readSessionCookie } from "@/lib/oauth/cookies.ts";
+import {
+  isSameOriginRequest,
+  readSessionCookie,
+  writeSessionCookie,
+} from "@/lib/oauth/cookies.ts";
 import { getSignedInSession, issueSessionToken } from "@/lib/oauth/sign_in.ts";
+import {
+  GUEST_PASSPORT_TTL_MS,
+  openGuestPassport,
+} from "@/lib/passport/guest.ts";
+
+const SessionTokenRequest = z.object({
+  guest: z.boolean().optional().openapi({
+    description:
+      "Without a session, open a guest passport (a new user id, a year in an HttpOnly cookie) instead of answering 401",
+  }),
+}).openapi("SessionTokenRequest");
 
 const route = createRoute({
   method: "post",
   path: "/",
-  summary: "A short-lived bearer token for the signed-in browser session",
+  summary: "A short-lived bearer token for the browser's passport",
   description:
-    "For the portal's own pages: needs the session cookie and a same-origin request (Origin). Send `{}` as the body. The token is accepted by the protected endpoints like any other bearer token.",
+    "For the portal's own pages: needs a same-origin request (Origin) and the session cookie of a sign-in or a guest passport; with `guest: true` a visitor without one gets a guest passport. The token is accepted by the protected endpoints like any other bearer token.",
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: SessionTokenRequest } },
+    },
+  },
   responses: {
     200: {
-      description: "A bearer token for the session's user",
+      description: "A bearer token for the passport's user",
       content: {
         "application/json": {
           schema: z.object({
             token: z.string(),
             expiresIn: z.number().int().openapi({ example: 600 }),
+            userId: z.guid(),
+            guest: z.boolean(),
           }),
         },
       },
     },
-    401: jsonResponse("No live session"),
+    401: jsonResponse("No live session, and no guest passport asked for"),
     403: jsonResponse("Not a same-origin request"),
+    429: jsonResponse(
+      "More than 20 new guest passports an hour from this address",
+    ),
   },
 });
 
@@ -33,14 +60,30 @@ export default function sessionToken(deps: AppDeps) {
     if (!isSameOriginRequest(c, deps.config)) {
       throw new ForbiddenError("Solo las páginas del portal pueden pedirlo");
     }
-    const session = await getSignedInSession(
+    let session = await getSignedInSession(
       deps,
       readSessionCookie(c, deps.config),
     );
+    if (!session && c.req.valid("json").guest) {
+      const opened = await openGuestPassport(deps, {
+        clientIp: getClientIp(c, deps.config.trustedProxyHops),
+      });
+      writeSessionCookie(
+        c,
+        deps.config,
+        opened.sessionId,
+        GUEST_PASSPORT_TTL_MS / 1000,
+      );
+      session = opened.session;
+    }
     if (!session) {
       throw new UnauthorizedError("No has iniciado sesión o tu sesión caducó");
     }
     c.header("Cache-Control", "no-store");
-    return c.json(await issueSessionToken(deps, session), 200);
+    return c.json({
+      ...await issueSessionToken(deps, session),
+      userId: session.userId,
+      guest: session.guest === true,
+    }, 200);
   });
 }

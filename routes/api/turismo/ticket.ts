@@ -48,7 +48,9 @@ const route = createRoute({
     },
     400: jsonResponse("A field is missing or invalid"),
     401: jsonResponse("A bearer token was sent and is not valid"),
-    409: jsonResponse("The share code belongs to another visitor"),
+    409: jsonResponse(
+      "The share code belongs to another visitor, or the token's passport already has a ticket (its shareCode is in the body)",
+    ),
     429: jsonResponse(
       "More than 20 new tickets from this address in an hour; see Retry-After",
     ),
