@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import {
   type ApiResult,
   describeRateError,
+  type JsonBody,
   OFFLINE_MESSAGE,
   SESSION_EXPIRED_MESSAGE,
   SessionExpiredError,
@@ -9,19 +10,22 @@ import {
 
 /** The part of the session API the rating form uses. */
 interface Api {
-  post(path: string, body: unknown): Promise<ApiResult>;
+  post(
+    path: string,
+    body: JsonBody | ((userId: string) => JsonBody),
+  ): Promise<ApiResult>;
 }
 
 const STARS = [1, 2, 3, 4, 5] as const;
 
 /**
  * A visit's rating (1 to 5 stars, as radio buttons) and notes, saved with
- * `POST /api/turismo/rate-visit`. Used inside the Passport island.
+ * `POST /api/turismo/rate-visit` for the passport's user. Used inside the
+ * Passport and CheckIn islands.
  */
 export function VisitRating(
-  { api, userId, visit }: {
+  { api, visit }: {
     api: Api;
-    userId: string;
     visit: {
       visitId: string;
       slug: string;
@@ -46,12 +50,12 @@ export function VisitRating(
     event.preventDefault();
     setBusy(true);
     try {
-      const result = await api.post("/api/turismo/rate-visit", {
+      const result = await api.post("/api/turismo/rate-visit", (userId) => ({
         userId,
         atractivoSlug: visit.slug,
         rating,
         notes,
-      });
+      }));
       if (result.status === 200) {
         const saved = result.body;
         setRating(typeof saved.rating === "number" ? saved.rating : null);

@@ -26,7 +26,6 @@ export interface PassportBadge {
 }
 
 export type PassportProps = {
-  userId: string;
   /** Attraction names by slug, to name a visit the API reports by slug. */
   attractionNames: Record<string, string>;
   /** The municipality's time zone, to word dates of new visits. */
@@ -39,12 +38,14 @@ export type PassportProps = {
 type Notice = { kind: "ok" | "error"; text: string; badge?: PassportBadge };
 
 /**
- * The signed-in tourist's passport: type an attraction's guide code to
- * verify a visit (and see a badge it unlocks), progress, badges, and each
- * visit with its rating. Talks to the API with the session's bearer token.
+ * The tourist's passport, signed in or a guest's: type an attraction's
+ * guide code to verify a visit (and see a badge it unlocks), progress,
+ * badges, and each visit with its rating. Talks to the API with the
+ * passport's bearer token; a visitor without one gets a guest passport at
+ * the first code.
  */
 export default function Passport(props: PassportProps) {
-  const api = useMemo(() => createSessionApi(), []);
+  const api = useMemo(() => createSessionApi({ guest: true }), []);
   const [visits, setVisits] = useState(props.visits);
   const [badges, setBadges] = useState(props.badges);
   const [busy, setBusy] = useState(false);
@@ -69,10 +70,10 @@ export default function Passport(props: PassportProps) {
     }
     setBusy(true);
     try {
-      const result = await api.post("/api/turismo/verify-visit", {
-        code,
-        userId: props.userId,
-      });
+      const result = await api.post(
+        "/api/turismo/verify-visit",
+        (userId) => ({ code, userId }),
+      );
       const body = result.body as Record<string, never>;
       if (result.status !== 200) {
         setNotice({ kind: "error", text: describeVerifyError(result) });
@@ -190,7 +191,7 @@ export default function Passport(props: PassportProps) {
                     </a>
                   </h3>
                   <p class="muted">Visitado el {visit.visitedLabel}</p>
-                  <VisitRating api={api} userId={props.userId} visit={visit} />
+                  <VisitRating api={api} visit={visit} />
                 </li>
               ))}
             </ol>

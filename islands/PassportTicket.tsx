@@ -8,15 +8,15 @@ import {
 import { createShareCode } from "./TicketForm.tsx";
 
 /**
- * "Mi boleto" on the passport: the link to the signed-in tourist's ticket
- * and route page, or a short form that creates the ticket linked to them
- * (`POST /api/turismo/ticket` with the session's bearer token and a share
+ * "Mi boleto" on the passport: the link to the passport's one ticket and
+ * route page, or a short form that creates it linked to the passport
+ * (`POST /api/turismo/ticket` with the passport's bearer token and a share
  * code made in the browser).
  */
 export default function PassportTicket(
   { shareCode: initial }: { shareCode: string | null },
 ) {
-  const api = useMemo(() => createSessionApi(), []);
+  const api = useMemo(() => createSessionApi({ guest: true }), []);
   const [shareCode, setShareCode] = useState(initial);
   const [busy, setBusy] = useState(false);
   // Rendered disabled on the server: a click before hydration would submit
@@ -55,8 +55,12 @@ export default function PassportTicket(
         email,
         shareCode: pending.current,
       });
-      if (result.status === 200) {
-        setShareCode(String(result.body.shareCode ?? pending.current));
+      const own = typeof result.body.shareCode === "string"
+        ? result.body.shareCode
+        : null;
+      if (result.status === 200 || (result.status === 409 && own)) {
+        // A 409 naming a code: this passport's ticket, made in another tab.
+        setShareCode(own ?? pending.current);
       } else {
         if (result.status === 409) pending.current = null;
         const details = typeof result.body.details === "string"

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { createSessionApi } from "@/client/session_client.ts";
 
 type Field = "name" | "email" | "phone";
 type Errors = Partial<Record<Field | "form", string>>;
@@ -26,8 +27,10 @@ export function createShareCode(length = 12): string {
 }
 
 /**
- * The ticket form: creates the visitor's ticket through the JSON API and
- * takes them to their route page. The server renders it with the button
+ * The ticket form: creates the visitor's ticket through the JSON API,
+ * linked to their passport (a guest passport when they have none), and
+ * takes them to their route page; a passport that has a ticket already is
+ * taken to that one. The server renders it with the button
  * disabled (it needs JavaScript; the page says so in a `<noscript>`), and
  * hydration enables it.
  */
@@ -35,6 +38,7 @@ export default function TicketForm() {
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
+  const api = useMemo(() => createSessionApi({ guest: true }), []);
   const form = useRef<HTMLFormElement>(null);
   // One code per visitor and form: a retry after a network error reuses it,
   // which the API answers with the same ticket instead of a second one.
@@ -62,26 +66,25 @@ export default function TicketForm() {
     shareCode.current ??= createShareCode();
     setBusy(true);
     try {
-      const res = await fetch("/api/turismo/ticket", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          name: value("name"),
-          email: value("email"),
-          shareCode: shareCode.current,
-          ...(value("phone") ? { phone: value("phone") } : {}),
-        }),
+      // Linked to the visitor's passport (a guest one when they have none),
+      // so the route page shows the visits they register.
+      const result = await api.post("/api/turismo/ticket", {
+        name: value("name"),
+        email: value("email"),
+        shareCode: shareCode.current,
+        ...(value("phone") ? { phone: value("phone") } : {}),
       });
-      const body = await res.json().catch(() => ({}));
-      if (res.ok) {
+      const body = result.body;
+      const mine = typeof body.shareCode === "string" ? body.shareCode : null;
+      if (result.status === 200 || (result.status === 409 && mine)) {
         location.assign(
-          `/ruta/${encodeURIComponent(body.shareCode ?? shareCode.current)}`,
+          `/ruta/${encodeURIComponent(mine ?? shareCode.current)}`,
         );
         return;
       }
-      if (res.status === 409) shareCode.current = null;
+      if (result.status === 409) shareCode.current = null;
       const field = typeof body.field === "string" ? body.field : "";
-      const message = describeError(res.status, body);
+      const message = describeError(result.status, body);
       if (field === "name" || field === "email" || field === "phone") {
         setErrors({ [field]: message });
         focusField(field);

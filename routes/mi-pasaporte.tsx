@@ -1,45 +1,42 @@
 import type { AppDeps } from "@/deps.ts";
 import { getShareCodeOfUser } from "@/lib/db/tickets.ts";
+import type { Session } from "@/lib/db/sessions.ts";
 import { readSessionCookie } from "@/lib/oauth/cookies.ts";
 import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
 import { formatDate } from "@/lib/format/format.ts";
 import { Island } from "@/components/Island.tsx";
 import { createPageRouter, renderPage } from "./_app.tsx";
-import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
+import {
+  getEmptyRoute,
+  getTouristRoute,
+} from "@/lib/passport/tourist_route.ts";
 import Passport from "@/islands/Passport.tsx";
 import PassportTicket from "@/islands/PassportTicket.tsx";
 
 const SIGN_IN_HREF = "/auth/signin?next=%2Fmi-pasaporte";
 
 /**
- * `GET /mi-pasaporte`: the signed-in tourist's visits, badges and progress,
- * with verification, ratings and their ticket; signed out, an invitation to
- * sign in.
+ * `GET /mi-pasaporte`: the tourist's visits, badges and progress, with
+ * verification, ratings and their share ticket: for an account, for a guest
+ * passport kept in this browser, and for a first visitor, whose first code
+ * opens a guest passport. Where sign-in is configured it offers to keep the
+ * passport in an account.
  */
 export default function passportPage(deps: AppDeps) {
   return createPageRouter(deps).get("/", async (c) => {
-    const brand = deps.data.current().data.branding.name;
+    const loaded = deps.data.current();
+    const brand = loaded.data.branding.name;
+    const { timeZone } = loaded.data.municipality;
     const session = await getSignedInSession(
       deps,
       readSessionCookie(c, deps.config),
     );
-    if (!session) {
-      const response = renderPage(c, deps, {
-        head: {
-          title: `Mi pasaporte · ${brand}`,
-          description: "Inicia sesión para registrar tus visitas.",
-        },
-        body: <SignedOut configured={deps.config.oidc !== undefined} />,
-      });
-      response.headers.set("Cache-Control", "no-store");
-      return response;
-    }
-    const loaded = deps.data.current();
-    const { timeZone } = loaded.data.municipality;
-    const [route, shareCode] = await Promise.all([
-      getTouristRoute(deps.kv, session.userId, loaded),
-      getShareCodeOfUser(deps.kv, session.userId),
-    ]);
+    const [route, shareCode] = session
+      ? await Promise.all([
+        getTouristRoute(deps.kv, session.userId, loaded),
+        getShareCodeOfUser(deps.kv, session.userId),
+      ])
+      : [getEmptyRoute(loaded), null];
     const response = renderPage(c, deps, {
       head: {
         title: `Mi pasaporte · ${brand}`,
@@ -48,20 +45,14 @@ export default function passportPage(deps: AppDeps) {
       body: (
         <div class="container passport-page">
           <h1>Mi pasaporte</h1>
-          <p class="lead">
-            {session.name ? `Hola, ${session.name}. ` : "Hola. "}
-            Registra cada atractivo que visites con su código y reúne insignias.
-          </p>
-          <form method="post" action="/auth/signout">
-            <button class="button button--ghost" type="submit">
-              Cerrar sesión
-            </button>
-          </form>
+          <Greeting
+            session={session}
+            canSignIn={deps.config.oidc !== undefined}
+          />
           <Island
             name="Passport"
             component={Passport}
             props={{
-              userId: session.userId,
               attractionNames: Object.fromEntries(
                 loaded.data.attractions.map((a) => [a.slug, a.name]),
               ),
@@ -99,25 +90,42 @@ export default function passportPage(deps: AppDeps) {
   });
 }
 
-function SignedOut({ configured }: { configured: boolean }) {
+/** Who the passport belongs to, and how to keep it. */
+function Greeting(
+  { session, canSignIn }: { session: Session | null; canSignIn: boolean },
+) {
+  if (session && !session.guest) {
+    return (
+      <>
+        <p class="lead">
+          {session.name ? `Hola, ${session.name}. ` : "Hola. "}
+          Registra cada atractivo que visites con su código y reúne insignias.
+        </p>
+        <form method="post" action="/auth/signout">
+          <button class="button button--ghost" type="submit">
+            Cerrar sesión
+          </button>
+        </form>
+      </>
+    );
+  }
   return (
-    <section class="container passport-page" aria-labelledby="pasaporte-titulo">
-      <h1 id="pasaporte-titulo">Mi pasaporte</h1>
+    <>
       <p class="lead">
-        Inicia sesión para registrar los atractivos que visites, calificarlos y
-        ganar insignias.
+        {session
+          ? "Tu pasaporte de invitado se guarda en este navegador."
+          : "Registra cada atractivo que visites con el código de su cartel y reúne insignias. No necesitas cuenta: tu pasaporte se guarda en este navegador."}
       </p>
-      {configured
-        ? (
-          <p>
-            <a class="button" href={SIGN_IN_HREF}>Iniciar sesión</a>
-          </p>
-        )
-        : (
-          <p>
-            El inicio de sesión todavía no está configurado en este portal.
-          </p>
-        )}
-    </section>
+      {canSignIn && (
+        <p>
+          <a class="button button--ghost" href={SIGN_IN_HREF}>
+            Iniciar sesión para guardarlo en tu cuenta
+          </a>{" "}
+          <span class="muted">
+            Tus visitas, calificaciones e insignias pasan a tu cuenta.
+          </span>
+        </p>
+      )}
+    </>
   );
 }

@@ -74,6 +74,9 @@ export function watchPage(
   };
 }
 
+/** A phone's viewport in CSS pixels. */
+export const PHONE = { width: 390, height: 844 };
+
 const SCREENSHOT_DIR = new URL("../test-output/screenshots/", import.meta.url);
 
 /**

@@ -8,11 +8,13 @@
  */
 import assert from "node:assert/strict";
 import type { BrowserContext } from "playwright-core";
+import { getSession } from "@/lib/db/sessions.ts";
 import { getTicket, saveTicket } from "@/lib/db/tickets.ts";
 import { ensureBuild } from "@/scripts/build.ts";
 import {
   browserSkipReason,
   launchBrowser,
+  PHONE,
   saveScreenshot,
   watchPage,
 } from "./browser.ts";
@@ -27,7 +29,6 @@ import {
   verifyVisits,
 } from "./test_utils.ts";
 
-const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 /** Guide codes as the operator prints them (the raw file; pages never show them). */
@@ -127,7 +128,16 @@ Deno.test({
           assert.equal(ticket?.name, "Ana Lucía Pérez");
           assert.equal(ticket?.email, "ana@ejemplo.mx");
           assert.equal(ticket?.phone, "+52 33 1234 5678");
-          assert.equal(ticket?.userId, null);
+          const sessionId = (await context.cookies()).find((cookie) =>
+            cookie.name === "session"
+          )?.value;
+          const guest = await getSession(
+            ctx.deps.kv,
+            sessionId!,
+            ctx.clock.now(),
+          );
+          assert.equal(guest?.guest, true);
+          assert.equal(ticket?.userId, guest.userId, "linked to the passport");
           assert.deepEqual(watch.problems, []);
           await context.close();
         },

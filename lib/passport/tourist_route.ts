@@ -65,3 +65,15 @@ export async function getTouristRoute(
       : 0,
   };
 }
+
+/** The route of a passport with no visits yet (or a ticket linked to none). */
+export function getEmptyRoute(loaded: LoadedData): TouristRoute {
+  return {
+    userId: "",
+    visits: [],
+    badges: [],
+    visitCount: 0,
+    totalAttractions: loaded.totalAttractions,
+    completionPercent: 0,
+  };
+}

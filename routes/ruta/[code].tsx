@@ -18,6 +18,7 @@ import {
   renderPage,
 } from "@/routes/_app.tsx";
 import {
+  getEmptyRoute,
   getTouristRoute,
   type TouristRoute,
 } from "@/lib/passport/tourist_route.ts";
@@ -87,18 +88,6 @@ export default function touristRoute(deps: AppDeps) {
         ),
       });
     }));
-}
-
-/** A ticket not linked to a signed-in user has no visits yet. */
-function getEmptyRoute(loaded: LoadedData): TouristRoute {
-  return {
-    userId: "",
-    visits: [],
-    badges: [],
-    visitCount: 0,
-    totalAttractions: loaded.totalAttractions,
-    completionPercent: 0,
-  };
 }
 
 function RoutePage(

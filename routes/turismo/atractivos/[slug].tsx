@@ -22,6 +22,8 @@ import {
 import { getAttractionStats } from "@/lib/passport/tourist_route.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/geo.ts";
+import { Island } from "@/components/Island.tsx";
+import CheckIn from "@/islands/CheckIn.tsx";
 
 type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
 
@@ -121,6 +123,27 @@ function AttractionPage(
 
       <div class="container detail">
         <aside class="detail__aside" aria-labelledby="datos-title">
+          <section
+            class="panel panel--check-in"
+            aria-labelledby="registro-title"
+          >
+            <h2 id="registro-title" class="panel__title">
+              <Icon name="check" /> Registrar mi visita
+            </h2>
+            <p>
+              ¿Estás aquí? Escribe el código del cartel y suma un sello a tu
+              pasaporte. No necesitas cuenta.
+            </p>
+            <Island
+              name="CheckIn"
+              component={CheckIn}
+              props={{
+                slug: attraction.slug,
+                name: attraction.name,
+                attractionNames: Object.fromEntries(names),
+              }}
+            />
+          </section>
           <div class="panel">
             <h2 id="datos-title" class="panel__title">Información práctica</h2>
             <dl class="facts">
