@@ -5,9 +5,14 @@
  *   bundled by `deno bundle --platform browser --minify --code-splitting`, so
  *   each island (and markdown-it, loaded when the chat opens) is its own
  *   chunk and a page downloads only what it shows;
- * - `static/styles.css`, under a content-hashed name;
- * - the Inter font files from `@fontsource/inter` (served by us: no font CDN);
- * - `manifest.json`, naming the hashed files the pages link to.
+ * - the Inter font files from `@fontsource/inter` (served by us: no font
+ *   CDN), under content-hashed names;
+ * - `static/styles.css`, pointed at those names, minified by `deno bundle`
+ *   (esbuild) and written under a content-hashed name;
+ * - beside every text file of 1 KB or more, its gzip (`.gz`) and brotli
+ *   (`.br`) forms, which the static route serves to clients that accept them;
+ * - `manifest.json`: the hashed names the pages link to, each island's chunks
+ *   (for `modulepreload`) and the font to `preload`.
  *
  * `deno task build` builds; `--if-stale` builds only when a source is newer
  * than the last build (what `deno task start` runs); `--watch` rebuilds on
@@ -33,6 +38,7 @@ import latinExt700 from "@fontsource/inter/files/inter-latin-ext-700-normal.woff
   type: "bytes",
 };
 import fontLicense from "@fontsource/inter/LICENSE" with { type: "text" };
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import {
   type AssetManifest,
   BUILD_DIR,
@@ -51,6 +57,10 @@ const FONTS: Record<string, Uint8Array> = {
   "inter-latin-ext-600-normal.woff2": latinExt600,
   "inter-latin-ext-700-normal.woff2": latinExt700,
 };
+/** The face most text is set in: preloaded, so it is not discovered late. */
+const BODY_FONT = "inter-latin-400-normal.woff2";
+/** Smaller text files gain nothing from compression. */
+const COMPRESS_MIN_BYTES = 1024;
 
 /** Sources whose change calls for a new build. */
 const SOURCES = [
@@ -68,7 +78,9 @@ const SOURCES = [
 export interface BuiltFile {
   path: string;
   bytes: number;
-  gzipBytes: number;
+  /** Size of its `.gz` form; `null` when none was written. */
+  gzipBytes: number | null;
+  brotliBytes: number | null;
 }
 
 /** Builds everything; returns the files written and the manifest. */
@@ -84,43 +96,138 @@ export async function build(): Promise<
     written.add(name);
   };
 
-  const client = await bundleIslands(write);
+  const islands = await bundleIslands(write);
 
+  const fontNames = new Map<string, string>();
   for (const [name, bytes] of Object.entries(FONTS)) {
-    await write(`fonts/${name}`, bytes);
+    const hashed = name.replace(/\.woff2$/, `-${await hash(bytes)}.woff2`);
+    await write(`fonts/${hashed}`, bytes);
+    fontNames.set(name, hashed);
   }
   await write("fonts/LICENSE.txt", fontLicense);
 
-  const css = await Deno.readTextFile(`${STATIC_DIR}/styles.css`);
+  const css = await minifyCss(
+    (await Deno.readTextFile(`${STATIC_DIR}/styles.css`)).replace(
+      /\.\/fonts\/([\w-]+\.woff2)/g,
+      (_path, name: string) => {
+        const hashed = fontNames.get(name);
+        if (!hashed) {
+          throw new Error(`styles.css names an unknown font ${name}`);
+        }
+        return `./fonts/${hashed}`;
+      },
+    ),
+  );
   const stylesName = `styles-${await hash(css)}.css`;
   await write(stylesName, css);
 
   const manifest: AssetManifest = {
-    client: `/static/build/${client}`,
+    client: `/static/build/${islands.client}`,
+    clientImports: islands.clientImports.map((name) => `/static/build/${name}`),
+    islands: Object.fromEntries(
+      Object.entries(islands.chunks).map((
+        [island, names],
+      ) => [island, names.map((name) => `/static/build/${name}`)]),
+    ),
     styles: `/static/build/${stylesName}`,
+    font: `/static/build/fonts/${fontNames.get(BODY_FONT)}`,
   };
-  await writeAtomically(MANIFEST_PATH, JSON.stringify(manifest, null, 2));
-  await removeStaleFiles(written, startedAt);
 
   const files: BuiltFile[] = [];
   for (const name of [...written].sort()) {
     const bytes = await Deno.readFile(`${BUILD_DIR}/${name}`);
+    const compressed = await writeCompressed(name, bytes, write);
     files.push({
       path: `static/build/${name}`,
       bytes: bytes.byteLength,
-      gzipBytes: await gzipSize(bytes),
+      ...compressed,
     });
   }
+  await writeAtomically(MANIFEST_PATH, JSON.stringify(manifest, null, 2));
+  await removeStaleFiles(written, startedAt);
   return { files, manifest, ms: performance.now() - started };
 }
 
 /**
- * Bundles the generated islands entry; writes its chunks and returns the
- * entry's hashed file name.
+ * Writes `name.gz` and `name.br` beside a text file of at least
+ * {@linkcode COMPRESS_MIN_BYTES} (fonts and images are compressed already),
+ * at the slowest, smallest settings: it happens once per build.
+ */
+async function writeCompressed(
+  name: string,
+  bytes: Uint8Array,
+  write: (name: string, content: Uint8Array) => Promise<void>,
+): Promise<{ gzipBytes: number | null; brotliBytes: number | null }> {
+  if (!/\.(?:js|css|svg|json|txt)$/.test(name)) {
+    return { gzipBytes: null, brotliBytes: null };
+  }
+  if (bytes.byteLength < COMPRESS_MIN_BYTES) {
+    return { gzipBytes: null, brotliBytes: null };
+  }
+  const gzip = gzipSync(bytes, { level: 9 });
+  const brotli = brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    },
+  });
+  await write(`${name}.gz`, gzip);
+  await write(`${name}.br`, brotli);
+  return { gzipBytes: gzip.byteLength, brotliBytes: brotli.byteLength };
+}
+
+/**
+ * Minifies the stylesheet with `deno bundle` (esbuild's CSS minifier); the
+ * font URLs stay as written.
+ */
+async function minifyCss(css: string): Promise<string> {
+  const temp = await Deno.makeTempDir({ prefix: "turismo-css-" });
+  try {
+    await Deno.writeTextFile(`${temp}/styles.css`, css);
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--minify",
+        "--external",
+        "./fonts/*",
+        "--outdir",
+        `${temp}/out`,
+        `${temp}/styles.css`,
+      ],
+      cwd: temp,
+      stdout: "null",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (code !== 0) {
+      throw new Error(
+        `deno bundle (CSS) failed:\n${new TextDecoder().decode(stderr)}`,
+      );
+    }
+    return await Deno.readTextFile(`${temp}/out/styles.css`);
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+}
+
+/** The islands bundle: file names under `static/build/`. */
+interface IslandsBundle {
+  /** The entry (hydrates the islands on the page). */
+  client: string;
+  /** What the entry imports statically, transitively. */
+  clientImports: string[];
+  /** Each island's chunk and what it imports statically, transitively. */
+  chunks: Record<string, string[]>;
+}
+
+/**
+ * Bundles the generated islands entry; writes its chunks and returns their
+ * names and import graph.
  */
 async function bundleIslands(
   write: (name: string, content: Uint8Array) => Promise<void>,
-): Promise<string> {
+): Promise<IslandsBundle> {
   const islands: string[] = [];
   for await (const entry of Deno.readDir(ISLANDS_DIR)) {
     const match = /^([A-Z][A-Za-z0-9]*)\.tsx$/.exec(entry.name);
@@ -174,8 +281,10 @@ ${
       );
     }
     let clientName = "";
+    const sources = new Map<string, string>();
     for await (const file of Deno.readDir(out)) {
       const bytes = await Deno.readFile(`${out}/${file.name}`);
+      sources.set(file.name, new TextDecoder().decode(bytes));
       if (file.name === "client.js") {
         // The entry is the only unhashed output; chunks are named by content.
         clientName = `client-${await hash(bytes)}.js`;
@@ -185,10 +294,52 @@ ${
       }
     }
     if (!clientName) throw new Error("deno bundle wrote no client.js");
-    return clientName;
+    return readImportGraph(sources, islands, clientName);
   } finally {
     await Deno.remove(temp, { recursive: true });
   }
+}
+
+/**
+ * Reads esbuild's minified output for what to preload: the entry's static
+ * imports (`import"./chunk-X.js"`, `from"./chunk-X.js"`), and for each
+ * island the chunk its `Name:()=>import("./Name-X.js")` loads, with that
+ * chunk's static imports. An island missing from the entry fails the build
+ * rather than leaving a page without its preload.
+ */
+function readImportGraph(
+  sources: Map<string, string>,
+  islands: string[],
+  clientName: string,
+): IslandsBundle {
+  const staticImports = (file: string): string[] =>
+    [...(sources.get(file) ?? "").matchAll(/(?:import|from)"\.\/([^"]+\.js)"/g)]
+      .map((m) => m[1]);
+  const closure = (file: string): string[] => {
+    const seen = new Set<string>();
+    const visit = (name: string) => {
+      for (const next of staticImports(name)) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          visit(next);
+        }
+      }
+    };
+    visit(file);
+    return [...seen].sort();
+  };
+  const entry = sources.get("client.js") ?? "";
+  const chunks: Record<string, string[]> = {};
+  for (const island of islands) {
+    const chunk = new RegExp(
+      `\\b${island}:\\(\\)=>import\\("\\./([^"]+\\.js)"\\)`,
+    ).exec(entry)?.[1];
+    if (!chunk || !sources.has(chunk)) {
+      throw new Error(`the islands entry does not load ${island} as expected`);
+    }
+    chunks[island] = [chunk, ...closure(chunk)];
+  }
+  return { client: clientName, clientImports: closure("client.js"), chunks };
 }
 
 /** Whether a source is newer than the last build (or there is none). */
@@ -261,12 +412,6 @@ async function hash(content: Uint8Array | string): Promise<string> {
   return Array.from(digest.slice(0, 8), (b) => alphabet[b % 32]).join("");
 }
 
-async function gzipSize(bytes: Uint8Array): Promise<number> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
-    .pipeThrough(new CompressionStream("gzip"));
-  return (await new Response(stream).arrayBuffer()).byteLength;
-}
-
 function formatKb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
@@ -274,10 +419,15 @@ function formatKb(bytes: number): string {
 async function buildAndReport(): Promise<void> {
   const { files, ms } = await build();
   for (const file of files.filter((f) => !f.path.includes("/fonts/"))) {
+    const compressed = file.gzipBytes === null
+      ? ""
+      : ` (${formatKb(file.gzipBytes)} gzip, ${
+        formatKb(file.brotliBytes!)
+      } brotli)`;
     console.info(
-      `  ${file.path.padEnd(44)} ${formatKb(file.bytes).padStart(9)} (${
-        formatKb(file.gzipBytes)
-      } gzip)`,
+      `  ${file.path.padEnd(44)} ${
+        formatKb(file.bytes).padStart(9)
+      }${compressed}`,
     );
   }
   console.info(`Built static/build/ in ${Math.round(ms)} ms`);

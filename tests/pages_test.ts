@@ -5,6 +5,7 @@
  * a page.
  */
 import assert from "node:assert/strict";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
@@ -607,13 +608,49 @@ Deno.test("GET /static/*", async (t) => {
       assert.match(css.headers.get("content-type")!, /^text\/css/);
       const text = await css.text();
       const font =
-        /url\("\.\/(fonts\/inter-latin-400-normal\.woff2)"\)/.exec(text)![1];
+        /url\(\.\/(fonts\/inter-latin-400-normal-[A-Z2-7]{8}\.woff2)\)/
+          .exec(text)![1];
+      assert.equal(`/static/build/${font}`, assets.font, "the preloaded font");
       const res = await ctx.app.request(`/static/build/${font}`);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("content-type"), "font/woff2");
-      assert.equal(res.headers.get("cache-control"), "public, max-age=604800");
+      assert.equal(
+        res.headers.get("cache-control"),
+        "public, max-age=31536000, immutable",
+      );
+      assert.equal(res.headers.get("content-encoding"), null);
       assert.equal((await res.arrayBuffer()).byteLength > 10_000, true);
       assert.doesNotMatch(text, /https?:\/\//);
+    },
+  );
+
+  await t.step(
+    "text files come brotli- or gzip-compressed as the client accepts, minified",
+    async () => {
+      const plain = await ctx.app.request(assets.styles);
+      const css = await plain.text();
+      assert.equal(plain.headers.get("content-encoding"), null);
+      assert.equal(plain.headers.get("vary"), "Accept-Encoding");
+      assert.doesNotMatch(css, /\n\s+/, "minified: no indented lines");
+      for (
+        const [accept, encoding, format] of [
+          ["gzip, deflate, br", "br", "brotli"],
+          ["gzip", "gzip", "gzip"],
+        ] as const
+      ) {
+        const res = await ctx.app.request(assets.styles, {
+          headers: { "accept-encoding": accept },
+        });
+        assert.equal(res.headers.get("content-encoding"), encoding);
+        assert.equal(res.headers.get("vary"), "Accept-Encoding");
+        assert.match(res.headers.get("content-type")!, /^text\/css/);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        assert.ok(bytes.byteLength < css.length / 3, `${encoding} is smaller`);
+        const decoded = format === "brotli"
+          ? brotliDecompressSync(bytes)
+          : gunzipSync(bytes);
+        assert.equal(new TextDecoder().decode(decoded), css);
+      }
     },
   );
 

@@ -15,8 +15,14 @@ export const MANIFEST_PATH = `${BUILD_DIR}/manifest.json`;
 export interface AssetManifest {
   /** The islands' entry module (hydrates every island on the page). */
   client: string;
+  /** The modules the entry imports statically: `modulepreload`ed with it. */
+  clientImports: string[];
+  /** Each island's chunk and the modules it imports: `modulepreload`ed on pages that show it. */
+  islands: Record<string, string[]>;
   /** The site's stylesheet. */
   styles: string;
+  /** The font most text is set in: `preload`ed. */
+  font: string;
 }
 
 let cached: { mtime: number; manifest: AssetManifest | null } | undefined;
@@ -52,21 +58,39 @@ export function getAssets(): AssetManifest | null {
   return manifest;
 }
 
-/** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`) never change content. */
-const HASHED = /[-.][A-Za-z0-9]{8}\.(?:js|css)$/;
+/** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`, fonts) never change content. */
+const HASHED = /[-.][A-Za-z0-9]{8}\.(?:js|css|woff2)$/;
+
+/** Types the build keeps `.br` and `.gz` forms of. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json)|image\/svg)/;
 
 /**
- * Serves `static/` under `/static/`: hashed build files for a year
- * (immutable), fonts for a week, anything else for five minutes.
+ * Serves `static/` under `/static/`: hashed build files (fonts included) for
+ * a year (immutable), anything else for five minutes. A client that accepts
+ * brotli or gzip gets the build's pre-compressed form of a text file;
+ * `Vary: Accept-Encoding` is on every answer that could have been.
  */
 export function serveStaticFiles(): MiddlewareHandler {
-  return serveStatic({
+  const serve = serveStatic({
     root: STATIC_DIR,
+    precompressed: true,
     rewriteRequestPath: (path) => path.replace(/^\/static/, ""),
     onFound: (path, c) => {
       c.header("Cache-Control", getCacheControl(path));
     },
   });
+  return async function serveStaticFiles(c, next) {
+    const found = await serve(c, next);
+    if (!found) return;
+    const type = found.headers.get("Content-Type") ?? "";
+    if (
+      COMPRESSIBLE.test(type) &&
+      !found.headers.get("Vary")?.includes("Accept-Encoding")
+    ) {
+      found.headers.append("Vary", "Accept-Encoding");
+    }
+    return found;
+  };
 }
 
 /** The Cache-Control of a static file, by its path. */
@@ -74,6 +98,5 @@ export function getCacheControl(path: string): string {
   if (path.includes("/build/") && HASHED.test(path)) {
     return "public, max-age=31536000, immutable";
   }
-  if (/\.woff2?$/.test(path)) return "public, max-age=604800";
   return "public, max-age=300";
 }
