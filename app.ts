@@ -36,7 +36,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createRouter();
   const { config } = deps;
 
-  if (config.logRequests) app.use(requestLog());
+  if (deps.requestLog) app.use(requestLog(deps.requestLog));
   app.use(strictTransportSecurity(config));
   app.use("/api/*", apiHeaders());
   const origins = new Set(config.allowedOrigins);

@@ -24,6 +24,7 @@ import { getSessionByHandle } from "./lib/db/sessions.ts";
 import { ChatDailyLimit } from "./lib/limits/chat_daily.ts";
 import { IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
 import { SlidingWindowLimiter } from "./lib/limits/sliding_window.ts";
+import { RequestLog } from "./lib/http/request_log.ts";
 import { RenderPool } from "./lib/og/pool.ts";
 import { ShareCards } from "./lib/og/share_cards.ts";
 import { getStaleTags, PageCache } from "./lib/pages/page_cache.ts";
@@ -55,12 +56,14 @@ export interface AppDeps {
   ipBudget?: SlidingWindowLimiter;
   /** The chat's daily ceiling; `undefined` when `CHAT_DAILY_LIMIT` is 0. */
   chatDailyLimit?: ChatDailyLimit;
+  /** Where the request log's lines go; `undefined` when `LOG_REQUESTS` is off. */
+  requestLog?: RequestLog;
   /**
    * Told of every write by the domain operations; drops what the write made
    * stale in this instance's caches.
    */
   onChange: (change: DataChange) => void;
-  /** Stops the data set's poller and the render workers and closes KV. */
+  /** Stops the data set's poller and the render workers, closes KV, writes the last log lines. */
   close(): Promise<void>;
 }
 
@@ -68,7 +71,14 @@ export interface AppDeps {
 export type DepsOverrides = Partial<
   Pick<
     AppDeps,
-    "kv" | "data" | "now" | "cms" | "openai" | "pageCache" | "renderPool"
+    | "kv"
+    | "data"
+    | "now"
+    | "cms"
+    | "openai"
+    | "pageCache"
+    | "renderPool"
+    | "requestLog"
   >
 >;
 
@@ -106,6 +116,8 @@ export async function openDeps(
   const pageCache = "pageCache" in overrides
     ? overrides.pageCache
     : new PageCache({ now: () => now().getTime() });
+  const requestLog = overrides.requestLog ??
+    (config.logRequests ? new RequestLog() : undefined);
   let closed: Promise<void> | undefined;
   return {
     config,
@@ -142,6 +154,7 @@ export async function openDeps(
         limit: config.chatDailyLimit,
         timeZone: data.current().data.municipality.timeZone,
       }),
+    requestLog,
     onChange(change) {
       // This instance's pages show the write at once (others within their TTL).
       pageCache?.invalidate(getStaleTags(change));
@@ -156,7 +169,7 @@ export async function openDeps(
           // Closed already (a test that took KV away): nothing to close.
           if (!(error instanceof Deno.errors.BadResource)) throw error;
         }
-        closed = Promise.resolve();
+        closed = requestLog?.flush() ?? Promise.resolve();
       }
       return closed;
     },

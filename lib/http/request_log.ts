@@ -1,17 +1,90 @@
 import type { MiddlewareHandler } from "hono";
 
+/** How often gathered lines are written. */
+const FLUSH_MS = 100;
+/** Lines that may wait for a slow stdout; past it, lines are counted and dropped. */
+const MAX_PENDING_LINES = 50_000;
+
+/**
+ * The request log's output: lines gathered in memory and written in one
+ * batch every {@linkcode FLUSH_MS} (or sooner when many wait), so a request
+ * never waits on stdout and a busy instance makes ten writes a second, not
+ * one per request. If stdout cannot keep up, lines beyond
+ * {@linkcode MAX_PENDING_LINES} are dropped and the next batch says how
+ * many. Created and closed (flushed) by `openDeps`.
+ */
+export class RequestLog {
+  #lines: string[] = [];
+  #dropped = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #write: (text: string) => Promise<void>;
+
+  constructor(
+    { write = writeToStdout }: {
+      /** Where batches go; stdout unless a test listens. */
+      write?: (text: string) => Promise<void>;
+    } = {},
+  ) {
+    this.#write = write;
+  }
+
+  /** Queues one line (without its newline). */
+  push(line: string): void {
+    if (this.#lines.length >= MAX_PENDING_LINES) {
+      this.#dropped++;
+      return;
+    }
+    this.#lines.push(line);
+    if (this.#timer === undefined) {
+      const timer = setTimeout(() => void this.flush(), FLUSH_MS);
+      Deno.unrefTimer(timer);
+      this.#timer = timer;
+    }
+  }
+
+  /** Writes what is queued; resolves when it (and any earlier batch) is out. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#lines.length > 0 || this.#dropped > 0) {
+      const lines = this.#lines;
+      if (this.#dropped > 0) {
+        lines.push(
+          `request log: ${this.#dropped} lines dropped (stdout too slow)`,
+        );
+        this.#dropped = 0;
+      }
+      this.#lines = [];
+      const text = `${lines.join("\n")}\n`;
+      this.#writing = this.#writing.then(() => this.#write(text)).catch(
+        (error) => console.error("request log: cannot write:", error),
+      );
+    }
+    return this.#writing;
+  }
+}
+
+async function writeToStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let written = 0;
+  while (written < bytes.byteLength) {
+    written += await Deno.stdout.write(bytes.subarray(written));
+  }
+}
+
 /**
  * One log line per request: method, path, status, milliseconds. The path is
  * the client's text: control characters (newlines included) and the Unicode
  * line separators are written as escapes, so one request is always one line
  * and no request can forge another's.
  */
-export function requestLog(): MiddlewareHandler {
+export function requestLog(log: RequestLog): MiddlewareHandler {
   return async function requestLog(c, next) {
     const start = performance.now();
     await next();
     const ms = (performance.now() - start).toFixed(1);
-    console.info(
+    log.push(
       `${escapeForLog(c.req.method)} ${
         escapeForLog(c.req.path)
       } ${c.res.status} ${ms}ms`,
