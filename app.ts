@@ -21,6 +21,7 @@ import attraction from "./routes/turismo/atractivos/[slug].tsx";
 import attractions from "./routes/turismo/atractivos/index.tsx";
 import type { AppDeps } from "./deps.ts";
 import { limitIpBudget } from "./lib/limits/ip_budget.ts";
+import { compressResponses } from "./lib/http/compress.ts";
 import { createErrorHandler } from "./lib/http/error_handler.ts";
 import { jsonBody } from "./lib/http/json_body.ts";
 import { requestLog } from "./lib/http/request_log.ts";
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const { config } = deps;
 
   if (deps.requestLog) app.use(requestLog(deps.requestLog));
+  app.use(compressResponses());
   app.use(strictTransportSecurity(config));
   app.use("/api/*", apiHeaders());
   const origins = new Set(config.allowedOrigins);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { RequestLog } from "@/lib/http/request_log.ts";
 import { Hono } from "hono";
 import { DataStore } from "@/lib/data/data_store.ts";
@@ -12,10 +13,12 @@ import {
   mutateShipped,
   postAsUser,
   postJson,
+  randomTicket,
   randomUserId,
   SHIPPED,
   ticketBody,
 } from "./test_utils.ts";
+import { saveTicket } from "@/lib/db/tickets.ts";
 
 Deno.test("http conventions", async (t) => {
   await using ctx = await createTestContext({
@@ -269,6 +272,78 @@ Deno.test("the request log: one request, one line, always", async (t) => {
       assert.equal(written.length, 1, "one batch");
       assert.equal(written[0].split("\n").filter(Boolean).length, 50);
       assert.match(written[0], /^GET \/healthz 200 [\d.]+ms\n/);
+    },
+  );
+});
+
+Deno.test("compression: brotli or gzip for text answers of 1 KB and more", async (t) => {
+  await using ctx = await createTestContext();
+
+  await t.step(
+    "a JSON document is compressed as accepted and decodes to the same bytes",
+    async () => {
+      const plain = await ctx.app.request("/openapi.json");
+      const text = await plain.text();
+      assert.equal(plain.headers.get("content-encoding"), null);
+      assert.equal(plain.headers.get("vary"), "Accept-Encoding");
+      for (const [accept, encoding] of [["br", "br"], ["gzip", "gzip"]]) {
+        const res = await ctx.app.request("/openapi.json", {
+          headers: { "accept-encoding": accept },
+        });
+        assert.equal(res.headers.get("content-encoding"), encoding);
+        assert.equal(res.headers.get("content-length"), null);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        assert.ok(bytes.byteLength < text.length / 3);
+        const decoded = encoding === "br"
+          ? brotliDecompressSync(bytes)
+          : gunzipSync(bytes);
+        assert.equal(new TextDecoder().decode(decoded), text);
+      }
+    },
+  );
+
+  await t.step(
+    "the 404 page (never cached) is compressed by the middleware",
+    async () => {
+      const res = await ctx.app.request("/no-existe", {
+        headers: { "accept-encoding": "br" },
+      });
+      assert.equal(res.status, 404);
+      assert.equal(res.headers.get("content-encoding"), "br");
+      const html = new TextDecoder().decode(
+        brotliDecompressSync(new Uint8Array(await res.arrayBuffer())),
+      );
+      assert.match(html, /^<!DOCTYPE html>/);
+    },
+  );
+
+  await t.step(
+    "small answers, HEAD and PNG share cards are sent as they are",
+    async () => {
+      const small = await ctx.app.request("/healthz", {
+        headers: { "accept-encoding": "br" },
+      });
+      assert.equal(small.headers.get("content-encoding"), null);
+      assert.equal(small.headers.get("vary"), "Accept-Encoding");
+      assert.equal((await small.json()).status, "ok");
+      const head = await ctx.app.request("/openapi.json", {
+        method: "HEAD",
+        headers: { "accept-encoding": "br" },
+      });
+      assert.equal(head.headers.get("content-encoding"), null);
+      await head.body?.cancel();
+      const ticket = randomTicket();
+      await saveTicket(ctx.deps.kv, ticket);
+      const card = await ctx.app.request(
+        `/api/turismo/og/${ticket.shareCode}`,
+        {
+          headers: { "accept-encoding": "br, gzip" },
+        },
+      );
+      assert.equal(card.headers.get("content-type"), "image/png");
+      assert.equal(card.headers.get("content-encoding"), null);
+      assert.doesNotMatch(card.headers.get("vary") ?? "", /Accept-Encoding/i);
+      await card.body?.cancel();
     },
   );
 });

@@ -5,6 +5,7 @@
  * instance" is a library call on the same KV that this app does not see.
  */
 import assert from "node:assert/strict";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
 import { verifyVisit } from "@/lib/passport/verify_visit.ts";
@@ -67,7 +68,7 @@ Deno.test("pages served from the micro-cache", async (t) => {
       assert.deepEqual(headerList(cached.res), headerList(first.res));
       // The same page rendered for a request that bypasses the cache.
       const rendered = await ctx.app.request(attractionPath, {
-        headers: { cookie: "session=abc" },
+        headers: { authorization: "Bearer x" },
       });
       await rendered.body?.cancel();
       assert.deepEqual(headerList(cached.res), headerList(rendered));
@@ -148,20 +149,49 @@ Deno.test("pages served from the micro-cache", async (t) => {
   });
 
   await t.step(
-    "signed-in visitors and bearer requests always get a fresh page",
+    "a passport's cookie is served from memory too; bearer requests get a fresh page",
     async () => {
       const { userId, path } = await createRoute(ctx);
       assert.equal(visitedCount((await getPage(ctx, path)).html), 0);
       await visitElsewhere(ctx, userId, plaza.slug);
       assert.equal(visitedCount((await getPage(ctx, path)).html), 0, "cached");
-      const personal: Record<string, string>[] = [
-        { cookie: "session=abc" },
-        { authorization: "Bearer x" },
-      ];
-      for (const headers of personal) {
-        const { html } = await getPage(ctx, path, 200, headers);
-        assert.equal(visitedCount(html), 1, JSON.stringify(headers));
+      const withCookie = await getPage(ctx, path, 200, {
+        cookie: "session=abc",
+      });
+      assert.equal(visitedCount(withCookie.html), 0, "the same cached page");
+      const bearer = await getPage(ctx, path, 200, {
+        authorization: "Bearer x",
+      });
+      assert.equal(visitedCount(bearer.html), 1, "rendered afresh");
+    },
+  );
+
+  await t.step(
+    "a cached page is answered brotli- or gzip-compressed as accepted",
+    async () => {
+      const plain = await getPage(ctx, "/");
+      assert.equal(plain.res.headers.get("vary"), "Accept-Encoding");
+      for (
+        const [accept, encoding] of [
+          ["gzip, deflate, br, zstd", "br"],
+          ["gzip;q=1, br;q=0", "gzip"],
+        ] as const
+      ) {
+        const res = await ctx.app.request("/", {
+          headers: { "accept-encoding": accept },
+        });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get("content-encoding"), encoding);
+        assert.equal(res.headers.get("vary"), "Accept-Encoding");
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        assert.ok(bytes.byteLength < plain.html.length / 3, encoding);
+        const html = new TextDecoder().decode(
+          encoding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes),
+        );
+        assert.equal(html, plain.html);
       }
+      const stats = ctx.deps.pageCache!.stats;
+      assert.ok(stats.hits >= 2, "served from memory, compressed once");
     },
   );
 

@@ -8,8 +8,15 @@ import { LRUCache } from "lru-cache";
 import type { Config } from "@/lib/config/config.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
+import {
+  chooseEncoding,
+  COMPRESS_MIN_BYTES,
+  compressBody,
+  type Encoding,
+  isCompressible,
+  varyOnAcceptEncoding,
+} from "@/lib/http/compress.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { readSessionCookie } from "@/lib/oauth/cookies.ts";
 
 /**
  * How long the public pages (`/`, `/turismo/atractivos`, an attraction) are
@@ -59,6 +66,8 @@ interface StoredPage {
   status: number;
   headers: [string, string][];
   body: Uint8Array<ArrayBuffer>;
+  /** The body brotli- and gzip-compressed, made once when the page is kept. */
+  encoded?: Record<Encoding, Uint8Array<ArrayBuffer>>;
 }
 
 /** One request's render, handed to the cache's fetch. */
@@ -112,7 +121,12 @@ export class PageCache {
     this.#pages = new LRUCache<string, StoredPage, RenderRequest>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: (page) => Math.max(1, page.body.byteLength),
+      sizeCalculation: (page) =>
+        Math.max(
+          1,
+          page.body.byteLength + (page.encoded?.br.byteLength ?? 0) +
+            (page.encoded?.gzip.byteLength ?? 0),
+        ),
       perf: { now },
       ttlResolution: 0,
       dispose: (page, key) => {
@@ -138,7 +152,7 @@ export class PageCache {
         options.ttl = Math.max(1, context.ttlMs - 1);
         context.tags = rendering.tags;
         context.kept = true;
-        return context.page;
+        return await withEncodings(context.page);
       },
     });
   }
@@ -151,7 +165,11 @@ export class PageCache {
    */
   async get(
     key: string,
-    { ttlMs }: { ttlMs: number },
+    { ttlMs, encoding = null }: {
+      ttlMs: number;
+      /** The coding the client accepts (`chooseEncoding`): served from the page's compressed forms. */
+      encoding?: Encoding | null;
+    },
     render: RenderRequest["render"],
   ): Promise<Response> {
     if (this.#pages.has(key)) this.#hits++;
@@ -162,7 +180,7 @@ export class PageCache {
       await capture(render, new Set());
     // Tagged once stored (storing disposes the page it replaces).
     if (request.kept) this.#tag(key, request.tags!, page);
-    return toResponse(page);
+    return toResponse(page, encoding);
   }
 
   /** Drops every page tagged with one of `tags` (on this instance). */
@@ -223,18 +241,43 @@ async function capture(
   };
 }
 
-function toResponse({ status, headers, body }: StoredPage): Response {
-  return new Response(body, { status, headers });
+/** A kept page of a compressible type, with its compressed forms when it is big enough to gain. */
+async function withEncodings(page: StoredPage): Promise<StoredPage> {
+  const type = new Headers(page.headers).get("Content-Type");
+  if (!isCompressible(type) || page.body.byteLength < COMPRESS_MIN_BYTES) {
+    return page;
+  }
+  const [br, gzip] = await Promise.all([
+    compressBody(page.body, "br"),
+    compressBody(page.body, "gzip"),
+  ]);
+  return { ...page, encoded: { br, gzip } };
+}
+
+function toResponse(
+  { status, headers, body, encoded }: StoredPage,
+  encoding: Encoding | null,
+): Response {
+  const res = new Response(
+    encoding && encoded ? encoded[encoding] : body,
+    { status, headers },
+  );
+  if (isCompressible(res.headers.get("Content-Type"))) {
+    varyOnAcceptEncoding(res.headers);
+  }
+  if (encoding && encoded) res.headers.set("Content-Encoding", encoding);
+  return res;
 }
 
 /**
  * Answers a public page through `pageCache`, keyed by the data-set version,
- * the public origin and `key` (the path, plus any query the page reads). Not
- * cached: no cache configured, anything but GET, and requests that carry a
- * session cookie or an `Authorization` header. The pages do not vary by
- * visitor today; skipping signed-in visitors keeps their own route always
- * fresh (they are the ones who just verified a visit) and keeps the cache
- * safe should a page ever show who is signed in.
+ * the public origin and `key` (the path, plus any query the page reads), in
+ * the coding the client accepts. Not cached: no cache configured, anything
+ * but GET, and requests with an `Authorization` header. A session cookie
+ * (a guest passport or a sign-in) does not matter: these pages show nothing
+ * of the visitor, so the tourists who use the portal most are served from
+ * memory too; their own route shows their writes on this instance at once
+ * and others' within {@linkcode ROUTE_PAGE_TTL_MS}.
  */
 export async function servePage(
   c: Context,
@@ -248,14 +291,13 @@ export async function servePage(
 ): Promise<Response> {
   if (
     !pageCache || c.req.method !== "GET" ||
-    c.req.header("authorization") !== undefined ||
-    readSessionCookie(c, config) !== undefined
+    c.req.header("authorization") !== undefined
   ) {
     return await render(() => {});
   }
   return await pageCache.get(
     `${data.current().version}\u0000${getPublicOrigin(c, config)}\u0000${key}`,
-    { ttlMs },
+    { ttlMs, encoding: chooseEncoding(c.req.header("Accept-Encoding")) },
     render,
   );
 }
