@@ -25,21 +25,34 @@ export interface AssetManifest {
   font: string;
 }
 
-let cached: { mtime: number; manifest: AssetManifest | null } | undefined;
+/** How often pages look for a new build: a rebuild shows within this time. */
+const MANIFEST_CHECK_MS = 1_000;
+
+let cached:
+  | { mtime: number; checkedAt: number; manifest: AssetManifest | null }
+  | undefined;
 let warned = false;
 
 /**
- * The current build's assets, or null before the first build. Re-read when
- * the manifest changes, so a rebuild shows without a restart.
+ * The current build's assets, or null before the first build. The manifest
+ * is looked at once a second at most (not on every page), and re-read when
+ * it changed, so a rebuild shows without a restart.
  */
 export function getAssets(): AssetManifest | null {
+  const now = performance.now();
+  if (cached && now - cached.checkedAt < MANIFEST_CHECK_MS) {
+    return cached.manifest;
+  }
   let mtime = -1;
   try {
     mtime = Deno.statSync(MANIFEST_PATH).mtime?.getTime() ?? 0;
   } catch {
     // No build yet: pages still render, unstyled and without islands.
   }
-  if (cached && cached.mtime === mtime) return cached.manifest;
+  if (cached && cached.mtime === mtime) {
+    cached.checkedAt = now;
+    return cached.manifest;
+  }
   let manifest: AssetManifest | null = null;
   if (mtime >= 0) {
     try {
@@ -54,7 +67,7 @@ export function getAssets(): AssetManifest | null {
       "No page bundle in static/build/: run `deno task build` (pages render without styles and islands).",
     );
   }
-  cached = { mtime, manifest };
+  cached = { mtime, checkedAt: now, manifest };
   return manifest;
 }
 
