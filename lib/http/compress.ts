@@ -94,8 +94,10 @@ export function compressResponses(): MiddlewareHandler {
     const res = c.res;
     if (!isCompressible(res.headers.get("Content-Type"))) return;
     varyOnAcceptEncoding(res.headers);
+    // Not `res.body`: touching it turns a Deno response's bytes into a
+    // stream, sent chunked without its Content-Length.
     if (
-      c.req.method === "HEAD" || !res.body ||
+      c.req.method === "HEAD" ||
       res.headers.has("Content-Encoding") ||
       res.status === 204 || res.status === 206 || res.status === 304 ||
       /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(
@@ -107,16 +109,16 @@ export function compressResponses(): MiddlewareHandler {
     const encoding = chooseEncoding(c.req.header("Accept-Encoding"));
     if (!encoding) return;
     const body = new Uint8Array(await res.arrayBuffer());
-    if (body.byteLength < COMPRESS_MIN_BYTES) {
-      c.res = new Response(body, res);
-      return;
+    const small = body.byteLength < COMPRESS_MIN_BYTES;
+    if (!small) {
+      res.headers.set("Content-Encoding", encoding);
+      const etag = res.headers.get("ETag");
+      if (etag && !etag.startsWith("W/")) res.headers.set("ETag", `W/${etag}`);
     }
-    // Changed in place first: Hono copies the old answer's headers onto a new one.
-    res.headers.set("Content-Encoding", encoding);
-    res.headers.delete("Content-Length");
-    const etag = res.headers.get("ETag");
-    if (etag && !etag.startsWith("W/")) res.headers.set("ETag", `W/${etag}`);
-    c.res = new Response(await compressBody(body, encoding), {
+    // Cleared first: replacing an answer, Hono wraps the new one's body in a
+    // stream, which would drop its Content-Length (a chunked reply).
+    c.res = undefined;
+    c.res = new Response(small ? body : await compressBody(body, encoding), {
       status: res.status,
       headers: res.headers,
     });
