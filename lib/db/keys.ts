@@ -40,8 +40,11 @@ export const keys = {
     ["badges", userId, badgeId] as const,
   /** All of one user's badges (a prefix for `kv.list`). */
   badgesOfUser: (userId: string) => ["badges", userId] as const,
-  /** Per-attraction aggregates: visits, ratings and their sum. */
+  /** Per-attraction aggregates: ratings and their sum, and an adjustment of the visit count (merges, older versions' counts). */
   attractionStats: (slug: string) => ["attraction_stats", slug] as const,
+  /** Verified visits of an attraction, a `Deno.KvU64` moved by `sum`: no transaction contends on it. */
+  attractionVisitCount: (slug: string) =>
+    ["attraction_visit_counts", slug] as const,
 
   /** Chat requests sent to the model on one day (`YYYY-MM-DD`, the municipality's), a `Deno.KvU64`. */
   chatRequestsOfDay: (day: string) => ["chat_requests_by_day", day] as const,

@@ -4,9 +4,9 @@ import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import type { Ticket } from "./tickets.ts";
 import {
   type AttractionStats,
+  type StoredUserStats,
   toAttractionStats,
   type UnlockedBadge,
-  type UserStats,
   type Visit,
 } from "./visits.ts";
 
@@ -54,7 +54,7 @@ export async function mergePassports(
       listEntries<UnlockedBadge>(kv, keys.badgesOfUser(into)),
     ]);
     const [fromStats, intoStats, fromLink, intoLink] = await kv.getMany<
-      [UserStats, UserStats, string, string]
+      [StoredUserStats, StoredUserStats, string, string]
     >([
       keys.userStats(from),
       keys.userStats(into),
@@ -113,7 +113,8 @@ export async function mergePassports(
       visits.set(slug, visit);
       operation.set(keys.visitById(kept.visitId), [into, slug]);
       operation.delete(keys.visitById(dropped.visitId));
-      // One visit of the two leaves the aggregates, with its rating.
+      // One visit of the two leaves the aggregates, with its rating (the
+      // visit count by its stored adjustment: the count itself is a sum).
       const stats = toAttractionStats(attractionEntries[i].value);
       const ratings = (own.rating !== null ? 1 : 0) +
         (guest.rating !== null ? 1 : 0);
@@ -121,7 +122,7 @@ export async function mergePassports(
       operation.set(
         keys.attractionStats(slug),
         {
-          visitCount: Math.max(0, stats.visitCount - 1),
+          visitCount: stats.visitCount - 1,
           ratingCount: Math.max(
             0,
             stats.ratingCount - ratings + (visit.rating !== null ? 1 : 0),
@@ -163,7 +164,8 @@ export async function mergePassports(
       {
         visitCount: ordered.length,
         badgeCount: badges.size,
-      } satisfies UserStats,
+        badges: [...badges.keys()],
+      } satisfies StoredUserStats,
     );
 
     // The ticket link: one per passport, the account's first.

@@ -39,7 +39,22 @@ export interface UserStats {
   badgeCount: number;
 }
 
-/** Per-attraction aggregates, kept in step with visits and ratings. */
+/**
+ * A user's counters as stored: with the ids of the badges held, so a
+ * verification knows them without reading every badge. Entries of earlier
+ * versions have no `badges`; those users' badges are read once and the
+ * list written with their next visit.
+ */
+export interface StoredUserStats extends UserStats {
+  badges?: string[];
+}
+
+/**
+ * Per-attraction aggregates, kept in step with visits and ratings. As
+ * stored, `visitCount` is an adjustment (a merge's duplicate visits, counts
+ * of earlier versions) added to the attraction's `sum` counter
+ * ({@linkcode keys.attractionVisitCount}).
+ */
 export interface AttractionStats {
   visitCount: number;
   ratingCount: number;
@@ -61,12 +76,14 @@ export type RecordVisitResult =
 
 /**
  * Records a user's visit of an attraction in one transaction: the visit and
- * its id index, the user's count, the attraction's aggregates, and any
- * milestone badge the new count reaches, each badge only if the user does not
- * hold it yet. Every entry read is checked and the attempt retried on
- * conflict, so concurrent verifications of one user count exactly and unlock
- * each badge exactly once; a visit already recorded is returned as
- * `duplicate` with nothing written.
+ * its id index, the user's counters (with the badges held), the
+ * attraction's visit count, and any milestone badge the new count reaches,
+ * each badge only if the user does not hold it yet. It reads the visit, the
+ * user's counters and the rate limits, and checks them, so concurrent
+ * verifications of one user count exactly and unlock each badge exactly
+ * once; the attraction's count is a `sum`, which needs no check, so
+ * tourists at one attraction never make each other retry. A visit already
+ * recorded is returned as `duplicate` with nothing written.
  *
  * With `rateLimits`, the visit is only recorded while every one of them
  * still allows a hit (without recording one): a failed guess recorded
@@ -85,25 +102,14 @@ export async function recordVisit(
 ): Promise<RecordVisitResult> {
   const visitKey = keys.visit(userId, slug);
   const statsKey = keys.userStats(userId);
-  const attractionKey = keys.attractionStats(slug);
   const limitKeys = rateLimits.map((limit) =>
     keys.rateLimit(limit.scope, limit.subject)
   );
-  const badgeKeys = BADGE_DEFINITIONS.map((badge) =>
-    keys.badge(userId, badge.id)
-  );
 
   return await runTransaction(async () => {
-    const [visitEntry, statsEntry, attractionEntry, ...rest] = await kv
-      .getMany<unknown[]>([
-        visitKey,
-        statsKey,
-        attractionKey,
-        ...badgeKeys,
-        ...limitKeys,
-      ]);
-    const badgeEntries = rest.slice(0, badgeKeys.length);
-    const limitEntries = rest.slice(badgeKeys.length);
+    const [visitEntry, statsEntry, ...limitEntries] = await kv.getMany<
+      unknown[]
+    >([visitKey, statsKey, ...limitKeys]);
 
     const limit = tightest(
       rateLimits.map((options, i) =>
@@ -120,8 +126,28 @@ export async function recordVisit(
       return { status: "duplicate" as const, visit: visitEntry.value as Visit };
     }
 
-    const stats = toUserStats(statsEntry.value);
-    const attraction = toAttractionStats(attractionEntry.value);
+    const stored = (statsEntry.value ?? {}) as Partial<StoredUserStats>;
+    const stats = toUserStats(stored);
+    const operation = kv.atomic().check(
+      visitEntry,
+      statsEntry,
+      ...limitEntries,
+    );
+    let held: string[];
+    if (stored.badges) {
+      held = stored.badges;
+    } else if (stats.badgeCount === 0) {
+      held = [];
+    } else {
+      // Counters of an earlier version: which badges, read (and checked) once.
+      const badgeEntries = await kv.getMany<unknown[]>(
+        BADGE_DEFINITIONS.map((badge) => keys.badge(userId, badge.id)),
+      );
+      operation.check(...badgeEntries);
+      held = BADGE_DEFINITIONS.filter((_, i) => badgeEntries[i].value !== null)
+        .map((badge) => badge.id);
+    }
+
     const visitCount = stats.visitCount + 1;
     const visit: Visit = {
       visitId: crypto.randomUUID(),
@@ -133,15 +159,11 @@ export async function recordVisit(
       notes: null,
       ratedAt: null,
     };
-    const held = new Set(
-      BADGE_DEFINITIONS.filter((_, i) => badgeEntries[i].value !== null)
-        .map((badge) => badge.id),
-    );
     const unlocked = getBadgesReachedAt(visitCount, totalAttractions)
-      .filter((badge) => !held.has(badge.id));
+      .filter((badge) => !held.includes(badge.id));
+    const badges = [...held, ...unlocked.map((badge) => badge.id)];
 
-    const operation = kv.atomic()
-      .check(visitEntry, statsEntry, attractionEntry, ...badgeEntries)
+    operation
       .check({ key: keys.visitById(visit.visitId), versionstamp: null })
       .set(visitKey, visit)
       .set(keys.visitById(visit.visitId), [userId, slug])
@@ -149,17 +171,11 @@ export async function recordVisit(
         statsKey,
         {
           visitCount,
-          badgeCount: stats.badgeCount + unlocked.length,
-        } satisfies UserStats,
+          badgeCount: badges.length,
+          badges,
+        } satisfies StoredUserStats,
       )
-      .set(
-        attractionKey,
-        {
-          ...attraction,
-          visitCount: attraction.visitCount + 1,
-        } satisfies AttractionStats,
-      );
-    operation.check(...limitEntries);
+      .sum(keys.attractionVisitCount(slug), 1n);
     for (const badge of unlocked) {
       operation.set(
         keys.badge(userId, badge.id),
@@ -315,11 +331,18 @@ export async function getAttractionStats(
   kv: Deno.Kv,
   slug: string,
 ): Promise<AttractionStats & { averageRating: number | null }> {
-  const stats = toAttractionStats(
-    (await kv.get(keys.attractionStats(slug))).value,
-  );
+  const [statsEntry, countEntry] = await kv.getMany<[unknown, Deno.KvU64]>([
+    keys.attractionStats(slug),
+    keys.attractionVisitCount(slug),
+  ]);
+  const stats = toAttractionStats(statsEntry.value);
   return {
-    ...stats,
+    visitCount: Math.max(
+      0,
+      stats.visitCount + Number(countEntry.value?.value ?? 0n),
+    ),
+    ratingCount: stats.ratingCount,
+    ratingSum: stats.ratingSum,
     averageRating: stats.ratingCount > 0
       ? stats.ratingSum / stats.ratingCount
       : null,

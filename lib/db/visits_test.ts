@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { openKv } from "./kv.ts";
 import { hitRateLimit } from "./rate_limits.ts";
-import { getUserStats, getVisit, recordVisit } from "./visits.ts";
+import { keys } from "./keys.ts";
+import {
+  getAttractionStats,
+  getUserStats,
+  getVisit,
+  listBadges,
+  recordVisit,
+} from "./visits.ts";
 
 const NOW = new Date("2026-11-22T15:00:00Z");
 const LIMIT = { scope: "guide_codes", limit: 10, windowMs: 600_000 };
@@ -72,4 +79,71 @@ Deno.test("visits store", async (t) => {
       );
     },
   );
+});
+
+Deno.test("an attraction's visit count", async (t) => {
+  await using kv = await openKv(":memory:");
+  const record = (userId: string, slug: string) =>
+    recordVisit(kv, { userId, slug, now: NOW, totalAttractions: 17 });
+
+  await t.step(
+    "40 tourists verifying one attraction at once are 40 visits",
+    async () => {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => record(crypto.randomUUID(), "museo")),
+      );
+      assert.ok(results.every((r) => r.status === "created"));
+      assert.equal((await getAttractionStats(kv, "museo")).visitCount, 40);
+    },
+  );
+
+  await t.step(
+    "a count stored by an earlier version is kept and added to",
+    async () => {
+      await kv.set(keys.attractionStats("mercado"), {
+        visitCount: 7,
+        ratingCount: 2,
+        ratingSum: 9,
+      });
+      await record(crypto.randomUUID(), "mercado");
+      assert.deepEqual(await getAttractionStats(kv, "mercado"), {
+        visitCount: 8,
+        ratingCount: 2,
+        ratingSum: 9,
+        averageRating: 4.5,
+      });
+    },
+  );
+});
+
+Deno.test("counters of an earlier version (no list of badges) unlock nothing twice", async () => {
+  await using kv = await openKv(":memory:");
+  const userId = crypto.randomUUID();
+  const slugs = Array.from({ length: 10 }, (_, i) => `atractivo-${i + 1}`);
+  for (const slug of slugs.slice(0, 5)) {
+    await recordVisit(kv, { userId, slug, now: NOW, totalAttractions: 17 });
+  }
+  // As an earlier version stored them: the counts, not the badge ids.
+  await kv.set(keys.userStats(userId), { visitCount: 5, badgeCount: 1 });
+  for (const [i, slug] of slugs.slice(5).entries()) {
+    const result = await recordVisit(kv, {
+      userId,
+      slug,
+      now: NOW,
+      totalAttractions: 17,
+    });
+    assert.equal(
+      result.status === "created" && result.badge?.id,
+      i === 4 ? "veterano" : undefined,
+      slug,
+    );
+  }
+  assert.deepEqual(await getUserStats(kv, userId), {
+    visitCount: 10,
+    badgeCount: 2,
+  });
+  assert.deepEqual((await listBadges(kv, userId)).map((b) => b.id), [
+    "explorador",
+    "veterano",
+  ]);
 });
