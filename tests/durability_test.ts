@@ -12,6 +12,7 @@ import { openKv } from "@/lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
 import {
+  getAttractionStats,
   getUserStats,
   listBadges,
   listVisits,
@@ -237,10 +238,8 @@ Deno.test("kill -9 mid-burst: every acknowledged visit survives and counts equal
       }
       let counted = 0;
       for (const attraction of loaded.data.attractions) {
-        const stats = await after.get<{ visitCount: number }>(
-          keys.attractionStats(attraction.slug),
-        );
-        counted += stats.value?.visitCount ?? 0;
+        counted += (await getAttractionStats(after, attraction.slug))
+          .visitCount;
       }
       assert.equal(counted, recorded, "attraction totals equal the records");
     } finally {

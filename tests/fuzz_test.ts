@@ -9,7 +9,12 @@ import fc from "fast-check";
 import assert from "node:assert/strict";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
 import type { Ticket } from "@/lib/db/tickets.ts";
-import { listBadges, listVisits } from "@/lib/db/visits.ts";
+import {
+  getAttractionStats,
+  getUserStats,
+  listBadges,
+  listVisits,
+} from "@/lib/db/visits.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
   createTestContext,
@@ -125,17 +130,15 @@ async function assertConsistent(ctx: TestContext) {
     const userId = String(entry.key[1]);
     const listed = (await listVisits(kv, userId)).length;
     visits += listed;
-    assert.deepEqual(entry.value, {
+    assert.deepEqual(await getUserStats(kv, userId), {
       visitCount: listed,
       badgeCount: (await listBadges(kv, userId)).length,
     });
   }
   let counted = 0;
-  for await (
-    const entry of kv.list<{ visitCount: number }>({
-      prefix: ["attraction_stats"],
-    })
-  ) counted += entry.value.visitCount;
+  for (const { slug } of SHIPPED.attractions) {
+    counted += (await getAttractionStats(kv, slug)).visitCount;
+  }
   assert.equal(counted, visits);
 }
 
