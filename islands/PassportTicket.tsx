@@ -64,7 +64,7 @@ export default function PassportTicket(
       } else {
         if (result.status === 409) pending.current = null;
         const details = typeof result.body.details === "string"
-          ? result.body.details.replace(/^[\w.]+:\s*/, "")
+          ? result.body.details
           : "";
         setError(
           result.status === 400 && details

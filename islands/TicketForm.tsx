@@ -184,11 +184,9 @@ function invalid(error: string | undefined, id: Field) {
 
 function describeError(status: number, body: Record<string, unknown>): string {
   const details = typeof body.details === "string" ? body.details : "";
-  if (status === 400 && details) {
-    // "email: Correo electrónico inválido" → "Correo electrónico inválido".
-    const text = details.replace(/^[\w.]+:\s*/, "");
-    return text.charAt(0).toUpperCase() + text.slice(1);
-  }
+  // A 400's details is a whole Spanish sentence naming the field
+  // (lib/http/validation_messages.ts), shown as it is.
+  if (status === 400 && details) return details;
   if (status === 409) {
     return "Ese código de boleto ya está en uso. Vuelve a enviar el formulario.";
   }

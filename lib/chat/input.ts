@@ -1,5 +1,6 @@
 import type { LatLng } from "@/lib/data/tourism_data.ts";
 import { BadRequestError } from "@/lib/http/errors.ts";
+import { describeIssue } from "@/lib/http/validation_messages.ts";
 import { parseLocation } from "@/lib/geo/geo.ts";
 
 /** Spec 8: a message (and each history entry) is cut at 500 characters. */
@@ -31,11 +32,14 @@ export function parseChatInput(
   body: { message: unknown; history?: unknown; location?: unknown },
 ): ChatInput {
   if (typeof body.message !== "string") {
-    throw new BadRequestError("message: debe ser texto", { field: "message" });
+    throw invalidMessage({ code: "invalid_type", expected: "string" }, body);
   }
   const message = truncateChars(body.message.trim(), MAX_MESSAGE_CHARS);
   if (!message) {
-    throw new BadRequestError("message: está vacío", { field: "message" });
+    throw invalidMessage(
+      { code: "too_small", origin: "string", minimum: 1 },
+      { message },
+    );
   }
   const history = (Array.isArray(body.history) ? body.history : [])
     .filter(isChatMessage)
@@ -46,6 +50,18 @@ export function parseChatInput(
     .filter(({ content }) => content !== "")
     .slice(-MAX_HISTORY_ENTRIES);
   return { message, history, location: parseLocation(body.location) };
+}
+
+/** A 400 about `message`, worded as the API's other validation errors. */
+function invalidMessage(
+  issue: { code: string; expected?: string; origin?: string; minimum?: number },
+  body: unknown,
+): BadRequestError {
+  const { field, details } = describeIssue(
+    { ...issue, path: ["message"] },
+    body,
+  );
+  return new BadRequestError(details, { field });
 }
 
 /**

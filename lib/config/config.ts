@@ -155,10 +155,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   );
   const result = envSchema.safeParse(present);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) =>
-      `${issue.path.join(".")}: ${issue.message}`
+    // One line per variable: its first issue (BASE_URL can fail twice).
+    const lines = new Map<string, string>();
+    for (const issue of result.error.issues) {
+      const name = issue.path.join(".");
+      if (!lines.has(name)) {
+        lines.set(name, `${name}: ${describeEnvIssue(issue)}`);
+      }
+    }
+    throw new ConfigError(
+      `Invalid environment: ${[...lines.values()].join("; ")}`,
     );
-    throw new ConfigError(`Invalid environment: ${lines.join("; ")}`);
   }
   const e = result.data;
   const onDeploy = Boolean(env.DENO_DEPLOYMENT_ID);
@@ -215,6 +222,40 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     chatDailyLimit: e.CHAT_DAILY_LIMIT,
     bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
   };
+}
+
+/**
+ * What is wrong with a variable, in the operator's English. zod's own
+ * wording ("Too big: expected number to be <=65535") is replaced; the
+ * schema's messages (refinements, patterns) are ours and kept. The value is
+ * never repeated: it may be a secret.
+ */
+function describeEnvIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "int"
+        ? "must be a whole number"
+        : issue.expected === "number"
+        ? "must be a number"
+        : `must be a ${issue.expected}`;
+    case "too_small":
+      if (issue.origin === "string") {
+        return Number(issue.minimum) <= 1
+          ? "must not be empty"
+          : `must be at least ${issue.minimum} characters`;
+      }
+      return `must be at least ${issue.minimum}`;
+    case "too_big":
+      return issue.origin === "string"
+        ? `must be at most ${issue.maximum} characters`
+        : `must be at most ${issue.maximum}`;
+    case "invalid_format":
+      return issue.format === "url"
+        ? "must be an http or https URL, like https://example.org"
+        : issue.message; // a pattern's own message
+    default:
+      return issue.message;
+  }
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

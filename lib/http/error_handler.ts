@@ -26,7 +26,12 @@ export function createErrorHandler(): ErrorHandler {
       headers = error.options.headers ?? {};
     } else if (error instanceof HTTPException && error.status < 500) {
       status = error.status;
-      body = { error: "Solicitud no válida", details: error.message };
+      // Hono's own exceptions carry English text (e.g. its validator's
+      // "Malformed JSON in request body"): never shown to a visitor.
+      body = {
+        error: "Solicitud no válida",
+        details: "Revisa los datos que enviaste e inténtalo de nuevo.",
+      };
     } else {
       console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
       status = 500;

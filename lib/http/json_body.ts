@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { BadRequestError, HttpError } from "./errors.ts";
+import { BODY_MESSAGES } from "./validation_messages.ts";
 
 /** The largest request body accepted, in bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -34,7 +35,7 @@ export function jsonBody(
       throw new HttpError(
         415,
         "Tipo de contenido no admitido",
-        "Envía el cuerpo como application/json",
+        BODY_MESSAGES.notJsonType,
       );
     }
     if (Number(c.req.header("content-length") ?? 0) > MAX_BODY_BYTES) {
@@ -46,10 +47,11 @@ export function jsonBody(
       headers: c.req.raw.headers,
       body: bytes,
     });
+    if (bytes.byteLength === 0) throw new BadRequestError(BODY_MESSAGES.empty);
     try {
       await c.req.json();
     } catch {
-      throw new BadRequestError("El cuerpo no es JSON válido");
+      throw new BadRequestError(BODY_MESSAGES.malformed);
     }
     await next();
   };

@@ -1,8 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AuthUser } from "@/lib/auth/tokens.ts";
 import { BadRequestError } from "./errors.ts";
-
-z.config(z.locales.es());
+import { describeIssue } from "./validation_messages.ts";
 
 /** What handlers find on the Hono context. */
 export type AppEnv = {
@@ -12,9 +11,25 @@ export type AppEnv = {
   };
 };
 
-/** The `{error, details}` body of every error outside the chat, as OpenAPI shows it. */
-export const ErrorBody = z.object({ error: z.string(), details: z.string() })
-  .openapi("Error");
+/** The `{error, details, field?}` body of every error outside the chat, as OpenAPI shows it. */
+export const ErrorBody = z.object({
+  error: z.string().openapi({
+    description: "What happened, in a few Spanish words",
+    example: "Solicitud no válida",
+  }),
+  details: z.string().openapi({
+    description: "What to do about it, in Spanish",
+    example:
+      "El correo electrónico no es válido. Revisa que esté escrito como nombre@ejemplo.com.",
+  }),
+  field: z.string().optional().openapi({
+    description: "On a 400 for one field of the body: its name",
+    example: "email",
+  }),
+}).openapi("Error", {
+  description:
+    "An error outside the chat. Some answers add fields, documented with them.",
+});
 
 /** An OpenAPI response with a JSON body, by default {@linkcode ErrorBody}. */
 export function jsonResponse(
@@ -29,14 +44,15 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const issue = result.error.issues[0];
-        const field = issue.path.join(".");
-        throw new BadRequestError(
-          field ? `${field}: ${issue.message}` : issue.message,
-          {
-            field: field || undefined,
-          },
+        // Our Spanish sentence, not zod's: see validation_messages.ts. The
+        // value validated is passed by @hono/zod-validator (typed in its
+        // Hook, not in zod-openapi's): it tells a missing field from a
+        // wrong-typed one.
+        const { field, details } = describeIssue(
+          result.error.issues[0],
+          "data" in result ? result.data : undefined,
         );
+        throw new BadRequestError(details, { field });
       }
     },
   });

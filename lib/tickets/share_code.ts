@@ -7,11 +7,11 @@ import { z } from "zod";
  */
 export const SHARE_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 
-/** The share code as the ticket endpoint validates (and OpenAPI shows) it. */
-export const shareCodeSchema = z.string().regex(
-  SHARE_CODE_PATTERN,
-  "de 4 a 64 letras, dígitos, _ o -",
-);
+/**
+ * The share code as the ticket endpoint validates (and OpenAPI shows) it; its
+ * 400 is worded in `lib/http/validation_messages.ts`.
+ */
+export const shareCodeSchema = z.string().regex(SHARE_CODE_PATTERN);
 
 /** Whether `value` can be a share code (anything else is a 404 without a KV read). */
 export function isShareCode(value: string): boolean {
