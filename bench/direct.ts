@@ -188,7 +188,7 @@ if (import.meta.main) {
         await completeChat(openai, {
           model: "bench",
           messages: buildChatMessages({
-            stablePrompt: prompts.get(loaded),
+            stablePrompt: prompts.get(loaded, now()),
             requestContext: buildRequestContext(loaded.data, { now: now() }),
             input,
           }),

@@ -10,6 +10,8 @@ import {
   getDirectionsUrl,
 } from "@/lib/geo/geo.ts";
 import { formatMoney } from "@/lib/format/format.ts";
+import { getLocalDate, getUpcomingEvents } from "@/lib/events/upcoming.ts";
+import { getLocalDayNumber, orderProviders } from "@/lib/services/order.ts";
 import type { ChatInput } from "./input.ts";
 import type { ModelMessage } from "./model.ts";
 
@@ -23,11 +25,14 @@ const FREE = "gratis";
 /**
  * The stable system prompt: who the assistant is, its reply rules and the
  * whole public data set, in a compact line-per-item form (it is sent with
- * every request). It depends on the data set only, so it is byte-identical
- * across requests and a provider's prompt cache can reuse it. It is built
+ * every request). It depends on the data set and the municipality's day
+ * only (providers are listed in the day's order, {@linkcode orderProviders},
+ * as the services directory shows them, and only the events not over that
+ * day, {@linkcode getUpcomingEvents}), so it is byte-identical across a
+ * day's requests and a provider's prompt cache can reuse it. It is built
  * from {@linkcode TourismData}, which has no guide codes.
  */
-export function buildStablePrompt(data: TourismData): string {
+export function buildStablePrompt(data: TourismData, now: Date): string {
   const m = data.municipality;
   const place = `${m.name}, ${m.state}`;
   const lines: string[] = [];
@@ -116,10 +121,15 @@ export function buildStablePrompt(data: TourismData): string {
 
   add(
     "",
-    "## Eventos",
-    "Formato: nombre | fechas (AAAA-MM-DD) | lugar | descripción",
+    "## Próximos eventos",
+    "Solo los que no han terminado (los ya pasados no se listan: no hables de ellos como próximos). Formato: nombre | fechas (AAAA-MM-DD) | lugar | descripción",
   );
-  for (const e of data.events) {
+  for (
+    const { event: e } of getUpcomingEvents(data.events, {
+      now,
+      timeZone: m.timeZone,
+    })
+  ) {
     const dates = e.startDate === e.endDate
       ? e.startDate
       : `${e.startDate} a ${e.endDate}`;
@@ -129,9 +139,14 @@ export function buildStablePrompt(data: TourismData): string {
   add(
     "",
     "## Prestadores de servicios",
-    "Formato: nombre (tipo, precios) | slug | lat,lng | dirección | contacto | idiomas | descripción",
+    "Van en el orden de hoy: la lista de cada tipo gira un lugar cada día para dar a todos la misma visibilidad (la misma regla del directorio /turismo/servicios). Si el visitante no compartió su ubicación, recomiéndalos en este orden, sin favorecer a ninguno; si la compartió, ordénalos por distancia con las cifras del contexto de la consulta.",
+    "Formato: nombre (tipo, precios) | página | lat,lng | dirección | horario | contacto | idiomas | descripción",
   );
-  for (const p of data.providers) {
+  const ordered = orderProviders(data.providers, {
+    now,
+    timeZone: m.timeZone,
+  });
+  for (const { provider: p } of ordered) {
     const c = p.contact;
     const contact = [
       `tel. ${c.phone}`,
@@ -142,9 +157,10 @@ export function buildStablePrompt(data: TourismData): string {
     add(
       [
         `- **${p.name}** (${p.type}, ${p.priceRange})`,
-        p.slug,
+        `/turismo/servicios/${p.slug}`,
         formatLatLng(p.location),
         p.address,
+        p.schedule ?? "",
         contact,
         p.languages?.join(", ") ?? "",
         p.description,
@@ -206,7 +222,7 @@ export function buildRequestContext(
   { now, location }: { now: Date; location?: LatLng },
 ): string {
   const timeZone = data.municipality.timeZone;
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone }).format(now);
+  const today = getLocalDate(now, timeZone);
   const spoken = new Intl.DateTimeFormat("es-MX", {
     timeZone,
     dateStyle: "full",
@@ -217,12 +233,10 @@ export function buildRequestContext(
     `Ahora es ${spoken} en ${data.municipality.name}.`,
   ];
   const soon = addDays(today, 45);
-  const current = data.events.filter((e) =>
-    e.startDate <= today && e.endDate >= today
-  );
-  const upcoming = data.events.filter((e) =>
-    e.startDate > today && e.startDate <= soon
-  );
+  const events = getUpcomingEvents(data.events, { now, timeZone });
+  const current = events.filter((e) => e.ongoing).map((e) => e.event);
+  const upcoming = events.filter((e) => !e.ongoing && e.event.startDate <= soon)
+    .map((e) => e.event);
   if (current.length) {
     lines.push(
       `Eventos en curso hoy: ${current.map((e) => e.name).join(", ")}.`,
@@ -262,16 +276,12 @@ export function buildRequestContext(
     );
   }
   lines.push("Prestadores más cercanos:");
-  for (
-    const { item, distanceKm } of findNearest(
-      location,
-      data.providers,
-      NEAREST_PROVIDERS,
-    )
-  ) {
+  const nearest = orderProviders(data.providers, { now, timeZone, location })
+    .slice(0, NEAREST_PROVIDERS);
+  for (const { provider: item, distanceKm } of nearest) {
     lines.push(
       `- ${item.name} (${item.type}, tel. ${item.contact.phone}): ${
-        formatKm(distanceKm)
+        formatKm(distanceKm!)
       } | [Cómo llegar](${getDirectionsUrl(location, item.location)})`,
     );
   }
@@ -298,28 +308,34 @@ export function buildChatMessages(
   ];
 }
 
-/** Memoises the stable prompt by data version. */
+/** Memoises the stable prompt by data version and day. */
 export interface PromptCache {
-  /** The stable prompt of `loaded`, built once per data version. */
-  get(loaded: LoadedData): string;
+  /**
+   * The stable prompt of `loaded` at `now`, built once per data version and
+   * municipality's day (its providers are in the day's order).
+   */
+  get(loaded: LoadedData, now: Date): string;
   /** How many times a prompt was built (for tests and logs). */
   readonly builds: number;
 }
 
 /**
- * A {@linkcode PromptCache} holding the prompt of the latest data version:
- * a changed data set (reloaded while running) gets a new prompt on the next
- * request, an unchanged one reuses the string it has.
+ * A {@linkcode PromptCache} holding the prompt of the latest data version
+ * and day: a changed data set (reloaded while running) or a new day in the
+ * municipality gets a new prompt on the next request; otherwise the string
+ * it has is reused.
  */
 export function createPromptCache(
-  build: (data: TourismData) => string = buildStablePrompt,
+  build: (data: TourismData, now: Date) => string = buildStablePrompt,
 ): PromptCache {
-  let cached: { version: string; prompt: string } | undefined;
+  let cached: { key: string; prompt: string } | undefined;
   let builds = 0;
   return {
-    get(loaded) {
-      if (cached?.version !== loaded.version) {
-        cached = { version: loaded.version, prompt: build(loaded.data) };
+    get(loaded, now) {
+      const day = getLocalDayNumber(now, loaded.data.municipality.timeZone);
+      const key = `${loaded.version}:${day}`;
+      if (cached?.key !== key) {
+        cached = { key, prompt: build(loaded.data, now) };
         builds++;
       }
       return cached.prompt;

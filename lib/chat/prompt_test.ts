@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { formatMoney } from "@/lib/format/format.ts";
+import { orderProviders } from "@/lib/services/order.ts";
 import { loadShippedData, SHIPPED } from "@/tests/test_utils.ts";
 import {
   buildChatMessages,
@@ -10,8 +11,12 @@ import {
 
 const loaded = await loadShippedData();
 
+/** Noon in Tequila (UTC-6) on 22 November 2026. */
+const NOW = new Date("2026-11-22T18:00:00Z");
+const HOUR = 3_600_000;
+
 Deno.test("the stable prompt holds every attraction and provider but no guide code", () => {
-  const prompt = buildStablePrompt(loaded.data);
+  const prompt = buildStablePrompt(loaded.data, NOW);
   for (const a of SHIPPED.attractions) {
     assert.ok(prompt.includes(`**${a.name}**`), a.name);
     assert.ok(prompt.includes(`/turismo/atractivos/${a.slug}`), a.slug);
@@ -33,14 +38,17 @@ Deno.test("the stable prompt holds every attraction and provider but no guide co
 
 Deno.test("the stable prompt stays compact", () => {
   // About 8,500 tokens for the demo data set; this guards against bloat.
-  const prompt = buildStablePrompt(loaded.data);
+  const prompt = buildStablePrompt(loaded.data, NOW);
   assert.ok(prompt.length < 34_000, `${prompt.length} characters`);
 });
 
 Deno.test("the stable prompt is the same string for the same data", () => {
   assert.equal(
-    buildStablePrompt(loaded.data),
-    buildStablePrompt(structuredClone(loaded.data)),
+    buildStablePrompt(loaded.data, NOW),
+    buildStablePrompt(
+      structuredClone(loaded.data),
+      new Date(NOW.getTime() + HOUR),
+    ),
   );
 });
 
@@ -49,15 +57,77 @@ Deno.test("createPromptCache builds once per data version and rebuilds on a new 
   const cache = createPromptCache((data) =>
     `prompt ${++calls} ${data.municipality.name}`
   );
-  const first = cache.get(loaded);
-  assert.equal(cache.get(loaded), first);
-  assert.equal(cache.get({ ...loaded }), first);
+  const first = cache.get(loaded, NOW);
+  assert.equal(cache.get(loaded, NOW), first);
+  assert.equal(cache.get({ ...loaded }, NOW), first);
   assert.equal(cache.builds, 1);
 
   const next = { ...loaded, version: "otra-version" };
-  assert.equal(cache.get(next), "prompt 2 Tequila");
-  assert.equal(cache.get(next), "prompt 2 Tequila");
+  assert.equal(cache.get(next, NOW), "prompt 2 Tequila");
+  assert.equal(cache.get(next, NOW), "prompt 2 Tequila");
   assert.equal(cache.builds, 2);
+});
+
+Deno.test("createPromptCache rebuilds at the municipality's midnight, not UTC's", () => {
+  const cache = createPromptCache((_data, now) =>
+    `prompt ${now.toISOString()}`
+  );
+  // 18:00 on the 22nd and 23:59 the same day in Tequila (05:59 UTC on the 23rd).
+  const first = cache.get(loaded, NOW);
+  assert.equal(cache.get(loaded, new Date("2026-11-23T05:59:00Z")), first);
+  assert.equal(cache.builds, 1);
+  // 00:01 on the 23rd in Tequila.
+  assert.notEqual(cache.get(loaded, new Date("2026-11-23T06:01:00Z")), first);
+  assert.equal(cache.builds, 2);
+});
+
+/** The providers' names in the order the stable prompt lists them. */
+function listedProviders(prompt: string): string[] {
+  const section = prompt.split("## Prestadores de servicios\n")[1]
+    .split("\n\n")[0];
+  return section.split("\n").filter((line) => line.startsWith("- **"))
+    .map((line) => line.slice(4, line.indexOf("**", 4)));
+}
+
+Deno.test("the stable prompt lists providers in the day's order and says so", () => {
+  const prompt = buildStablePrompt(loaded.data, NOW);
+  assert.match(
+    prompt,
+    /gira un lugar cada día para dar a todos la misma visibilidad/,
+  );
+  assert.match(prompt, /si la compartió, ordénalos por distancia/);
+  const timeZone = loaded.data.municipality.timeZone;
+  const expected = orderProviders(loaded.data.providers, { now: NOW, timeZone })
+    .map(({ provider }) => provider.name);
+  assert.deepEqual(listedProviders(prompt), expected);
+  assert.equal(expected.length, SHIPPED.providers.length);
+
+  // The same all day; each kind turned by one place the next day.
+  const evening = buildStablePrompt(
+    loaded.data,
+    new Date("2026-11-23T05:30:00Z"),
+  );
+  assert.deepEqual(listedProviders(evening), expected);
+  const tomorrow = listedProviders(
+    buildStablePrompt(loaded.data, new Date(NOW.getTime() + 24 * HOUR)),
+  );
+  assert.notDeepEqual(tomorrow, expected);
+  for (const type of ["hotel", "restaurante", "guia"]) {
+    const names = (list: string[]) =>
+      list.filter((name) =>
+        SHIPPED.providers.find((p) => p.name === name)!.type === type
+      );
+    const today = names(expected);
+    assert.deepEqual(names(tomorrow), [...today.slice(1), today[0]], type);
+  }
+});
+
+Deno.test("the stable prompt links each provider's page and gives its hours", () => {
+  const prompt = buildStablePrompt(loaded.data, NOW);
+  for (const p of SHIPPED.providers) {
+    assert.ok(prompt.includes(`| /turismo/servicios/${p.slug} |`), p.slug);
+    if (p.schedule) assert.ok(prompt.includes(`| ${p.schedule} |`), p.slug);
+  }
 });
 
 Deno.test("the request context dates today in the municipality's time zone", () => {

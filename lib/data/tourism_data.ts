@@ -61,6 +61,8 @@ const providerSchema = z.strictObject({
     whatsapp: text.optional(),
   }),
   priceRange: z.enum(["$", "$$", "$$$"]),
+  /** Opening hours or tour times, as a visitor reads them. */
+  schedule: text.optional(),
   languages: z.array(text).optional(),
 });
 
