@@ -41,6 +41,10 @@ export default function passportPage(deps: AppDeps) {
       head: {
         title: `Mi pasaporte · ${brand}`,
         description: "Tus visitas, insignias y calificaciones.",
+        // Private: one visitor's own page, nothing to share or index.
+        url: "/mi-pasaporte",
+        image: null,
+        robots: "noindex",
       },
       body: (
         <div class="container passport-page">

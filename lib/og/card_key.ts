@@ -3,10 +3,17 @@
  * says what it shows, render_card.ts draws it (layout in card_view.tsx,
  * colours in palette.ts).
  */
-import type { ShareCard } from "./card_types.ts";
+import type { PageCard, ShareCard } from "./card_types.ts";
 
 /** Bump when the design changes so cached images are not reused. */
 export const SHARE_CARD_VERSION = 1;
+
+/**
+ * Bump when the page cards' design (page_card_view.tsx) or wording
+ * (page_cards.ts) changes: it is part of their URL's `v`, which browsers
+ * and proxies cache as immutable, and of their cache key.
+ */
+export const PAGE_CARD_VERSION = 1;
 
 /**
  * The key of the card's PNG in share_cards.ts's caches: SHA-256 over
@@ -26,11 +33,38 @@ export async function shareCardCacheKey(card: ShareCard): Promise<string> {
     b?.colors,
     b?.logoSvg,
   ]);
+  return "og:" + await sha256Hex(payload);
+}
+
+/**
+ * The key of a page card's PNG, in the same cache as the route cards'
+ * (a different prefix: the two can never share a key).
+ */
+export async function pageCardCacheKey(card: PageCard): Promise<string> {
+  const b = card?.branding;
+  const payload = JSON.stringify([
+    PAGE_CARD_VERSION,
+    card?.pill,
+    card?.headerNote,
+    card?.eyebrow,
+    card?.title,
+    card?.text,
+    card?.facts,
+    card?.cta,
+    card?.ctaNote,
+    b?.name,
+    b?.colors,
+    b?.logoSvg,
+  ]);
+  return "og-page:" + await sha256Hex(payload);
+}
+
+async function sha256Hex(payload: string): Promise<string> {
   const digest = await crypto.subtle.digest(
     "SHA-256",
     new TextEncoder().encode(payload),
   );
-  return "og:" + Array.from(
+  return Array.from(
     new Uint8Array(digest),
     (x) => x.toString(16).padStart(2, "0"),
   ).join("");

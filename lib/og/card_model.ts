@@ -5,8 +5,9 @@
  * a PNG.
  */
 import { Resvg } from "@resvg/resvg-wasm";
-import type { ShareCard, ShareCardBranding } from "./card_types.ts";
+import type { PageCard, ShareCard, ShareCardBranding } from "./card_types.ts";
 import { type CardModel, type Logo, LOGO_SIZE } from "./card_view.tsx";
+import type { PageCardModel } from "./page_card_view.tsx";
 import { hasTwemoji } from "./emoji.ts";
 import { hasGlyph, isZeroWidth } from "./fonts.ts";
 import { cardPalette } from "./palette.ts";
@@ -51,6 +52,40 @@ export async function cardModel(card: ShareCard): Promise<CardModel> {
     badgeCount: badges.length,
     brandName: await renderable(cleanText(branding.name, 60)),
     tagline: await renderable(cleanText(branding.tagline, 90)),
+    logo: logoImage(branding.logoSvg),
+    colors: cardPalette(branding.colors),
+  };
+}
+
+/** Facts shown as chips on a page's card. */
+const MAX_FACTS = 3;
+
+/**
+ * The model of a page's card (page_card_view.tsx): the operator's text,
+ * cleaned and cut to what the layout has room for, like a route card's.
+ */
+export async function pageCardModel(card: PageCard): Promise<PageCardModel> {
+  await initResvg(); // the logo is rasterised with resvg
+  const branding = card?.branding ?? ({} as Partial<ShareCardBranding>);
+  const clean = (value: unknown, max: number) =>
+    renderable(cleanText(value, max));
+  const facts: string[] = [];
+  for (const fact of Array.isArray(card?.facts) ? card.facts : []) {
+    if (facts.length >= MAX_FACTS) break;
+    const text = await clean(fact, 32);
+    if (text) facts.push(text);
+  }
+  return {
+    pill: await clean(card?.pill, 28),
+    headerNote: await clean(card?.headerNote, 90),
+    eyebrow: await clean(card?.eyebrow, 70),
+    title: (await clean(card?.title, MAX_NAME_GRAPHEMES)) ||
+      (await clean(branding.name, 60)) || "Turismo municipal",
+    text: await clean(card?.text, 170),
+    facts,
+    cta: await clean(card?.cta, 48),
+    ctaNote: await clean(card?.ctaNote, 90),
+    brandName: await clean(branding.name, 60),
     logo: logoImage(branding.logoSvg),
     colors: cardPalette(branding.colors),
   };

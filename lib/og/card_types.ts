@@ -28,3 +28,37 @@ export interface ShareCard {
   badges: { id: string; name: string; icon: string }[];
   branding: ShareCardBranding;
 }
+
+/**
+ * The share card of a public page (the home page, an attraction), built by
+ * page_cards.ts from the data set only: the operator's text, never a
+ * visitor's, and never a guide code. Cleaned like a {@linkcode ShareCard}.
+ */
+export interface PageCard {
+  kind: "page";
+  /** The pill at the top right, e.g. the attraction's category. */
+  pill: string;
+  /** The line under the brand name in the header (the tagline, or where). */
+  headerNote: string;
+  /** A small label above the title. */
+  eyebrow: string;
+  /** The big title: the attraction's name, or the portal's. */
+  title: string;
+  /** One line under the title (a short description; two lines at most). */
+  text: string;
+  /** Up to three short facts, shown as chips (cost, duration, counts). */
+  facts: string[];
+  /** The footer's call to action... */
+  cta: string;
+  /** ...and the line under it. */
+  ctaNote: string;
+  branding: ShareCardBranding;
+}
+
+/** Any card the render pool draws: a tourist's route, or a page's. */
+export type AnyCard = ShareCard | PageCard;
+
+/** Whether `card` is a page's card (a route's card has no `kind`). */
+export function isPageCard(card: AnyCard): card is PageCard {
+  return (card as Partial<PageCard>)?.kind === "page";
+}

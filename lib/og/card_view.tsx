@@ -127,7 +127,9 @@ function statNumber(color: string) {
   } as const;
 }
 
-function Label({ colors, children }: { colors: Palette; children: string }) {
+export function Label(
+  { colors, children }: { colors: Palette; children: string },
+) {
   return (
     <div
       style={{
@@ -273,7 +275,7 @@ function NameBlock({ model: m }: ModelProps) {
   );
 }
 
-interface PanelProps {
+export interface PanelProps {
   colors: Palette;
   radius: number;
   outer: Record<string, string | number>;
@@ -286,7 +288,9 @@ interface PanelProps {
  * satori renders CSS borders on rounded boxes as clipped strokes, and every
  * clip path costs resvg a full-canvas mask layer (~10 ms each).
  */
-function Panel({ colors: c, radius, outer, inner, children }: PanelProps) {
+export function Panel(
+  { colors: c, radius, outer, inner, children }: PanelProps,
+) {
   return (
     <div
       style={{
@@ -528,7 +532,7 @@ function ProgressPanel({ model: m }: ModelProps) {
 }
 
 /** A right arrow drawn as SVG (Inter's latin subset has no U+2192). */
-function Arrow({ color }: { color: string }) {
+export function Arrow({ color }: { color: string }) {
   return (
     <svg
       width={30}

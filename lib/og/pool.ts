@@ -1,6 +1,7 @@
 /**
  * Share cards rendered by a small pool of Web Workers: `pool.render(card)`
- * gives the bytes card.ts's `renderShareCard` does. A render is 60-150 ms of
+ * gives the bytes render_card.ts's `renderCard` does (a route's card or a
+ * public page's). A render is 60-150 ms of
  * synchronous work (satori layout, resvg rasterising, deflate) that never
  * yields: on the main thread it stalls every other request of the process for
  * that long (measured: /healthz p99 went from ~1 ms to the render time while
@@ -14,8 +15,8 @@
  * cannot start (three failed starts in a row), cards render in process.
  */
 import { HttpError } from "@/lib/http/errors.ts";
-import type { ShareCard } from "./card_types.ts";
-import { renderShareCard as renderInProcess } from "./render_card.ts";
+import type { AnyCard } from "./card_types.ts";
+import { renderCard as renderInProcess } from "./render_card.ts";
 import type { RenderRequest, RenderResponse } from "./worker.ts";
 
 /** Options of a {@linkcode RenderPool}. */
@@ -45,7 +46,7 @@ export interface RenderPoolStats {
 }
 
 interface Job {
-  card: ShareCard;
+  card: AnyCard;
   resolve: (png: Uint8Array) => void;
   reject: (error: unknown) => void;
   /** Set once a worker died with this card: the next failure renders it in process. */
@@ -119,8 +120,8 @@ export class RenderPool {
     }
   }
 
-  /** Renders `card` as a 1200x630 PNG in a worker. */
-  render(card: ShareCard): Promise<Uint8Array> {
+  /** Renders `card` (a route's or a page's) as a 1200x630 PNG in a worker. */
+  render(card: AnyCard): Promise<Uint8Array> {
     if (this.#closed) {
       return Promise.reject(new Error("The render pool is closed"));
     }
@@ -174,7 +175,7 @@ export class RenderPool {
     }
   }
 
-  #renderInProcess(card: ShareCard): Promise<Uint8Array> {
+  #renderInProcess(card: AnyCard): Promise<Uint8Array> {
     this.#inProcess++;
     return renderInProcess(card);
   }

@@ -10,8 +10,13 @@
  */
 import satori from "satori";
 import { Resvg } from "@resvg/resvg-wasm";
-import { cardModel } from "./card_model.ts";
-import type { ShareCard } from "./card_types.ts";
+import { cardModel, pageCardModel } from "./card_model.ts";
+import {
+  type AnyCard,
+  isPageCard,
+  type PageCard,
+  type ShareCard,
+} from "./card_types.ts";
 import {
   CARD_HEIGHT,
   CARD_WIDTH,
@@ -21,6 +26,7 @@ import {
 import { emojiDataUri } from "./emoji.ts";
 import { fontsFor } from "./fonts.ts";
 import { inlineSvgImages } from "./inline_svg.ts";
+import { type PageCardModel, PageCardView } from "./page_card_view.tsx";
 import { DEFAULT_COLORS } from "./palette.ts";
 import { encodeRgbPng } from "./png.ts";
 
@@ -32,6 +38,39 @@ type SatoriElement = Parameters<typeof satori>[0];
  */
 export async function renderShareCard(card: ShareCard): Promise<Uint8Array> {
   return rasterize(await renderShareCardSvg(card));
+}
+
+/** Render a page's card (home, attraction) as a 1200x630 PNG: same pipeline. */
+export async function renderPageCard(card: PageCard): Promise<Uint8Array> {
+  return rasterize(await renderPageCardSvg(card));
+}
+
+/** Either card, by its shape: what the pool's workers call. */
+export function renderCard(card: AnyCard): Promise<Uint8Array> {
+  return isPageCard(card) ? renderPageCard(card) : renderShareCard(card);
+}
+
+/** A page's card as satori's SVG, with trusted SVG images inlined. */
+export async function renderPageCardSvg(card: PageCard): Promise<string> {
+  const model = await pageCardModel(card);
+  const fonts = await fontsFor([
+    { text: model.title, weight: 700 },
+    { text: model.brandName, weight: 700 },
+    { text: model.pill, weight: 700 },
+    { text: model.eyebrow, weight: 700 },
+    { text: model.facts.join(" "), weight: 700 },
+    { text: model.cta, weight: 700 },
+    { text: model.headerNote, weight: 400 },
+    { text: model.text, weight: 400 },
+    { text: model.ctaNote, weight: 400 },
+  ]);
+  const svg = await satori(pageElement(model), {
+    width: CARD_WIDTH,
+    height: CARD_HEIGHT,
+    fonts,
+    loadAdditionalAsset,
+  });
+  return inlineSvgImages(svg);
 }
 
 /** The card as satori's SVG, with trusted SVG images inlined (debugging). */
@@ -72,6 +111,10 @@ export async function warmUpShareCard(): Promise<void> {
 function element(model: CardModel): SatoriElement {
   // A Preact VNode; satori reads only its `type` and `props`.
   return CardView({ model }) as unknown as SatoriElement;
+}
+
+function pageElement(model: PageCardModel): SatoriElement {
+  return PageCardView({ model }) as unknown as SatoriElement;
 }
 
 async function toSvg(model: CardModel): Promise<string> {

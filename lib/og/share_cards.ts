@@ -4,9 +4,16 @@ import { getTicket } from "@/lib/db/tickets.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
-import { shareCardCacheKey } from "./card_key.ts";
-import type { ShareCard } from "./card_types.ts";
-import { getCardVersion, isCardVersion } from "./card_url.ts";
+import { pageCardCacheKey, shareCardCacheKey } from "./card_key.ts";
+import type { AnyCard, ShareCard } from "./card_types.ts";
+import {
+  getCardVersion,
+  getPageCardBasePath,
+  getPageCardVersion,
+  isCardVersion,
+  type PageCardId,
+} from "./card_url.ts";
+import { getPageCard } from "./page_cards.ts";
 import type { RenderPool } from "./pool.ts";
 
 /** A rendered share card and the strong ETag of its bytes. */
@@ -16,12 +23,18 @@ export interface ShareCardImage {
   png?: Uint8Array;
 }
 
+/** A page's card (home, attraction) and the version its URL should carry. */
+export interface PageCardImage extends ShareCardImage {
+  /** The current `v` of this card's URL (`<data version>-<design>`). */
+  v: string;
+}
+
 /** What one card URL answers: enough to answer it again without KV. */
 interface CardAnswer {
   etag: string;
   /** The PNG's key: a hash of everything the card shows. */
   renderKey: string;
-  card: ShareCard;
+  card: AnyCard;
 }
 
 /** How often renders were started, joined or skipped (tests, benchmarks). */
@@ -43,6 +56,9 @@ export interface ShareCardsOptions {
   maxUrls?: number;
 }
 
+/** Page cards' answers remembered: the home page and 17 attractions, per data version. */
+const MAX_PAGE_ANSWERS = 256;
+
 /**
  * The share cards of tourists' routes: PNGs rendered in the worker pool and
  * kept in memory by everything the card shows (name, visits, badges,
@@ -55,12 +71,22 @@ export interface ShareCardsOptions {
  * given again without reading KV. Only the `v` computed from KV is stored,
  * never the one a request sent, so a made-up `v` cannot pin a wrong card; a
  * request without `v`, or with one not seen yet, reads KV.
+ *
+ * The public pages' cards (the home page, each attraction) show the data set
+ * only: their answers are kept by path and data version, their PNGs in the
+ * same bounded cache, rendered in the same pool. A new data set is a new
+ * answer (and a new `v` in the pages' links); old PNGs age out of the LRU.
  */
 export class ShareCards {
   readonly #kv: Deno.Kv;
   readonly #data: DataStore;
-  readonly #pngs: LRUCache<string, Uint8Array, ShareCard>;
+  /** The context is a box: `lru-cache`'s option types distribute over a union. */
+  readonly #pngs: LRUCache<string, Uint8Array, { card: AnyCard }>;
   readonly #answers: LRUCache<string, CardAnswer>;
+  /** Page cards' answers by path and data version: a new data set, new answers. */
+  readonly #pageAnswers = new LRUCache<string, CardAnswer>({
+    max: MAX_PAGE_ANSWERS,
+  });
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
 
   constructor(
@@ -74,12 +100,13 @@ export class ShareCards {
   ) {
     this.#kv = kv;
     this.#data = data;
-    this.#pngs = new LRUCache<string, Uint8Array, ShareCard>({
+    this.#pngs = new LRUCache<string, Uint8Array, { card: AnyCard }>({
       max: maxCards,
       maxSize: maxBytes,
       sizeCalculation: (png) => png.byteLength,
       // In the worker pool: a render never blocks other requests.
-      fetchMethod: (_key, _stale, { context }) => renderPool.render(context),
+      fetchMethod: (_key, _stale, { context }) =>
+        renderPool.render(context.card),
     });
     this.#answers = new LRUCache<string, CardAnswer>({ max: maxUrls });
   }
@@ -121,18 +148,74 @@ export class ShareCards {
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
     const answer = this.#recall(code, v) ?? await this.#read(code);
+    return await this.#image(answer, ifNoneMatch);
+  }
+
+  /**
+   * A public page's card when it needs no work (its answer known for the
+   * data set in force, its PNG cached), synchronously; `undefined`
+   * otherwise: then call {@linkcode getPageCard}.
+   */
+  peekPageCard(
+    id: PageCardId,
+    { ifNoneMatch }: { ifNoneMatch?: string } = {},
+  ): PageCardImage | undefined {
+    const loaded = this.#data.current();
+    const answer = this.#pageAnswers.get(this.#pageKey(id, loaded.version));
+    if (!answer) return undefined;
+    const v = getPageCardVersion(loaded.version);
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
+      return { etag: answer.etag, v };
+    }
+    const png = this.#pngs.get(answer.renderKey);
+    return png && { etag: answer.etag, png, v };
+  }
+
+  /**
+   * A public page's card from the data set in force: the home page's, or an
+   * attraction's (404 for a slug the data set does not have). Rendered in
+   * the pool and kept in the same PNG cache as the route cards; the answer
+   * is keyed by the data version, so a new data set is a new card.
+   */
+  async getPageCard(
+    id: PageCardId,
+    { ifNoneMatch }: { ifNoneMatch?: string } = {},
+  ): Promise<PageCardImage> {
+    const loaded = this.#data.current();
+    const key = this.#pageKey(id, loaded.version);
+    let answer = this.#pageAnswers.get(key);
+    if (!answer) {
+      const card = getPageCard(loaded, id);
+      if (!card) throw new NotFoundError("No hay un atractivo con ese nombre");
+      const renderKey = await pageCardCacheKey(card);
+      answer = { etag: `"${renderKey.slice(8, 40)}"`, renderKey, card };
+      this.#pageAnswers.set(key, answer);
+    }
+    const v = getPageCardVersion(loaded.version);
+    return { ...await this.#image(answer, ifNoneMatch), v };
+  }
+
+  /** The PNG of an answer (rendered once, then cached), or only its ETag. */
+  async #image(
+    answer: CardAnswer,
+    ifNoneMatch: string | undefined,
+  ): Promise<ShareCardImage> {
     if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
       return { etag: answer.etag };
     }
-    const status: LRUCache.Status<string, Uint8Array, ShareCard> = {};
+    const status: LRUCache.Status<string, Uint8Array, { card: AnyCard }> = {};
     const png = await this.#pngs.fetch(answer.renderKey, {
-      context: answer.card,
+      context: { card: answer.card },
       status,
     });
     if (status.fetch === "hit") this.#stats.hits++;
     else if (status.fetch === "inflight") this.#stats.coalesced++;
     else this.#stats.misses++;
     return { etag: answer.etag, png: png! };
+  }
+
+  #pageKey(id: PageCardId, dataVersion: string): string {
+    return `${getPageCardBasePath(id)}\u0000${dataVersion}`;
   }
 
   #answerKey(code: string, v: string): string {

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
+import { NotFoundError } from "@/lib/http/errors.ts";
+import { getPageCardVersion } from "./card_url.ts";
 import type { ShareCard } from "./card_types.ts";
 import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";
 
@@ -138,6 +140,36 @@ Deno.test("ShareCards", async (t) => {
       pool.fail = undefined;
       assert.ok((await cards.get("codigo-0")).png);
       assert.equal(pool.renders, 2);
+      kv.close();
+    },
+  );
+
+  await t.step(
+    "page cards: one render each, in the same bounded cache; 404 for an unknown slug",
+    async () => {
+      const { kv, cards, pool } = await setUp(["Ana"], { maxCards: 2 });
+      const home = { kind: "home" } as const;
+      const plaza = { kind: "attraction", slug: "plaza-principal" } as const;
+      const images = await Promise.all(
+        Array.from({ length: 5 }, () => cards.getPageCard(home)),
+      );
+      assert.equal(pool.renders, 1);
+      assert.equal(new Set(images.map((image) => image.png)).size, 1);
+      const v = getPageCardVersion(data.current().version);
+      assert.ok(images.every((image) => image.v === v));
+      assert.equal(cards.peekPageCard(home)?.png, images[0].png, "peeked");
+      const other = await cards.getPageCard(plaza);
+      assert.notEqual(other.etag, images[0].etag);
+      assert.equal(pool.renders, 2);
+      const matched = cards.peekPageCard(plaza, { ifNoneMatch: other.etag });
+      assert.deepEqual(matched, { etag: other.etag, v }, "only the ETag");
+      await cards.get("codigo-0"); // a route card takes the oldest slot
+      assert.equal(cards.peekPageCard(home), undefined, "home went first");
+      await assert.rejects(
+        cards.getPageCard({ kind: "attraction", slug: "no-existe" }),
+        NotFoundError,
+      );
+      assert.equal(pool.renders, 3);
       kv.close();
     },
   );

@@ -7,13 +7,13 @@
  * card}` in, `{id, png}` (the buffer transferred) or `{id, error}` out.
  */
 /// <reference lib="deno.worker" />
-import type { ShareCard } from "./card_types.ts";
-import { renderShareCard } from "./render_card.ts";
+import type { AnyCard } from "./card_types.ts";
+import { renderCard } from "./render_card.ts";
 
 /** A render request from the pool. */
 export interface RenderRequest {
   id: number;
-  card: ShareCard;
+  card: AnyCard;
 }
 
 /** The worker's answer to one {@linkcode RenderRequest}. */
@@ -25,7 +25,7 @@ export type RenderResponse =
 self.onmessage = async (event: MessageEvent<RenderRequest>) => {
   const { id, card } = event.data;
   try {
-    let png = await renderShareCard(card);
+    let png = await renderCard(card);
     // Transfer, not copy: only a view of a whole buffer can be handed over.
     if (png.byteOffset !== 0 || png.byteLength !== png.buffer.byteLength) {
       png = png.slice();

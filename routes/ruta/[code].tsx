@@ -57,26 +57,12 @@ export default function touristRoute(deps: AppDeps) {
       return renderPage(c, deps, {
         head: {
           title: `${title} · ${branding.name}`,
+          shareTitle: title,
           description,
           url,
-          meta: {
-            // A visitor's page: reachable by its link, kept out of search engines.
-            robots: "noindex",
-            "og:type": "website",
-            "og:url": url,
-            "og:title": title,
-            "og:description": description,
-            "og:image": image,
-            "og:image:width": "1200",
-            "og:image:height": "630",
-            "og:image:alt": `${title}: ${description}`,
-            "og:site_name": branding.name,
-            "og:locale": "es_MX",
-            "twitter:card": "summary_large_image",
-            "twitter:title": title,
-            "twitter:description": description,
-            "twitter:image": image,
-          },
+          image: { url: image, alt: `${title}: ${description}` },
+          // A visitor's page: reachable by its link, kept out of search engines.
+          robots: "noindex",
         },
         body: (
           <RoutePage

@@ -8,6 +8,7 @@ import type { RenderRequest } from "@/lib/og/worker.ts";
 
 const render = self.onmessage!;
 self.onmessage = (event: MessageEvent<RenderRequest>) => {
-  if (event.data.card.name === "💥") throw new Error("worker crashed");
+  const { card } = event.data;
+  if ("name" in card && card.name === "💥") throw new Error("worker crashed");
   return render.call(self, event);
 };

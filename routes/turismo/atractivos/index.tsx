@@ -4,7 +4,6 @@ import type { AppDeps } from "@/deps.ts";
 import { CATEGORY_LABELS } from "@/lib/format/format.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */
 export default function attractions(deps: AppDeps) {
@@ -33,12 +32,9 @@ export default function attractions(deps: AppDeps) {
           title: `${title} · ${data.branding.name}`,
           description:
             `${data.attractions.length} lugares para visitar en ${data.municipality.name}, ${data.municipality.state}: museos, naturaleza, historia y gastronomía.`,
-          url: `${getPublicOrigin(c, deps.config)}/turismo/atractivos`,
-          meta: {
-            "og:type": "website",
-            "og:title": title,
-            "og:locale": "es_MX",
-          },
+          shareTitle: title,
+          // One canonical list: the category filter is a view of it.
+          url: "/turismo/atractivos",
         },
         body: (
           <>

@@ -1,0 +1,342 @@
+/**
+ * The share card of a public page (the home page, an attraction): the same
+ * 1200x630 frame, header and footer band as a route's card (card_view.tsx),
+ * with a title, one line of text and a few facts in the middle. JSX for
+ * satori, like card_view.tsx: every box sets `display`.
+ */
+import { FAMILY, FAMILY_EXT } from "./fonts.ts";
+import {
+  Arrow,
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  Label,
+  type Logo,
+  LOGO_SIZE,
+} from "./card_view.tsx";
+import type { Palette } from "./palette.ts";
+import { isRtl, pickNameSize } from "./text.ts";
+
+const PAD_X = 64;
+/** Width of the title, the text and the facts. */
+const BODY_WIDTH = CARD_WIDTH - PAD_X * 2;
+
+/** A page card's content, ready to lay out: every value is safe to draw. */
+export interface PageCardModel {
+  pill: string;
+  headerNote: string;
+  eyebrow: string;
+  title: string;
+  text: string;
+  facts: string[];
+  cta: string;
+  ctaNote: string;
+  brandName: string;
+  logo: Logo | null;
+  colors: Palette;
+}
+
+interface ModelProps {
+  model: PageCardModel;
+}
+
+/** The whole 1200x630 card of a page: what render_card.ts gives satori. */
+export function PageCardView({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div
+      style={{
+        display: "flex",
+        width: CARD_WIDTH,
+        height: CARD_HEIGHT,
+        flexDirection: "column",
+        backgroundColor: c.background,
+        color: c.text,
+        fontFamily: `${FAMILY}, "${FAMILY_EXT}"`,
+      }}
+    >
+      <div style={{ display: "flex", width: "100%", height: 10 }}>
+        <div style={{ display: "flex", flex: 3, backgroundColor: c.primary }} />
+        <div style={{ display: "flex", flex: 1, backgroundColor: c.accent }} />
+        <div
+          style={{ display: "flex", flex: 1, backgroundColor: c.secondary }}
+        />
+      </div>
+      <div
+        style={{
+          display: "flex",
+          flexDirection: "column",
+          flex: 1,
+          padding: `36px ${PAD_X}px 32px`,
+          minHeight: 0,
+        }}
+      >
+        <Header model={m} />
+        <div
+          style={{
+            display: "flex",
+            flexDirection: "column",
+            justifyContent: "center",
+            flex: 1,
+            minHeight: 0,
+          }}
+        >
+          <Body model={m} />
+        </div>
+      </div>
+      <Footer model={m} />
+    </div>
+  );
+}
+
+function Header({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div style={{ display: "flex", alignItems: "center", height: LOGO_SIZE }}>
+      {m.logo
+        ? (
+          <div
+            style={{
+              display: "flex",
+              width: LOGO_SIZE,
+              height: LOGO_SIZE,
+              marginRight: 20,
+              alignItems: "center",
+              justifyContent: "center",
+            }}
+          >
+            <img
+              src={m.logo.src}
+              width={m.logo.width}
+              height={m.logo.height}
+              style={{ width: m.logo.width, height: m.logo.height }}
+            />
+          </div>
+        )
+        : null}
+      <div
+        style={{
+          display: "flex",
+          flexDirection: "column",
+          justifyContent: "center",
+          flex: 1,
+          minWidth: 0,
+        }}
+      >
+        <div
+          style={{
+            display: "block",
+            fontSize: 28,
+            fontWeight: 700,
+            color: c.primaryInk,
+            lineHeight: 1.15,
+            lineClamp: 1,
+            textOverflow: "ellipsis",
+            whiteSpace: "nowrap",
+          }}
+        >
+          {m.brandName || "Turismo municipal"}
+        </div>
+        {m.headerNote
+          ? (
+            <div
+              style={{
+                display: "block",
+                fontSize: 19,
+                color: c.muted,
+                lineHeight: 1.3,
+                marginTop: 4,
+                whiteSpace: "nowrap",
+                textOverflow: "ellipsis",
+              }}
+            >
+              {m.headerNote}
+            </div>
+          )
+          : null}
+      </div>
+      {m.pill
+        ? (
+          <div
+            style={{
+              display: "flex",
+              alignItems: "center",
+              padding: "10px 18px",
+              borderRadius: 999,
+              backgroundColor: c.primaryTint,
+              color: c.primaryInk,
+              marginLeft: 24,
+            }}
+          >
+            <div
+              style={{
+                display: "block",
+                fontSize: 15,
+                fontWeight: 700,
+                letterSpacing: 2,
+                textTransform: "uppercase",
+              }}
+            >
+              {m.pill}
+            </div>
+          </div>
+        )
+        : null}
+    </div>
+  );
+}
+
+function Body({ model: m }: ModelProps) {
+  const c = m.colors;
+  // Two lines at most, like a tourist's name on the route card.
+  const { fontSize } = pickNameSize(m.title, BODY_WIDTH);
+  const lineHeight = Math.round(fontSize * 1.12);
+  const rtl = isRtl(m.title);
+  return (
+    <div
+      style={{ display: "flex", flexDirection: "column", width: BODY_WIDTH }}
+    >
+      {m.eyebrow ? <Label colors={c}>{m.eyebrow}</Label> : null}
+      <div
+        lang={rtl ? "ar" : undefined}
+        style={{
+          display: "block",
+          marginTop: 10,
+          fontSize,
+          fontWeight: 700,
+          lineHeight: `${lineHeight}px`,
+          letterSpacing: fontSize >= 60 ? -1.5 : -1,
+          color: c.text,
+          width: BODY_WIDTH,
+          maxHeight: lineHeight * 2,
+          overflowWrap: "anywhere",
+          wordBreak: "break-word",
+          lineClamp: 2,
+          textOverflow: "ellipsis",
+          direction: rtl ? "rtl" : "ltr",
+          textAlign: "left",
+        }}
+      >
+        {m.title}
+      </div>
+      {m.text
+        ? (
+          <div
+            style={{
+              display: "block",
+              marginTop: 16,
+              fontSize: 28,
+              lineHeight: "38px",
+              color: c.text,
+              width: BODY_WIDTH,
+              maxHeight: 76,
+              lineClamp: 2,
+              textOverflow: "ellipsis",
+            }}
+          >
+            {m.text}
+          </div>
+        )
+        : null}
+      {m.facts.length > 0
+        ? (
+          <div style={{ display: "flex", marginTop: 26, gap: 12 }}>
+            {m.facts.map((fact, i) => <Fact key={i} colors={c}>{fact}</Fact>)}
+          </div>
+        )
+        : null}
+    </div>
+  );
+}
+
+function Fact({ colors: c, children }: { colors: Palette; children: string }) {
+  return (
+    <div
+      style={{
+        display: "flex",
+        alignItems: "center",
+        padding: 2,
+        borderRadius: 999,
+        backgroundColor: c.border,
+      }}
+    >
+      <div
+        style={{
+          display: "block",
+          padding: "9px 20px",
+          borderRadius: 999,
+          backgroundColor: c.surface,
+          color: c.primaryInk,
+          fontSize: 21,
+          fontWeight: 700,
+          lineHeight: 1.2,
+          whiteSpace: "nowrap",
+        }}
+      >
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function Footer({ model: m }: ModelProps) {
+  const c = m.colors;
+  return (
+    <div
+      style={{
+        display: "flex",
+        height: 96,
+        backgroundColor: c.primary,
+        alignItems: "center",
+        justifyContent: "space-between",
+        padding: `0 ${PAD_X}px`,
+      }}
+    >
+      <div style={{ display: "flex", flexDirection: "column", minWidth: 0 }}>
+        <div style={{ display: "flex", alignItems: "center" }}>
+          <div
+            style={{
+              display: "block",
+              fontSize: 30,
+              fontWeight: 700,
+              color: c.onPrimary,
+              lineHeight: 1.2,
+              whiteSpace: "nowrap",
+            }}
+          >
+            {m.cta}
+          </div>
+          <Arrow color={c.onPrimary} />
+        </div>
+        {m.ctaNote
+          ? (
+            <div
+              style={{
+                display: "block",
+                fontSize: 18,
+                color: c.onPrimaryMuted,
+                marginTop: 4,
+                lineHeight: 1.2,
+                whiteSpace: "nowrap",
+              }}
+            >
+              {m.ctaNote}
+            </div>
+          )
+          : null}
+      </div>
+      <div style={{ display: "flex", alignItems: "center", gap: 10 }}>
+        {[c.accent, c.secondary, c.background].map((dot) => (
+          <div
+            style={{
+              display: "flex",
+              width: 16,
+              height: 16,
+              borderRadius: 999,
+              backgroundColor: dot,
+            }}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
