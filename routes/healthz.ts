@@ -1,13 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { ServiceUnavailableError } from "@/lib/http/errors.ts";
-import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { pingKv } from "@/lib/db/kv.ts";
 
 const route = createRoute({
   method: "get",
   path: "/",
+  operationId: "getHealth",
+  tags: [TAGS.health],
   summary: "Liveness and storage check",
+  security: SECURITY.public,
   responses: {
     200: {
       description:
@@ -24,7 +28,8 @@ const route = createRoute({
         },
       },
     },
-    503: jsonResponse("KV cannot be read"),
+    // Not counted by the per-address budget: load balancers poll it.
+    ...errorResponses({ 503: "KV cannot be read" }, { ipBudget: false }),
   },
 });
 

@@ -688,6 +688,8 @@ Deno.test("POST /api/chat", async (t) => {
     assert.deepEqual(Object.keys(post.responses).sort(), [
       "200",
       "400",
+      "405",
+      "408",
       "413",
       "415",
       "429",
@@ -758,5 +760,22 @@ Deno.test("CHAT_DAILY_LIMIT: a ceiling on the day's model calls, across instance
     const res = await ask(ctx, { message: "hola" }, { ip: "192.0.2.99" });
     assert.equal(res.status, 200);
     await res.body?.cancel();
+  });
+});
+
+Deno.test("POST /api/chat: a question that does not arrive in time is a Spanish 408 reply", async () => {
+  await using ctx = await createTestContext({
+    env: { REQUEST_BODY_TIMEOUT_MS: "100" },
+  });
+  const res = await ctx.app.request("/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode("{")),
+    }),
+  });
+  assert.deepEqual(await assertJson(res, 408), {
+    reply:
+      "Tu mensaje tardó demasiado en llegar. Revisa tu conexión e inténtalo de nuevo.",
   });
 });

@@ -89,7 +89,7 @@ Deno.test("http conventions", async (t) => {
     assert.equal(res.status, 400);
     assert.deepEqual(await res.json(), {
       error: "Solicitud no válida",
-      details: "El cuerpo no es JSON válido",
+      details: "El cuerpo de la solicitud no es JSON válido.",
     });
   });
 
@@ -157,12 +157,61 @@ Deno.test("http conventions", async (t) => {
     const doc = await res.json();
     assert.equal(doc.openapi, "3.1.0");
     assert.ok(doc.paths["/healthz"].get);
-    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+    const { type, scheme, bearerFormat } =
+      doc.components.securitySchemes.bearerAuth;
+    assert.deepEqual({ type, scheme, bearerFormat }, {
       type: "http",
       scheme: "bearer",
       bearerFormat: "JWT",
     });
   });
+
+  await t.step(
+    "a wrong method on an API path is a 405 with Allow; a preflight still works",
+    async () => {
+      const res = await ctx.app.request("/api/turismo/verify-visit");
+      const body = await assertJson(res, 405);
+      assert.equal(res.headers.get("allow"), "POST, OPTIONS");
+      assert.deepEqual(body, {
+        error: "Método no permitido",
+        details: "La ruta /api/turismo/verify-visit no acepta GET; usa POST.",
+      });
+      const head = await ctx.app.request("/api/session-token", {
+        method: "HEAD",
+      });
+      assert.equal(head.status, 405);
+      assert.equal(head.headers.get("allow"), "POST, OPTIONS");
+      const card = await ctx.app.request("/api/turismo/og/ruta-x", {
+        method: "DELETE",
+      });
+      assert.equal(card.status, 405);
+      assert.equal(card.headers.get("allow"), "GET, HEAD, OPTIONS");
+      await card.body?.cancel();
+      for (
+        const path of [
+          "/api/turismo/ticket",
+          "/api/turismo/verify-visit",
+          "/api/turismo/rate-visit",
+          "/api/chat",
+          "/api/session-token",
+          "/api/turismo/og/ruta-x",
+        ]
+      ) {
+        const preflight = await ctx.app.request(path, {
+          method: "OPTIONS",
+          headers: {
+            origin: "https://portal.example",
+            "access-control-request-method": "POST",
+          },
+        });
+        assert.equal(preflight.status, 204, path);
+        assert.equal(
+          preflight.headers.get("access-control-allow-origin"),
+          "https://portal.example",
+        );
+      }
+    },
+  );
 });
 
 Deno.test("http: an unexpected error is a 500 without internals, and is logged", async () => {

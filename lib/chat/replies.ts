@@ -1,6 +1,8 @@
 /** Spanish replies of the chat endpoint, whose errors are `{reply}`. */
 export const CHAT_REPLIES: Record<number, string> = {
   400: "No recibí un mensaje válido. Escribe tu pregunta e inténtalo de nuevo.",
+  408:
+    "Tu mensaje tardó demasiado en llegar. Revisa tu conexión e inténtalo de nuevo.",
   413: "Tu mensaje es demasiado largo. Intenta con un texto más corto.",
   415: "No recibí un mensaje válido. Escribe tu pregunta e inténtalo de nuevo.",
   429:

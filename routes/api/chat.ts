@@ -7,6 +7,7 @@ import { respondWithEventStream, wantsEventStream } from "@/lib/chat/stream.ts";
 import type { AppDeps } from "@/deps.ts";
 import { ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 
 // Lenient on purpose (spec 4.5, DESIGN.md): bad history entries and a bad
 // location are dropped, not refused, so they are documented, not validated.
@@ -40,18 +41,17 @@ const ChatRequest = z.object({
 }).openapi("ChatRequest");
 
 const Reply = z.object({ reply: z.string() }).openapi("ChatReply");
-const replyBody = (description: string) => ({
-  description,
-  content: { "application/json": { schema: Reply } },
-});
 
 function createChatRoute(deps: AppDeps) {
   return createRoute({
     method: "post",
     path: "/",
+    operationId: "askAssistant",
+    tags: [TAGS.assistant],
     summary: "Ask the tourism assistant",
     description:
       'Answers in Spanish Markdown from the tourism data set. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
+    security: SECURITY.public,
     middleware: [limitChatRate(deps)] as const,
     request: {
       body: {
@@ -67,15 +67,13 @@ function createChatRoute(deps: AppDeps) {
           "text/event-stream": { schema: z.string() },
         },
       },
-      400: replyBody("message missing, not a string or empty"),
-      413: replyBody("Body over 64 KiB"),
-      415: replyBody("Body not sent as application/json"),
-      429: replyBody("More than 20 requests in 60 seconds from this IP"),
-      500: replyBody("Unexpected error"),
-      502: replyBody("The language-model provider failed or timed out"),
-      503: replyBody(
-        "No language-model key is configured, or the day's ceiling (CHAT_DAILY_LIMIT) is reached",
-      ),
+      ...errorResponses({
+        400: "message missing, not a string or empty",
+        429: "More than 20 requests in 60 seconds from this address",
+        502: "The language-model provider failed or timed out",
+        503:
+          "No language-model key is configured, or the day's ceiling (CHAT_DAILY_LIMIT) is reached",
+      }, { jsonBody: true, schema: Reply }),
     },
   });
 }
@@ -91,7 +89,7 @@ export default function chat(deps: AppDeps) {
     const request = {
       model: deps.config.openai.model,
       messages: buildChatMessages({
-        stablePrompt: deps.prompts.get(loaded),
+        stablePrompt: deps.prompts.get(loaded, deps.now()),
         requestContext: buildRequestContext(loaded.data, {
           now: deps.now(),
           location: input.location,

@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 import { ForbiddenError, UnauthorizedError } from "@/lib/http/errors.ts";
-import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import {
   isSameOriginRequest,
   readSessionCookie,
@@ -24,9 +25,12 @@ const SessionTokenRequest = z.object({
 const route = createRoute({
   method: "post",
   path: "/",
+  operationId: "createSessionToken",
+  tags: [TAGS.passport],
   summary: "A short-lived bearer token for the browser's passport",
   description:
     "For the portal's own pages: needs a same-origin request (Origin) and the session cookie of a sign-in or a guest passport; with `guest: true` a visitor without one gets a guest passport. The token is accepted by the protected endpoints like any other bearer token.",
+  security: SECURITY.sessionCookie,
   request: {
     body: {
       required: true,
@@ -36,6 +40,13 @@ const route = createRoute({
   responses: {
     200: {
       description: "A bearer token for the passport's user",
+      headers: {
+        "Set-Cookie": {
+          description:
+            "Only when a guest passport was opened: its session cookie (HttpOnly, a year)",
+          schema: { type: "string" },
+        },
+      },
       content: {
         "application/json": {
           schema: z.object({
@@ -47,11 +58,12 @@ const route = createRoute({
         },
       },
     },
-    401: jsonResponse("No live session, and no guest passport asked for"),
-    403: jsonResponse("Not a same-origin request"),
-    429: jsonResponse(
-      "More than 20 new guest passports an hour from this address",
-    ),
+    ...errorResponses({
+      400: "`guest` is not a boolean (`field` names it)",
+      401: "No live session, and no guest passport asked for",
+      403: "Not a same-origin request",
+      429: "More than 20 new guest passports an hour from this address",
+    }, { jsonBody: true }),
   },
 });
 

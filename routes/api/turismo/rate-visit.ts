@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "@/lib/auth/tokens.ts";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { assertSelf, requireUser } from "@/lib/http/user.ts";
 import { rateVerifiedVisit } from "@/lib/passport/rate_visit.ts";
 
@@ -30,9 +31,11 @@ function createRateVisitRoute(auth: TokenVerifier) {
   return createRoute({
     method: "post",
     path: "/",
+    operationId: "rateVisit",
+    tags: [TAGS.passport],
     summary: "Rate a verified visit and keep notes about it",
     description: "Replaces the visit's earlier rating and notes.",
-    security: [{ bearerAuth: [] }],
+    security: SECURITY.bearer,
     middleware: [requireUser(auth)] as const,
     request: {
       body: {
@@ -45,10 +48,14 @@ function createRateVisitRoute(auth: TokenVerifier) {
         description: "What was saved",
         content: { "application/json": { schema: RateVisitResponse } },
       },
-      400: jsonResponse("A field is missing or invalid"),
-      401: jsonResponse("Missing or invalid bearer token"),
-      403: jsonResponse("userId is not the token's user"),
-      404: jsonResponse("No such attraction, or the user has not verified it"),
+      ...errorResponses({
+        400: "A field is missing or invalid (`field` names it)",
+        401: "Missing or invalid bearer token",
+        403: "userId is not the token's user",
+        404: "No such attraction, or the user has not verified it",
+        503:
+          "The identity provider's keys (AUTH_JWKS_URL) could not be fetched",
+      }, { jsonBody: true }),
     },
   });
 }

@@ -4,22 +4,23 @@ import { getClientIp } from "@/lib/http/client_ip.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { shareCodeSchema } from "@/lib/tickets/share_code.ts";
 import { cleanText } from "@/lib/text/clean.ts";
-import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { createRouter, ErrorBody } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { optionalUser } from "@/lib/http/user.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
 
 const TicketRequest = z.object({
   // Controls, bidi overrides and zero-width characters are removed, as on
-  // the share card: a name that is nothing else is empty (400).
+  // the share card: a name that is nothing else is empty (400). The 400s'
+  // Spanish sentences are in lib/http/validation_messages.ts.
   name: z.string().trim().min(1).max(120)
     .transform((name) => cleanText(name, 120))
-    .pipe(z.string().min(1, "no contiene ningún carácter visible")),
-  email: z.string().trim().max(254).pipe(z.email()),
+    .pipe(z.string().min(1)),
+  email: z.string().trim().max(254).pipe(z.email()).openapi({
+    format: "email",
+  }),
   shareCode: shareCodeSchema,
-  phone: z.string().trim().max(32).regex(
-    /^[0-9 +()-]*$/,
-    "solo dígitos, espacios y +()-",
-  )
+  phone: z.string().trim().max(32).regex(/^[0-9 +()-]*$/)
     .optional().transform((phone) => phone || undefined),
 }).openapi("TicketRequest");
 
@@ -32,9 +33,12 @@ const TicketResponse = z.object({
 const route = createRoute({
   method: "post",
   path: "/",
+  operationId: "createTicket",
+  tags: [TAGS.tickets],
   summary: "Create a visitor's ticket in the city's CMS",
   description:
     "A valid bearer token is optional; with one, the ticket is linked to that user.",
+  security: SECURITY.optionalBearer,
   request: {
     body: {
       required: true,
@@ -46,15 +50,18 @@ const route = createRoute({
       description: "The ticket",
       content: { "application/json": { schema: TicketResponse } },
     },
-    400: jsonResponse("A field is missing or invalid"),
-    401: jsonResponse("A bearer token was sent and is not valid"),
-    409: jsonResponse(
-      "The share code belongs to another visitor, or the token's passport already has a ticket (its shareCode is in the body)",
-    ),
-    429: jsonResponse(
-      "More than 20 new tickets from this address in an hour; see Retry-After",
-    ),
-    502: jsonResponse("The CMS failed or did not answer"),
+    ...errorResponses({
+      400: "A field is missing or invalid (`field` names it)",
+      401: "A bearer token was sent and is not valid",
+      409: {
+        description:
+          "The share code belongs to another visitor; or the token's passport already has a ticket (its `shareCode` is in the body); or another request of the same visitor is still creating it (retry)",
+        schema: ErrorBody.extend({ shareCode: z.string().optional() }),
+      },
+      429: "More than 20 new tickets from this address in an hour",
+      502: "The CMS failed or did not answer",
+      503: "The identity provider's keys (AUTH_JWKS_URL) could not be fetched",
+    }, { jsonBody: true }),
   },
 });
 

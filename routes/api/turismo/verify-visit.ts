@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "@/lib/auth/tokens.ts";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter, ErrorBody, jsonResponse } from "@/lib/http/router.ts";
+import { createRouter, ErrorBody } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { assertSelf, requireUser } from "@/lib/http/user.ts";
 import { verifyVisit } from "@/lib/passport/verify_visit.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
@@ -25,8 +26,10 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
   return createRoute({
     method: "post",
     path: "/",
+    operationId: "verifyVisit",
+    tags: [TAGS.passport],
     summary: "Verify a visit with the attraction's guide code",
-    security: [{ bearerAuth: [] }],
+    security: SECURITY.bearer,
     middleware: [requireUser(auth)] as const,
     request: {
       body: {
@@ -39,17 +42,29 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
         description: "The visit, and the badge it unlocked (or null)",
         content: { "application/json": { schema: VerifyVisitResponse } },
       },
-      400: jsonResponse("A field is missing or invalid"),
-      401: jsonResponse("Missing or invalid bearer token"),
-      403: jsonResponse("userId is not the token's user"),
-      404: jsonResponse("No attraction has this code"),
-      409: jsonResponse(
-        "Already verified by this user: the first visit",
-        ErrorBody.extend({ visitId: z.guid(), atractivo: z.string() }),
-      ),
-      429: jsonResponse(
-        "More than 10 wrong codes in 10 minutes for this user, or 30 from this address; see Retry-After",
-      ),
+      ...errorResponses({
+        400: "A field is missing or invalid (`field` names it)",
+        401: "Missing or invalid bearer token",
+        403: "userId is not the token's user",
+        404: {
+          description:
+            "No attraction has this code; the wrong codes left before the lockout are in the body",
+          schema: ErrorBody.extend({
+            remainingAttempts: z.number().int().min(0),
+          }),
+        },
+        409: {
+          description: "Already verified by this user: the first visit",
+          schema: ErrorBody.extend({
+            visitId: z.guid(),
+            atractivo: z.string(),
+          }),
+        },
+        429:
+          "More than 10 wrong codes in 10 minutes for this user, or 30 from this address",
+        503:
+          "The identity provider's keys (AUTH_JWKS_URL) could not be fetched",
+      }, { jsonBody: true }),
     },
   });
 }

@@ -1,16 +1,45 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter, jsonResponse } from "@/lib/http/router.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import type { ShareCardImage } from "@/lib/og/share_cards.ts";
 
 const CACHE_CONTROL = "public, max-age=86400, s-maxage=86400";
 
+/** The headers of the card and of its 304. */
+const CARD_HEADERS = {
+  "Cache-Control": {
+    description: "Cacheable by browsers and CDNs for a day",
+    required: true,
+    schema: { type: "string", example: CACHE_CONTROL },
+  },
+  ETag: {
+    description: "The card's version; send it back in If-None-Match",
+    required: true,
+    schema: { type: "string" },
+  },
+} as const;
+
 const route = createRoute({
   method: "get",
   path: "/{code}",
+  operationId: "getShareCard",
+  tags: [TAGS.shareCard],
   summary: "The 1200x630 PNG share card of a tourist's route",
+  description: "HEAD answers the same headers without the image.",
+  security: SECURITY.public,
   request: {
-    params: z.object({ code: z.string() }),
+    params: z.object({
+      code: z.string().openapi({
+        description: "The ticket's share code, any case",
+        example: "ruta-lucia-01",
+      }),
+    }),
+    headers: z.object({
+      "if-none-match": z.string().optional().openapi({
+        description: "The ETag of a card already held: 304 if unchanged",
+      }),
+    }),
     query: z.object({
       v: z.string().optional().openapi({
         description:
@@ -22,12 +51,23 @@ const route = createRoute({
   responses: {
     200: {
       description: "The card",
+      headers: CARD_HEADERS,
       content: {
         "image/png": { schema: z.string().openapi({ format: "binary" }) },
       },
     },
-    304: { description: "Not modified (If-None-Match matched the ETag)" },
-    404: jsonResponse("No ticket has that share code"),
+    304: {
+      description: "Not modified (If-None-Match matched the ETag)",
+      headers: CARD_HEADERS,
+    },
+    ...errorResponses({
+      404: "No ticket has that share code",
+      503: {
+        description:
+          "Too many cards are being drawn, or drawing this one took too long",
+        headers: ["Retry-After"],
+      },
+    }),
   },
 });
 
