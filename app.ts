@@ -13,21 +13,29 @@ import signout from "./routes/auth/signout.ts";
 import healthz from "./routes/healthz.ts";
 import home from "./routes/index.tsx";
 import logo from "./routes/logo.svg.ts";
+import attractionCard from "./routes/og/atractivos/[slug].png.ts";
+import homeCard from "./routes/og/inicio.png.ts";
 import passportPage from "./routes/mi-pasaporte.tsx";
 import touristRoute from "./routes/ruta/[code].tsx";
 import staticFiles from "./routes/static.ts";
 import theme from "./routes/theme.css.ts";
 import attraction from "./routes/turismo/atractivos/[slug].tsx";
 import attractions from "./routes/turismo/atractivos/index.tsx";
+import practicalInfo from "./routes/turismo/informacion-practica.tsx";
+import provider from "./routes/turismo/servicios/[slug].tsx";
+import services from "./routes/turismo/servicios/index.tsx";
 import type { AppDeps } from "./deps.ts";
 import { limitIpBudget } from "./lib/limits/ip_budget.ts";
 import { compressResponses } from "./lib/http/compress.ts";
+import { allowedMethodsOnly } from "./lib/http/allowed_methods.ts";
 import { createErrorHandler } from "./lib/http/error_handler.ts";
 import { jsonBody } from "./lib/http/json_body.ts";
+import { apiDocument, registerSecuritySchemes } from "./lib/http/openapi.ts";
 import { requestLog } from "./lib/http/request_log.ts";
 import { type AppEnv, createRouter } from "./lib/http/router.ts";
 import {
   apiHeaders,
+  isApiPath,
   securityHeaders,
   strictTransportSecurity,
 } from "./lib/http/security_headers.ts";
@@ -54,6 +62,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use(limitIpBudget(deps));
+  // A wrong method on an API path: 405 with Allow, before any body is read.
+  app.use(allowedMethodsOnly(() => app.routes, {
+    paths: (path) => isApiPath(path) || path === "/healthz",
+  }));
   app.use("/api/*", jsonBody({ timeoutMs: config.bodyTimeoutMs }));
   app.use(securityHeaders());
 
@@ -70,6 +82,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/", home(deps));
   app.route("/turismo/atractivos", attractions(deps)); // GET /
   app.route("/turismo/atractivos", attraction(deps)); // GET /:slug
+  app.route("/turismo/servicios", services(deps)); // GET /, ?tipo= ?cerca=
+  app.route("/turismo/servicios", provider(deps)); // GET /:slug
+  app.route("/turismo/informacion-practica", practicalInfo(deps)); // GET /
   app.route("/ruta", touristRoute(deps)); // GET /:code
   app.route("/mi-pasaporte", passportPage(deps));
   // Sign-in
@@ -79,22 +94,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Assets
   app.route("/theme.css", theme(deps));
   app.route("/logo.svg", logo(deps));
+  // Share cards of the public pages (og:image); route cards stay under /api
+  app.route("/og/inicio.png", homeCard(deps)); // GET
+  app.route("/og/atractivos", attractionCard(deps)); // GET /:slug.png
   app.route("/static", staticFiles());
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "JWT",
-  });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Municipal tourism service",
-      version: "1.0.0",
-      description:
-        "Tickets, visits, badges, ratings, share images and the tourism assistant.",
-    },
-  });
+  registerSecuritySchemes(app.openAPIRegistry, config);
+  app.doc31("/openapi.json", apiDocument(config));
 
   app.notFound(notFound(deps));
   app.onError(createErrorHandler());

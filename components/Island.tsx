@@ -1,4 +1,11 @@
-import type { FunctionComponent } from "preact";
+import { createContext, type FunctionComponent } from "preact";
+import { useContext } from "preact/hooks";
+
+/**
+ * The islands a page renders, collected while it renders, so the layout can
+ * `modulepreload` their chunks (see `IslandPreloads` in `Layout.tsx`).
+ */
+export const IslandsOnPage = createContext<Set<string> | null>(null);
 
 /**
  * JSON that is safe inside `<script type="application/json">`: `<`, `>`, `&`
@@ -27,6 +34,7 @@ export function Island<P extends Record<string, unknown>>(
     props: P;
   },
 ) {
+  useContext(IslandsOnPage)?.add(name);
   return (
     <div class="island" data-island={name}>
       <Component {...props} />

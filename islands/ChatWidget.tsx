@@ -15,11 +15,13 @@ type Markdown = (source: string) => string;
 const STORAGE_KEY = "turismo-chat";
 
 /**
- * The tourism assistant: a floating button that opens a chat panel. The
+ * The tourism assistant: a button in the page header (an icon on a phone,
+ * floating at the corner on wider screens) that opens a chat panel. The
  * conversation lives in this tab only (sessionStorage) and its last 8
  * messages go with each question. Replies stream in and are rendered as safe
  * Markdown (lib/pages/markdown.ts, loaded on first open). Hidden until
- * hydrated: without JavaScript it could not work.
+ * hydrated: without JavaScript it could not work. The layout renders it only
+ * when a model is configured.
  */
 export default function ChatWidget({ brandName }: { brandName: string }) {
   const [ready, setReady] = useState(false);
@@ -116,7 +118,8 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
         }}
       >
         <Icon name="chat" />
-        <span>Asistente turístico</span>
+        {/* Visually hidden on a phone, where the button is an icon in the header. */}
+        <span class="chat__launcher-label">Asistente turístico</span>
       </button>
       <section
         id="chat-panel"
@@ -126,14 +129,15 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
         hidden={!open}
         onKeyDown={(e) => e.key === "Escape" && close()}
       >
-        <header class="chat__header">
+        {/* A div, not <header>: a second banner landmark when open. */}
+        <div class="chat__header">
           <h2 id="chat-title" class="chat__title">
             <Icon name="chat" /> Asistente de {brandName}
           </h2>
           <button type="button" class="chat__icon-button" onClick={close}>
             <Icon name="close" label="Cerrar el asistente" />
           </button>
-        </header>
+        </div>
         <div
           ref={log}
           class="chat__log"

@@ -10,10 +10,21 @@ import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { getPageCardPath } from "@/lib/og/card_url.ts";
+import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
 
-/** The municipality as every page shows it, from the data set in force. */
-export function getSiteInfo(loaded: LoadedData): SiteInfo {
+/**
+ * The municipality as every page shows it, from the data set in force; the
+ * chat only when a model is configured (fixed for the process, so cached
+ * pages stay right).
+ */
+export function getSiteInfo(
+  loaded: LoadedData,
+  { chatAvailable = false }: { chatAvailable?: boolean } = {},
+): SiteInfo {
   const { branding, municipality, meta, emergency } = loaded.data;
+  const home = { kind: "home" } as const;
   return {
     brandName: branding.name,
     tagline: branding.tagline,
@@ -24,6 +35,11 @@ export function getSiteInfo(loaded: LoadedData): SiteInfo {
     dataVersion: loaded.version,
     demoNotice: meta.demo ? meta.notice : undefined,
     emergency: emergency.map(({ name, phone }) => ({ name, phone })),
+    chatAvailable,
+    defaultImage: {
+      url: getPageCardPath(home, loaded.version),
+      alt: describePageCard(getPageCard(loaded, home)!),
+    },
   };
 }
 
@@ -43,10 +59,13 @@ export function renderPage(
 ): Response {
   const html = renderToString(
     <Layout
-      site={getSiteInfo(deps.data.current())}
+      site={getSiteInfo(deps.data.current(), {
+        chatAvailable: deps.openai !== undefined,
+      })}
       head={head}
       assets={getAssets()}
       path={c.req.path}
+      origin={getPublicOrigin(c, deps.config)}
     >
       {body}
     </Layout>,

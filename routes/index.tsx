@@ -13,8 +13,11 @@ import {
 } from "@/lib/format/format.ts";
 import { Island } from "@/components/Island.tsx";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import {
+  getUpcomingEvents,
+  type UpcomingEvent,
+} from "@/lib/events/upcoming.ts";
 import { createPageRouter, renderPage } from "./_app.tsx";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
 
 /** How many attractions the home page features before "see all". */
 const FEATURED = 8;
@@ -25,29 +28,39 @@ export default function home(deps: AppDeps) {
     // Its "próximos eventos" may lag by PAGE_TTL_MS at midnight.
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
       const { data } = deps.data.current();
-      const today = deps.now().toISOString().slice(0, 10);
+      const events = getUpcomingEvents(data.events, {
+        now: deps.now(),
+        timeZone: data.municipality.timeZone,
+      });
       return renderPage(c, deps, {
+        // Its share picture is the site's default: the home page's card.
         head: {
           title: `${data.branding.name}: ${data.branding.tagline}`,
-          description: data.municipality.description.slice(0, 160),
-          url: `${getPublicOrigin(c, deps.config)}/`,
-          meta: {
-            "og:type": "website",
-            "og:title": data.branding.name,
-            "og:description": data.branding.tagline,
-            "og:site_name": data.branding.name,
-            "og:locale": "es_MX",
-          },
+          description: clipDescription(data.municipality.description),
+          url: "/",
         },
-        body: <HomePage data={data} today={today} />,
+        body: <HomePage data={data} events={events} />,
       });
     }));
 }
 
-function HomePage({ data, today }: { data: TourismData; today: string }) {
+/**
+ * A meta description of at most `max` characters: the first sentence when it
+ * fits, else cut at a word with an ellipsis (search results and link
+ * previews show about 160).
+ */
+function clipDescription(text: string, max = 160): string {
+  if (text.length <= max) return text;
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(text)?.[0];
+  if (sentence && sentence.length <= max) return sentence;
+  const cut = text.slice(0, max - 1);
+  return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[\s,;:]+$/, "")}…`;
+}
+
+function HomePage(
+  { data, events }: { data: TourismData; events: UpcomingEvent[] },
+) {
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
-  const events = data.events.filter((e) => e.endDate >= today)
-    .sort((a, b) => a.startDate.localeCompare(b.startDate)).slice(0, 3);
   return (
     <>
       <section class="hero" aria-labelledby="hero-title">
@@ -79,9 +92,12 @@ function HomePage({ data, today }: { data: TourismData; today: string }) {
               <li>
                 <strong>{data.routes.length}</strong> rutas
               </li>
-              <li>
-                <strong>{data.events.length}</strong> eventos al año
-              </li>
+              {events.length > 0 && (
+                <li>
+                  <strong>{events.length}</strong>{" "}
+                  {events.length === 1 ? "próximo evento" : "próximos eventos"}
+                </li>
+              )}
             </ul>
           </div>
           <aside class="plan-card" aria-labelledby="plan-title">
@@ -106,6 +122,18 @@ function HomePage({ data, today }: { data: TourismData; today: string }) {
                 {data.weather.bestSeason.split(";")[0]}
               </span>
             </p>
+            <ul class="plan-card__links">
+              <li>
+                <a href="/turismo/servicios">
+                  Dónde dormir, comer y contratar guía <Icon name="arrow" />
+                </a>
+              </li>
+              <li>
+                <a href="/turismo/informacion-practica">
+                  Clima, qué llevar y teléfonos útiles <Icon name="arrow" />
+                </a>
+              </li>
+            </ul>
           </aside>
         </div>
       </section>
@@ -143,28 +171,35 @@ function HomePage({ data, today }: { data: TourismData; today: string }) {
         </div>
       </section>
 
-      {events.length > 0 && (
-        <section class="section" id="eventos" aria-labelledby="eventos-title">
-          <div class="container">
-            <h2 id="eventos-title">Próximos eventos</h2>
-            <ul class="events">
-              {events.map((event) => (
-                <li class="event" key={event.slug}>
-                  <p class="event__date">
-                    <Icon name="calendar" />
-                    {formatDateRange(event.startDate, event.endDate)}
-                  </p>
-                  <h3 class="event__title">{event.name}</h3>
-                  <p>{event.description}</p>
-                  <p class="event__place">
-                    <Icon name="pin" /> {event.place}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </section>
-      )}
+      <section class="section" id="eventos" aria-labelledby="eventos-title">
+        <div class="container">
+          <h2 id="eventos-title">Próximos eventos</h2>
+          {events.length === 0
+            ? (
+              <p>
+                Por ahora no hay eventos próximos en la agenda. ¡Vuelve pronto!
+              </p>
+            )
+            : (
+              <ul class="events">
+                {events.map(({ event, ongoing }) => (
+                  <li class="event" key={event.slug}>
+                    {ongoing && <p class="chip event__now">En curso</p>}
+                    <p class="event__date">
+                      <Icon name="calendar" />
+                      {formatDateRange(event.startDate, event.endDate)}
+                    </p>
+                    <h3 class="event__title">{event.name}</h3>
+                    <p>{event.description}</p>
+                    <p class="event__place">
+                      <Icon name="pin" /> {event.place}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            )}
+        </div>
+      </section>
 
       <section class="section section--tinted" aria-labelledby="paquetes-title">
         <div class="container">

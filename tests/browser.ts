@@ -101,3 +101,64 @@ export async function saveScreenshot(
   await page.screenshot({ path });
   await page.setViewportSize(viewport);
 }
+
+/** One axe-core rule a page breaks, with the elements that break it. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string; html: string; summary: string }[];
+}
+
+/** axe-core's browser build, from the npm package (read once). */
+let axeSource: Promise<string> | undefined;
+
+/**
+ * Runs axe-core (`npm:axe-core`) on the page as it is now, with its default
+ * rules (WCAG A/AA and best practices, every impact), and returns what it
+ * finds. The pages' CSP allows no inline script, so axe is injected as one:
+ * open the page in a context made with `bypassCSP: true`, used for axe only
+ * (the other tests keep the CSP on).
+ */
+export async function runAxe(page: Page): Promise<AxeViolation[]> {
+  const loaded = () => page.evaluate(() => "axe" in globalThis);
+  if (!await loaded()) {
+    axeSource ??= Deno.readTextFile(
+      new URL("axe.min.js", import.meta.resolve("axe-core")),
+    );
+    await page.addScriptTag({ content: await axeSource }).catch(() => {});
+    if (!await loaded()) {
+      throw new Error(
+        "axe-core did not load: the page's CSP blocked it (open the context with bypassCSP: true)",
+      );
+    }
+  }
+  return await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any -- axe's own types are not loaded in the page
+    const axe = (globalThis as any).axe;
+    const results = await axe.run(document, { resultTypes: ["violations"] });
+    return results.violations.map((
+      // deno-lint-ignore no-explicit-any
+      v: any,
+    ) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      // deno-lint-ignore no-explicit-any
+      nodes: v.nodes.map((n: any) => ({
+        target: n.target.join(" "),
+        html: n.html.slice(0, 160),
+        summary: n.failureSummary ?? "",
+      })),
+    }));
+  });
+}
+
+/** Violations as lines for an assertion message: rule, impact, count, elements. */
+export function describeViolations(violations: AxeViolation[]): string {
+  return violations.map((v) =>
+    `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help}\n${
+      v.nodes.map((n) => `    ${n.target}: ${n.html}`).join("\n")
+    }`
+  ).join("\n");
+}

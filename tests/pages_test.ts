@@ -159,14 +159,21 @@ Deno.test("GET /", async (t) => {
   );
 
   await t.step(
-    "the page has landmarks, a skip link and the chat island",
+    "the page has landmarks, a skip link and the chat island when a model is configured",
     async () => {
-      const { html } = await getPage(ctx, "/");
+      await using withModel = await createTestContext({
+        env: { OPENAI_API_KEY: "sk-prueba" },
+      });
+      const { html } = await getPage(withModel, "/");
       assert.match(
         html,
         /<body><a class="skip-link" href="#contenido">Saltar al contenido<\/a>/,
       );
-      assert.match(html, /<header class="site-header">/);
+      // The demo notice inside the banner landmark, not outside any.
+      assert.match(
+        html,
+        /<header class="site-header"><p class="demo-banner">/,
+      );
       assert.match(html, /<nav class="site-nav" aria-label="Principal">/);
       assert.match(html, /<main id="contenido" tabindex="-1">/);
       assert.match(html, /<footer class="site-footer">/);
@@ -175,6 +182,18 @@ Deno.test("GET /", async (t) => {
         html,
         /<div class="island" data-island="ChatWidget">.*<script type="application\/json" data-island-props>\{"brandName":"Visita Tequila"\}<\/script><\/div>/s,
       );
+      // The chat's panel has no <header>: one banner landmark.
+      assert.equal(html.match(/<header\b/g)?.length, 1);
+    },
+  );
+
+  await t.step(
+    "without a model there is no chat button: neither the island nor its script",
+    async () => {
+      const { html } = await getPage(ctx, "/");
+      assert.ok(!html.includes('data-island="ChatWidget"'));
+      assert.ok(!html.includes("chat__launcher"));
+      assert.ok(!html.includes("ChatWidget-"), "no preload of its chunk");
     },
   );
 
@@ -524,8 +543,9 @@ Deno.test("GET /ruta/:code", async (t) => {
         JSON.parse(props).text,
         /^La ruta de <\/script><script>alert\(1\)/,
       );
-      // Exactly the page's own scripts: the bundle and the two islands' props.
-      assert.equal(html.match(/<script/g)?.length, 3);
+      // Exactly the page's own scripts: the bundle and the share island's
+      // props (no chat: no model is configured here).
+      assert.equal(html.match(/<script/g)?.length, 2);
       assertNoInlineCode(html, "/ruta (hostile)");
     },
   );
@@ -578,6 +598,18 @@ Deno.test("GET on an unknown path", async (t) => {
     const res = await ctx.app.request("/api/turismo/no-hay-nada");
     assert.equal((await assertJson(res, 404)).error, "No encontrado");
   });
+
+  await t.step(
+    "a body sent to an /api path that does not exist is a 404, not judged",
+    async () => {
+      const res = await ctx.app.request("/api/turismo/no-hay-nada", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "hola",
+      });
+      assert.equal((await assertJson(res, 404)).error, "No encontrado");
+    },
+  );
 });
 
 Deno.test("GET /static/*", async (t) => {
@@ -621,6 +653,32 @@ Deno.test("GET /static/*", async (t) => {
       assert.equal(res.headers.get("content-encoding"), null);
       assert.equal((await res.arrayBuffer()).byteLength > 10_000, true);
       assert.doesNotMatch(text, /https?:\/\//);
+    },
+  );
+
+  await t.step(
+    "a page preloads the main font and the chunks of the islands it shows, no others",
+    async () => {
+      const { html } = await getPage(
+        ctx,
+        `/turismo/atractivos/${SHIPPED.attractions[0].slug}`,
+      );
+      const preloads = [
+        ...html.matchAll(/<link rel="(modulepreload|preload)" href="([^"]+)"/g),
+      ].map((m) => m[2]);
+      assert.ok(preloads.includes(assets.font), "the font");
+      for (const chunk of assets.islands.CheckIn) {
+        assert.ok(preloads.includes(chunk), chunk);
+      }
+      assert.ok(
+        !preloads.includes(assets.islands.ChatWidget[0]),
+        "no chat without a model",
+      );
+      for (const href of preloads) {
+        const res = await ctx.app.request(href);
+        assert.equal(res.status, 200, href);
+        await res.body?.cancel();
+      }
     },
   );
 

@@ -20,48 +20,64 @@ import {
   renderPage,
 } from "@/routes/_app.tsx";
 import { getAttractionStats } from "@/lib/passport/tourist_route.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { getPageCardPath } from "@/lib/og/card_url.ts";
+import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
 import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/geo.ts";
 import { Island } from "@/components/Island.tsx";
 import CheckIn from "@/islands/CheckIn.tsx";
+import {
+  getUpcomingEvents,
+  type UpcomingEvent,
+} from "@/lib/events/upcoming.ts";
 
 type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
   return createPageRouter(deps).get("/:slug", (c) =>
-    // Its visit count and average may lag by PAGE_TTL_MS.
+    // Its visit count, average and events may lag by PAGE_TTL_MS.
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
-      const { data, attractionsBySlug } = deps.data.current();
+      const loaded = deps.data.current();
+      const { data, attractionsBySlug } = loaded;
       const found = attractionsBySlug.get(c.req.param("slug"));
       if (!found) return renderNotFoundPage(c, deps);
       tag(pageTags.attraction(found.slug));
+      const card = { kind: "attraction", slug: found.slug } as const;
       const stats = await getAttractionStats(deps.kv, found.slug);
       return renderPage(c, deps, {
         head: {
           title: `${found.name} · ${data.branding.name}`,
+          shareTitle: found.name,
           description: found.summary,
-          url: `${
-            getPublicOrigin(c, deps.config)
-          }/turismo/atractivos/${found.slug}`,
-          meta: {
-            "og:type": "website",
-            "og:title": found.name,
-            "og:description": found.summary,
-            "og:site_name": data.branding.name,
-            "og:locale": "es_MX",
+          url: `/turismo/atractivos/${found.slug}`,
+          image: {
+            url: getPageCardPath(card, loaded.version),
+            alt: describePageCard(getPageCard(loaded, card)!),
           },
         },
-        body: <AttractionPage attraction={found} data={data} stats={stats} />,
+        body: (
+          <AttractionPage
+            attraction={found}
+            data={data}
+            stats={stats}
+            events={getUpcomingEvents(data.events, {
+              now: deps.now(),
+              timeZone: data.municipality.timeZone,
+              attraction: found.slug,
+            })}
+          />
+        ),
       });
     }));
 }
 
 function AttractionPage(
-  { attraction, data, stats }: {
+  { attraction, data, stats, events }: {
     attraction: Attraction;
     data: TourismData;
     stats: Stats;
+    /** This attraction's events that are not over. */
+    events: UpcomingEvent[];
   },
 ) {
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
@@ -69,7 +85,6 @@ function AttractionPage(
   const routes = data.routes.filter((r) =>
     r.attractions.includes(attraction.slug)
   );
-  const events = data.events.filter((e) => e.attraction === attraction.slug);
   const { cost } = attraction;
   return (
     <>
@@ -216,12 +231,12 @@ function AttractionPage(
           )}
           {events.length > 0 && (
             <section aria-labelledby="eventos-title">
-              <h2 id="eventos-title">Eventos en este lugar</h2>
+              <h2 id="eventos-title">Próximos eventos en este lugar</h2>
               <ul class="plain-list">
-                {events.map((e) => (
+                {events.map(({ event: e, ongoing }) => (
                   <li key={e.slug}>
-                    <strong>{e.name}</strong>{" "}
-                    ({formatDateRange(e.startDate, e.endDate)}): {e.description}
+                    <strong>{e.name}</strong> ({ongoing ? "en curso, " : ""}
+                    {formatDateRange(e.startDate, e.endDate)}): {e.description}
                   </li>
                 ))}
               </ul>
