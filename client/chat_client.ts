@@ -6,7 +6,7 @@
  */
 import { readServerSentEvents } from "./sse.ts";
 
-/** A message as the chat shows it and the API reads it (spec 2.5). */
+/** A message as the chat shows it and the API reads it (docs/API.md, chat). */
 export interface ChatMessage {
   role: "user" | "assistant";
   content: string;
@@ -22,7 +22,7 @@ export function isChatMessage(value: unknown): value is ChatMessage {
     typeof m.content === "string";
 }
 
-/** The spec's limits: the server truncates the same way. */
+/** The chat's limits (docs/API.md, chat): the server truncates the same way. */
 export const MAX_MESSAGE_CHARS = 500;
 export const MAX_HISTORY = 8;
 

@@ -106,7 +106,7 @@ export function createSessionApi(
   };
 }
 
-/** The Spanish message for a failed verification (spec and DESIGN.md statuses). */
+/** The Spanish message for a failed verification (the statuses of docs/API.md, verify-visit). */
 export function describeVerifyError(result: ApiResult): string {
   switch (result.status) {
     case 400:

@@ -453,7 +453,7 @@ const ROWS: Row[] = [
   },
   {
     endpoint: RATE,
-    what: "a rating out of range is saved as null, not refused (spec 4.3)",
+    what: "a rating out of range is saved as null, not refused",
     body: rate({ rating: "cinco", notes: null }),
     status: 200,
     text: "",
@@ -493,7 +493,7 @@ const ROWS: Row[] = [
     text: "Solo las páginas del portal pueden pedirlo",
   },
 
-  // POST /api/chat: errors are {reply} (spec 7.2)
+  // POST /api/chat: errors are {reply} (docs/API.md, chat)
   ...bodyRows(CHAT),
   {
     endpoint: CHAT,
@@ -518,7 +518,7 @@ const ROWS: Row[] = [
   },
   {
     endpoint: CHAT,
-    what: "a bad history and location are ignored, not refused (spec 4.5)",
+    what: "a bad history and location are ignored, not refused",
     body: { message: "hola", history: "nada", location: { lat: 500 } },
     status: 503, // no model is configured here
     text: CHAT_REPLIES[503],

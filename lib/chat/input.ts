@@ -3,18 +3,21 @@ import { BadRequestError } from "@/lib/http/errors.ts";
 import { describeIssue } from "@/lib/http/validation_messages.ts";
 import { parseLocation } from "@/lib/geo/geo.ts";
 
-/** Spec 8: a message (and each history entry) is cut at 500 characters. */
+/** A message (and each history entry) is cut at 500 characters (docs/API.md, chat). */
 export const MAX_MESSAGE_CHARS = 500;
-/** Spec 8: only the last 8 history entries are used. */
+/** Only the last 8 valid history entries are used (docs/API.md, chat). */
 export const MAX_HISTORY_ENTRIES = 8;
 
-/** A chat message of spec 2.5. */
+/** A chat message: `{role: "user" | "assistant", content}` (docs/API.md, chat). */
 export interface ChatMessage {
   role: "user" | "assistant";
   content: string;
 }
 
-/** A chat request after the lenient rules of spec 4.5 and DESIGN.md. */
+/**
+ * A chat request after the chat's lenient input rules (docs/API.md, chat):
+ * bad history entries and a bad location are dropped, not refused.
+ */
 export interface ChatInput {
   message: string;
   history: ChatMessage[];

@@ -5,7 +5,7 @@ import OpenAI, {
 } from "openai";
 import { BadGatewayError, HttpError } from "@/lib/http/errors.ts";
 
-/** Spec 4.5: the model runs at temperature 0.7 ... */
+/** The model runs at temperature 0.7 (docs/API.md, chat) ... */
 export const CHAT_TEMPERATURE = 0.7;
 /** ... with at most 800 output tokens. */
 export const CHAT_MAX_OUTPUT_TOKENS = 800;

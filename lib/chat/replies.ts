@@ -18,7 +18,7 @@ export const CHAT_REPLIES: Record<number, string> = {
 export const CHAT_DAILY_LIMIT_REPLY =
   "El asistente ya atendió hoy todas las preguntas que podía. Vuelve a preguntar mañana; mientras tanto, en el portal tienes los atractivos, las rutas y la información práctica.";
 
-/** Paths whose errors are `{reply}` bodies (spec 7.2). */
+/** Paths whose errors are `{reply}` bodies (docs/API.md, chat). */
 export function isChatPath(path: string): boolean {
   return path === "/api/chat" || path.startsWith("/api/chat/");
 }

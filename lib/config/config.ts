@@ -123,7 +123,7 @@ export interface Config {
    */
   trustedProxyHops: number;
   logRequests: boolean;
-  /** Requests one IP may make per minute before a 429 (spec 8); 0 turns the budget off. */
+  /** Requests one IP may make per minute before a 429 (docs/API.md, limits); 0 turns the budget off. */
   ipBudgetPerMinute: number;
   /** Model calls the chat may make a day across all instances; 0 is no ceiling. */
   chatDailyLimit: number;

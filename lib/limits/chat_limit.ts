@@ -4,7 +4,7 @@ import type { Config } from "@/lib/config/config.ts";
 import { TooManyRequestsError } from "@/lib/http/errors.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 
-/** Spec 8: at most 20 chat requests per IP address in any 60-second window. */
+/** At most 20 chat requests per IP address in any 60-second window (docs/API.md, limits). */
 export const CHAT_RATE_LIMIT = { limit: 20, windowMs: 60_000 } as const;
 
 /**

@@ -20,7 +20,7 @@ export function isExemptFromIpBudget(method: string, path: string): boolean {
 }
 
 /**
- * Spec 8, "excessive use may result in temporary IP blocking": every request
+ * A temporary block for excessive use (docs/API.md, limits): every request
  * of one IP address (pages, API) counts against a generous per-minute budget
  * (`IP_BUDGET_PER_MINUTE`, 0 turns it off). Past it the request is refused
  * with 429 and `Retry-After` (the error funnel answers `{error, details}`,

@@ -1,4 +1,4 @@
-/** A milestone badge as responses and pages show it (spec 2.3). */
+/** A milestone badge as responses and pages show it (docs/API.md, milestone badges). */
 export interface Badge {
   id: string;
   name: string;
@@ -13,9 +13,10 @@ export interface BadgeDefinition extends Badge {
 }
 
 /**
- * The milestone badges, lowest first (spec 2.3, DESIGN.md). Leyenda is tied to
- * the data set's total rather than to 17, so a data set with more or fewer
- * attractions keeps "every attraction" meaning every attraction.
+ * The milestone badges, lowest first (docs/API.md, milestone badges): 5,
+ * 10 and every attraction. Leyenda is tied to the data set's total rather
+ * than to 17, so a data set with more or fewer attractions keeps "every
+ * attraction" meaning every attraction.
  */
 export const BADGE_DEFINITIONS: readonly Readonly<BadgeDefinition>[] = [
   { id: "explorador", name: "Explorador", icon: "🧭", threshold: 5 },

@@ -9,8 +9,8 @@ export const MAX_NOTES_LENGTH = 1_000;
 /**
  * Saves the rating and notes of a user's verified visit, replacing earlier
  * ones: both are what the call sends, so an omitted field clears it. An
- * invalid rating is saved as null (spec 4.3). 404 for an attraction that is
- * not in the data set or that the user has not verified.
+ * invalid rating is saved as null (docs/API.md, rate-visit). 404 for an
+ * attraction that is not in the data set or that the user has not verified.
  */
 export async function rateVerifiedVisit(
   { kv, data, now, onChange }: VisitDeps,
@@ -40,7 +40,7 @@ export async function rateVerifiedVisit(
   return { rating: visit.rating, notes: visit.notes };
 }
 
-/** A whole number 1..5, or null for anything else ("null if not provided or invalid"). */
+/** A whole number 1..5, or null for anything else (not provided or invalid). */
 export function normalizeRating(value: unknown): number | null {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 &&
       value <= 5

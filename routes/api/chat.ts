@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 
-// Lenient on purpose (spec 4.5, DESIGN.md): bad history entries and a bad
+// Lenient on purpose (docs/API.md, chat): bad history entries and a bad
 // location are dropped, not refused, so they are documented, not validated.
 const ChatRequest = z.object({
   message: z.string().openapi({

@@ -9,7 +9,8 @@ import { rateVerifiedVisit } from "@/lib/passport/rate_visit.ts";
 const RateVisitRequest = z.object({
   userId: z.guid().openapi({ description: "The token's user" }),
   atractivoSlug: z.string().max(100).openapi({ example: "plaza-principal" }),
-  // Any JSON value: an invalid rating is saved as null, not refused (spec 4.3).
+  // Any JSON value: an invalid rating is saved as null, not refused
+  // (docs/API.md, rate-visit).
   rating: z.unknown().optional().openapi({
     type: ["number", "null"],
     minimum: 1,

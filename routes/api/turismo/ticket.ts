@@ -75,7 +75,7 @@ export default function ticket(deps: AppDeps) {
       userId: c.get("user")?.id,
     }, { clientIp: getClientIp(c, deps.config.trustedProxyHops) });
     const base = getPublicOrigin(c, deps.config);
-    // The share code as sent (spec 4.1); any case finds the ticket.
+    // The share code as sent (docs/API.md, ticket); any case finds the ticket.
     return c.json({
       ticketUrl: `${base}/ruta/${encodeURIComponent(body.shareCode)}`,
       shareCode: body.shareCode,
