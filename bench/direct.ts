@@ -6,7 +6,9 @@
  *
  *   deno run -A bench/direct.ts <op> <kvPath> <seconds> <concurrency> [modelUrl]
  *
- * op: verify (recordVisit, the transaction behind verify-visit), rate
+ * op: verify (recordVisit, the transaction behind verify-visit),
+ * lean-verify (the least a verification can write: one read, two checks,
+ * three sets, the limit verify-visit is measured against), rate
  * (rateVisit), ticket (createTicket on the KV CMS), chat (limiter, prompt and
  * a model call to the stand-in at modelUrl). Prints one JSON line.
  */
@@ -123,6 +125,27 @@ if (import.meta.main) {
           rateLimits: [{ ...GUIDE_CODE_LIMIT, subject: user }],
         });
         if (outcome.status !== "created") throw new Error(outcome.status);
+      });
+      break;
+    }
+    case "lean-verify": {
+      // The floor of any verification: read the visit, check it and its id
+      // are new, write the visit, its id and the user's count.
+      const users = Array.from({ length: 4000 }, () => crypto.randomUUID());
+      result = await run(async (i) => {
+        const { user, slug } = spread(i, users, slugs);
+        const visitKey = ["lean_visits", user, slug];
+        const visit = await kv.get(visitKey);
+        if (visit.value) throw new Error("duplicate");
+        const visitId = crypto.randomUUID();
+        const committed = await kv.atomic()
+          .check(visit)
+          .check({ key: ["lean_visits_by_id", visitId], versionstamp: null })
+          .set(visitKey, { visitId, visitedAt: now().toISOString() })
+          .set(["lean_visits_by_id", visitId], [user, slug])
+          .set(["lean_user_stats", user], { visitCount: i })
+          .commit();
+        if (!committed.ok) throw new Error("conflict");
       });
       break;
     }

@@ -9,13 +9,16 @@
  * - writes (verify-visit, rate-visit, ticket) and chat: the endpoint's own
  *   library call in a loop without HTTP on a fresh KV file (bench/direct.ts).
  *
- * The server side runs on core 0 (`taskset -c 0`), wrk and the stand-in
- * model on core 1; service and limit runs alternate within each round and
- * their order flips every round. It also measures the per-IP budget's cost
- * (a second service with IP_BUDGET_PER_MINUTE=300), `/healthz` latency
- * while share cards render, and each server's peak memory (VmHWM). The
- * figures go to stdout and, unless `--no-doc`, into docs/PERFORMANCE.md
- * between the `bench:load` markers.
+ * The service runs as a city runs it: every default on (the request log,
+ * the per-IP budget), behind one trusted proxy hop, every request from a
+ * new client address. The server side runs on core 0 (`taskset -c 0`), wrk
+ * and the stand-in model on core 1; service and limit runs alternate within
+ * each round and their order flips every round. It also measures `/healthz`
+ * latency while share cards render and a memory phase (500 new cards
+ * rendered while the route page is under load, RSS sampled). The report
+ * starts with every target and its figure from this run; it goes to stdout
+ * and, unless `--no-doc`, into docs/PERFORMANCE.md between the
+ * `bench:load` markers.
  *
  *   deno task bench:load [--duration=5] [--rounds=2] [--connections=32]
  *                        [--only=healthz,verify,...] [--no-doc]
@@ -27,7 +30,7 @@
  * 1. setup.ts: seeded KV files, the stand-in model, the two services, the
  *    reads captured (capture.ts) and the baseline server answering them;
  * 2. phases.ts: a warm-up, then the rounds over the targets (targets.ts),
- *    `/healthz` while cards render, recordVisit alone, memory at the end;
+ *    `/healthz` while cards render, recordVisit alone, the memory phase;
  * 3. report.ts: the tables, to stdout and docs/PERFORMANCE.md.
  *
  * Processes (start, pin, stop) are in processes.ts; one wrk or direct run,
@@ -40,6 +43,7 @@ import {
   measureRounds,
   measureStall,
   measureVerifyAlone,
+  readBaselineMemory,
   warmUp,
 } from "./load/phases.ts";
 import {
@@ -97,7 +101,10 @@ async function measureAll(
   const rows = await measureRounds(bench, targets);
   const stall = await measureStall(bench);
   const verifyAlone = await measureVerifyAlone(bench);
-  const memory = await measureMemory(bench);
+  const memory = wanted(options, "memory")
+    ? await measureMemory(bench)
+    : undefined;
+  const baselineMemory = await readBaselineMemory(bench);
   const loadAfter = await readLoadAverage();
   const cpu = await readCpuModel();
   return formatReport({
@@ -106,6 +113,7 @@ async function measureAll(
     stall,
     ...verifyAlone,
     memory,
+    baselineMemory,
     sizes: bench.reads.sizes,
     meta: {
       date: startedAt.toISOString().slice(0, 16).replace("T", " ") + " UTC",

@@ -17,10 +17,11 @@ export const CLIENT_CORE = "1";
 /** The share code of the page and card measured warm. */
 export const ROUTE_CODE = "bench-ruta";
 export const COLD_CODES_PER_RUN = 400;
+/** Distinct share cards rendered in the memory phase, and how many at a time. */
+export const MEMORY_CARDS = 500;
+export const MEMORY_CARDS_IN_FLIGHT = 8;
 export const VERIFY_USERS_PER_RUN = 2_000;
 export const RATE_USERS = 60;
-/** Client addresses of the budget row with returning clients. */
-export const BUDGET_POOL = 8_000;
 
 export interface Options {
   duration: number;

@@ -13,6 +13,7 @@ import { seedRouteUser } from "../seed.ts";
 import {
   COLD_CODES_PER_RUN,
   DATA_PATH,
+  MEMORY_CARDS,
   RATE_USERS,
   ROUTE_CODE,
   VERIFY_USERS_PER_RUN,
@@ -35,6 +36,14 @@ export function makeColdPools(runs: number): string[][] {
         { length: COLD_CODES_PER_RUN },
         (_, i) => `cold${r}-${i}-${crypto.randomUUID().slice(0, 6)}`,
       ),
+  );
+}
+
+/** Share codes whose cards only the memory phase asks for. */
+export function makeMemoryCodes(): string[] {
+  return Array.from(
+    { length: MEMORY_CARDS },
+    (_, i) => `mem-${i}-${crypto.randomUUID().slice(0, 6)}`,
   );
 }
 

@@ -202,28 +202,35 @@ export async function startModel(): Promise<string> {
   return modelUrl;
 }
 
-/** Starts the service on the server core with a per-IP `budget` (0: off). */
+/**
+ * Starts the service on the server core as a city runs it: every default
+ * on (the request log, written to a pipe this harness reads, and the
+ * per-IP budget), behind one trusted proxy hop so each request can come
+ * from its own client address (`X-Forwarded-For`).
+ */
 export async function startService(
-  { name, kvPath, fixtures, budget, modelUrl }: {
+  { name, kvPath, fixtures, modelUrl }: {
     name: string;
     kvPath: string;
     fixtures: Fixtures;
-    budget: number;
     modelUrl: string;
   },
 ): Promise<Service> {
   const port = await getFreePort();
+  const env = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([key]) =>
+      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY)/.test(key)
+    ),
+  );
   const process = spawn(name, SERVER_CORE, ["run", "-A", "main.ts"], {
-    ...Deno.env.toObject(),
+    ...env,
     PORT: String(port),
     LISTEN_HOST: "127.0.0.1",
     KV_PATH: kvPath,
     TOURISM_DATA: DATA_PATH,
-    LOG_REQUESTS: "false",
     OPENAI_API_KEY: "x",
     OPENAI_BASE_URL: modelUrl,
-    TRUST_PROXY: "true",
-    IP_BUDGET_PER_MINUTE: String(budget),
+    TRUST_PROXY: "1",
     BASE_URL: "",
     WP_URL: "",
     AUTH_JWT_SECRET: "",

@@ -1,17 +1,19 @@
 /**
- * The report: Markdown tables of the rounds' means (service against limit,
- * the per-IP budget's cost, `/healthz` while cards render, memory) and its
- * place in docs/PERFORMANCE.md, between the `bench:load` markers.
+ * The report: every target with its figure from this run, then the tables
+ * behind them (the rounds' means of service against limit, `/healthz` while
+ * cards render, the memory phase), and its place in docs/PERFORMANCE.md
+ * between the `bench:load` markers.
  */
 import {
-  BUDGET_POOL,
   DOC_PATH,
   END_MARK,
+  MEMORY_CARDS_IN_FLIGHT,
   type Options,
   START_MARK,
 } from "./config.ts";
 import type { Figure } from "./measure.ts";
-import type { MemoryRow, Row, Stall, VerifyAlone } from "./phases.ts";
+import type { MemoryPhase, Row, Stall, VerifyAlone } from "./phases.ts";
+import type { Memory } from "./processes.ts";
 
 export interface Meta {
   date: string;
@@ -30,10 +32,18 @@ export interface ReportInput extends VerifyAlone {
   options: Options;
   rows: Row[];
   stall?: Stall;
-  memory: Record<string, MemoryRow>;
+  memory?: MemoryPhase;
+  baselineMemory: Memory;
   sizes: Record<string, number>;
   meta: Meta;
 }
+
+/** The targets of the service on its defaults (issue 17). */
+export const TARGETS = {
+  readP99Ms: 50,
+  peakRssMiB: 256,
+  healthzStallFactor: 2,
+};
 
 function mean(values: number[]): number {
   return values.reduce((a, b) => a + b, 0) / (values.length || 1);
@@ -65,11 +75,11 @@ const ms = (n: number | undefined) =>
 export function formatReport(input: ReportInput): string {
   return [
     ...formatHeader(input.options, input.meta),
+    ...formatTargets(input),
     ...formatLimitTable(input.rows),
     ...formatVerifyAlone(input),
-    ...formatBudgetTable(input.rows),
     ...formatStall(input.stall),
-    ...formatMemory(input.memory),
+    ...formatMemory(input.memory, input.baselineMemory),
     "",
     `Response sizes: ${
       Object.entries(input.sizes).map(([k, v]) => `${k} ${v} B`).join(", ")
@@ -84,7 +94,8 @@ function formatHeader(options: Options, meta: Meta): string[] {
       meta.pinned ? "" : " (NOT pinned: taskset missing)"
     }. ` +
     `${options.rounds} rounds of ${options.duration} s runs, service and limit alternating; figures are the mean of the rounds. ` +
-    `${options.connections} connections (writes ${options.writeConnections}, cold cards 4). ` +
+    `The service runs on its defaults: request log on (to a pipe), per-IP budget on (300 a minute), \`TRUST_PROXY=1\` and a new client address (\`X-Forwarded-For\`) for every request. ` +
+    `${options.connections} connections (writes ${options.writeConnections}, cold cards ${MEMORY_CARDS_IN_FLIGHT}). ` +
     `Load average before/after: ${meta.loadBefore} / ${meta.loadAfter} (other work on the machine shows here). ` +
     `Whole run: ${meta.minutes.toFixed(1)} min.`,
   ];
@@ -133,25 +144,61 @@ function formatVerifyAlone(
   ];
 }
 
-/** The per-IP budget's cost on the rows measured with it. */
-function formatBudgetTable(rows: Row[]): string[] {
+/** Every target with its figure from this run, met or not. */
+function formatTargets(input: ReportInput): string[] {
   const out = [
     "",
-    `Per-IP budget (IP_BUDGET_PER_MINUTE=300, a different client address per request so none is refused; atractivo-pool: ${
-      BUDGET_POOL.toLocaleString("en-US")
-    } returning addresses): its cost.`,
-    "",
-    "| endpoint | budget off req/s | budget on req/s | cost | p50 off → on ms | p99 off → on ms |",
-    "|---|---:|---:|---:|---|---|",
+    "| target | aimed for | this run | met |",
+    "|---|---|---|:-:|",
   ];
-  for (const row of rows.filter((r) => r.budgetOn.length > 0)) {
-    const off = summarize(row.service)!;
-    const on = summarize(row.budgetOn)!;
+  const mark = (ok: boolean | undefined) =>
+    ok === undefined ? "–" : ok ? "✅" : "❌";
+  for (const row of input.rows.filter((r) => r.target !== undefined)) {
+    const s = summarize(row.service)!;
+    const l = summarize(row.limit);
+    const ratio = l ? s.rps / l.rps : undefined;
+    const fiveXx = row.name === "verify" ? `, ${s.errors} non-2xx` : "";
     out.push(
-      `| ${row.name} | ${f0(off.rps)} | ${f0(on.rps)} | ${
-        ((1 - on.rps / off.rps) * 100).toFixed(0)
-      } % | ${ms(off.p50Ms)} → ${ms(on.p50Ms)} | ${ms(off.p99Ms)} → ${
-        ms(on.p99Ms)
+      `| ${row.name}: ratio to ${row.limitName} | ≥ ${row.target} | ${
+        f2(ratio)
+      } (${f0(s.rps)} vs ${f0(l?.rps)} req/s${fiveXx}) | ${
+        mark(
+          ratio === undefined
+            ? undefined
+            : ratio >= row.target! && (row.name !== "verify" || s.errors === 0),
+        )
+      } |`,
+    );
+  }
+  const reads = input.rows.filter((r) => r.read && r.service.length > 0);
+  if (reads.length > 0) {
+    const worst = reads.map((r) =>
+      [r.name, summarize(r.service)!.p99Ms] as const
+    )
+      .sort((a, b) => b[1] - a[1])[0];
+    out.push(
+      `| reads' p99 at ${input.options.connections} connections (worst: ${
+        worst[0]
+      }) | ≤ ${TARGETS.readP99Ms} ms | ${ms(worst[1])} ms | ${
+        mark(worst[1] <= TARGETS.readP99Ms)
+      } |`,
+    );
+  }
+  if (input.memory) {
+    const peak = Math.max(input.memory.peakSampledMiB, input.memory.hwmMiB);
+    out.push(
+      `| peak RSS, route page under load + ${input.memory.cards} new cards | ≤ ${TARGETS.peakRssMiB} MiB | ${
+        f0(peak)
+      } MiB | ${mark(peak <= TARGETS.peakRssMiB)} |`,
+    );
+  }
+  if (input.stall) {
+    const { idle, during } = input.stall;
+    out.push(
+      `| \`/healthz\` p99 while cards render | ≤ ${TARGETS.healthzStallFactor} × idle (${
+        ms(idle.p99Ms)
+      } ms) | ${ms(during.p99Ms)} ms (${f2(during.p99Ms / idle.p99Ms)} ×) | ${
+        mark(during.p99Ms <= TARGETS.healthzStallFactor * idle.p99Ms)
       } |`,
     );
   }
@@ -177,20 +224,31 @@ function formatStall(stall: Stall | undefined): string[] {
   ];
 }
 
-function formatMemory(memory: Record<string, MemoryRow>): string[] {
+function formatMemory(
+  memory: MemoryPhase | undefined,
+  baseline: Memory,
+): string[] {
+  if (!memory) return [];
   return [
     "",
-    "Peak memory (VmHWM) at the end of the run:",
+    `Memory phase: ${memory.cards} share cards never asked for before, ${MEMORY_CARDS_IN_FLIGHT} at a time (${
+      memory.renderSeconds.toFixed(1)
+    } s, ${memory.cardErrors} errors), while wrk reads the route page (${
+      f0(memory.reads.rps)
+    } req/s, p99 ${
+      ms(memory.reads.p99Ms)
+    } ms meanwhile); the service's RSS sampled every 100 ms.`,
     "",
-    "| process | RSS after start MiB | peak RSS (VmHWM) MiB | RSS at end MiB |",
-    "|---|---:|---:|---:|",
-    ...([
-      ["service (budget off, every endpoint above)", memory.service],
-      ["service (budget on, the budget rows)", memory.budgeted],
-      ["baseline Deno.serve", memory.baseline],
-    ] as const).map(([name, m]) =>
-      `| ${name} | ${f0(m.startMiB)} | ${f0(m.hwmMiB)} | ${f0(m.rssMiB)} |`
-    ),
+    "| service RSS | MiB |",
+    "|---|---:|",
+    `| after start-up | ${f0(memory.startMiB)} |`,
+    `| before the phase (after every run above) | ${f0(memory.beforeMiB)} |`,
+    `| highest sample during the phase | ${f0(memory.peakSampledMiB)} |`,
+    `| peak of the whole run (VmHWM) | ${f0(memory.hwmMiB)} |`,
+    `| at the end | ${f0(memory.endMiB)} |`,
+    `| (baseline \`Deno.serve\`, for comparison: peak) | ${
+      f0(baseline.hwmMiB)
+    } |`,
   ];
 }
 
