@@ -55,7 +55,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     "/api/*",
     cors({
       origin: (origin) => origins.has(origin) ? origin : null,
-      credentials: true,
+      // Added by apiHeaders, after the answer, only with an allowed origin:
+      // hono/cors sets it before every request, which makes Hono wrap every
+      // API answer's bytes in a stream (sent chunked, slower).
+      credentials: false,
       allowMethods: ["GET", "POST", "OPTIONS"],
       allowHeaders: ["Content-Type", "Authorization"],
       maxAge: 600,
@@ -71,7 +74,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps)); // GET
-  // API (spec section 4)
+  // API (docs/API.md)
   app.route("/api/turismo/ticket", ticket(deps)); // POST
   app.route("/api/turismo/verify-visit", verifyVisit(deps)); // POST, bearer
   app.route("/api/turismo/rate-visit", rateVisit(deps)); // POST, bearer

@@ -14,6 +14,7 @@ import type { Config } from "./lib/config/config.ts";
 import { DataStore } from "./lib/data/data_store.ts";
 import type { DataChange } from "./lib/db/changes.ts";
 import {
+  createKvPing,
   describeKvPath,
   KvStartError,
   moveLegacyKvFile,
@@ -33,6 +34,8 @@ import { getStaleTags, PageCache } from "./lib/pages/page_cache.ts";
 export interface AppDeps {
   config: Config;
   kv: Deno.Kv;
+  /** Whether KV answers, read at most once a second (`/healthz`). */
+  pingKv: () => Promise<void>;
   data: DataStore;
   /** The clock; tests move it to slide windows and expire things. */
   now: () => Date;
@@ -116,12 +119,14 @@ export async function openDeps(
   const pageCache = "pageCache" in overrides
     ? overrides.pageCache
     : new PageCache({ now: () => now().getTime() });
+  const shareCards = new ShareCards({ kv, data, renderPool, now });
   const requestLog = overrides.requestLog ??
     (config.logRequests ? new RequestLog() : undefined);
   let closed: Promise<void> | undefined;
   return {
     config,
     kv,
+    pingKv: createKvPing(kv, { now: () => now().getTime() }),
     data,
     now,
     auth: createTokenVerifier({
@@ -137,7 +142,7 @@ export async function openDeps(
     cms: overrides.cms ?? createCms(config, kv),
     prompts: createPromptCache(),
     pageCache,
-    shareCards: new ShareCards({ kv, data, renderPool }),
+    shareCards,
     renderPool,
     ipBudget: config.ipBudgetPerMinute === 0
       ? undefined
@@ -158,6 +163,7 @@ export async function openDeps(
     onChange(change) {
       // This instance's pages show the write at once (others within their TTL).
       pageCache?.invalidate(getStaleTags(change));
+      shareCards.invalidate(change);
     },
     close() {
       if (!closed) {
@@ -176,7 +182,7 @@ export async function openDeps(
   };
 }
 
-/** The model client, with the spec's timeout and one retry; none without a key. */
+/** The model client, with a 30 s timeout and one retry; none without a key. */
 function createOpenAI(config: Config): OpenAI | undefined {
   if (!config.openai.apiKey) return undefined;
   return new OpenAI({

@@ -10,6 +10,7 @@ import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
+import { PAGE_SECURITY_HEADERS } from "@/lib/http/security_headers.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { getPageCardPath } from "@/lib/og/card_url.ts";
 import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
@@ -71,6 +72,7 @@ export function renderPage(
     </Layout>,
   );
   return c.html(`<!DOCTYPE html>${html}`, status, {
+    ...PAGE_SECURITY_HEADERS,
     "Cache-Control": "no-cache",
   });
 }

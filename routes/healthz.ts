@@ -3,7 +3,6 @@ import type { AppDeps } from "@/deps.ts";
 import { ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { pingKv } from "@/lib/db/kv.ts";
 
 const route = createRoute({
   method: "get",
@@ -33,10 +32,10 @@ const route = createRoute({
   },
 });
 
-export default function healthz({ kv, data }: AppDeps) {
+export default function healthz({ pingKv, data }: AppDeps) {
   return createRouter().openapi(route, async (c) => {
     try {
-      await pingKv(kv);
+      await pingKv();
     } catch {
       throw new ServiceUnavailableError("El almacenamiento no responde");
     }

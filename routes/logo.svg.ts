@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
+import { PAGE_SECURITY_HEADERS } from "@/lib/http/security_headers.ts";
 
 /**
  * `/logo.svg`: the municipality's logo from the data set, served as an image
@@ -11,6 +12,7 @@ export default function logo(deps: AppDeps) {
     const loaded = deps.data.current();
     const current = c.req.query("v") === loaded.version;
     return c.body(loaded.data.branding.logoSvg, 200, {
+      ...PAGE_SECURITY_HEADERS,
       "Content-Type": "image/svg+xml; charset=utf-8",
       "Content-Security-Policy":
         "default-src 'none'; style-src 'unsafe-inline'; sandbox",

@@ -169,3 +169,30 @@ export async function runTransaction<T>(
 export async function pingKv(kv: Deno.Kv): Promise<void> {
   await kv.get(keys.health());
 }
+
+/**
+ * A KV health check for frequent callers (load balancers poll `/healthz`):
+ * one read per `ttlMs` at most, shared by the calls meanwhile, so polling
+ * costs KV nothing measurable and a failing KV still shows within `ttlMs`.
+ * A failed read is not remembered: the next call reads again.
+ */
+export function createKvPing(
+  kv: Deno.Kv,
+  { ttlMs = 1_000, now = Date.now }: {
+    ttlMs?: number;
+    now?: () => number;
+  } = {},
+): () => Promise<void> {
+  let last: { at: number; read: Promise<void> } | undefined;
+  return () => {
+    const at = now();
+    if (!last || at - last.at >= ttlMs) {
+      const read = pingKv(kv);
+      last = { at, read };
+      read.catch(() => {
+        if (last?.read === read) last = undefined;
+      });
+    }
+    return last.read;
+  };
+}

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  createKvPing,
   describeKvPath,
   KvStartError,
   moveLegacyKvFile,
@@ -112,4 +113,28 @@ Deno.test("KV files", async (t) => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("createKvPing: one read a second at most, a failure not remembered", async () => {
+  let reads = 0;
+  let failing = false;
+  const kv = {
+    get: () => {
+      reads++;
+      return failing
+        ? Promise.reject(new Error("closed"))
+        : Promise.resolve({ value: null });
+    },
+  } as unknown as Deno.Kv;
+  let clock = 0;
+  const ping = createKvPing(kv, { ttlMs: 1_000, now: () => clock });
+  await Promise.all([ping(), ping(), ping()]);
+  clock = 999;
+  await ping();
+  assert.equal(reads, 1, "shared within the second");
+  clock = 1_000;
+  failing = true;
+  await assert.rejects(ping());
+  await assert.rejects(ping(), "a failure is read again");
+  assert.equal(reads, 3);
 });

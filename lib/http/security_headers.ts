@@ -32,8 +32,11 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * Adds {@linkcode PAGE_SECURITY_HEADERS} to every response outside `/api`
- * (pages, static files, the 404 page). The API's JSON keeps its own headers.
- * A header the handler already set wins, so a route can tighten its CSP.
+ * (static files, the theme, the 404 page) that has no
+ * Content-Security-Policy yet. A handler that sets a CSP sets the rest as it
+ * wants too: the pages send all of them from `renderPage`, so a page served
+ * from the cache costs one header lookup here; the logo sends its own
+ * stricter CSP.
  */
 export function securityHeaders(
   options: { skip?: (path: string) => boolean } = {},
@@ -41,9 +44,11 @@ export function securityHeaders(
   const skip = options.skip ?? isApiPath;
   return async function securityHeaders(c, next) {
     await next();
-    if (skip(c.req.path)) return;
+    if (skip(c.req.path) || c.res.headers.has("Content-Security-Policy")) {
+      return;
+    }
     for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
-      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+      c.res.headers.set(name, value);
     }
   };
 }
@@ -77,9 +82,10 @@ export function strictTransportSecurity(
  * The API's own headers, for every response under `/api` (errors and CORS
  * preflights included): `X-Content-Type-Options: nosniff`; `Cache-Control:
  * no-store` on answers to anything but GET (verifications, ratings, session
- * tokens, tickets carry a user's data) unless the route set its own; and no
- * `Access-Control-Allow-Credentials` without an allowed origin (`hono/cors`
- * sends it to every origin).
+ * tokens, tickets carry a user's data) unless the route set its own; and
+ * `Access-Control-Allow-Credentials: true` only beside an allowed origin's
+ * `Access-Control-Allow-Origin` (set here rather than by `hono/cors`, which
+ * would send it to every origin and touch every answer before it exists).
  */
 export function apiHeaders(): MiddlewareHandler {
   return async function apiHeaders(c, next) {
@@ -89,8 +95,8 @@ export function apiHeaders(): MiddlewareHandler {
     if (c.req.method !== "GET" && !headers.has("Cache-Control")) {
       headers.set("Cache-Control", "no-store");
     }
-    if (!headers.has("Access-Control-Allow-Origin")) {
-      headers.delete("Access-Control-Allow-Credentials");
+    if (headers.has("Access-Control-Allow-Origin")) {
+      headers.set("Access-Control-Allow-Credentials", "true");
     }
   };
 }

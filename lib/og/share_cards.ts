@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { DataStore } from "@/lib/data/data_store.ts";
+import type { DataChange } from "@/lib/db/changes.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
@@ -60,6 +61,20 @@ export interface ShareCardsOptions {
 const MAX_PAGE_ANSWERS = 256;
 
 /**
+ * How long a card URL without `v` (the spec's `/api/turismo/og/<code>`) is
+ * answered from memory. This instance's writes drop it at once
+ * ({@linkcode ShareCards.invalidate}); another instance's show within this
+ * time, as on the route pages.
+ */
+export const LATEST_CARD_TTL_MS = 2_000;
+
+/** The answer of a card URL without `v`, and whose route it shows. */
+interface LatestAnswer {
+  answer: CardAnswer;
+  userId: string | null;
+}
+
+/**
  * The share cards of tourists' routes: PNGs rendered in the worker pool and
  * kept in memory by everything the card shows (name, visits, badges,
  * branding), with one render per card even under concurrent first requests
@@ -70,7 +85,9 @@ const MAX_PAGE_ANSWERS = 256;
  * changes, badges are only added. So the answer for a `v` is remembered and
  * given again without reading KV. Only the `v` computed from KV is stored,
  * never the one a request sent, so a made-up `v` cannot pin a wrong card; a
- * request without `v`, or with one not seen yet, reads KV.
+ * request with a `v` not seen yet reads KV. A request without `v` (the
+ * spec's URL) is answered from a short per-instance memory
+ * ({@linkcode LATEST_CARD_TTL_MS}) that this instance's writes drop.
  *
  * The public pages' cards (the home page, each attraction) show the data set
  * only: their answers are kept by path and data version, their PNGs in the
@@ -87,13 +104,21 @@ export class ShareCards {
   readonly #pageAnswers = new LRUCache<string, CardAnswer>({
     max: MAX_PAGE_ANSWERS,
   });
+  /** Answers of card URLs without `v`, by share code, for a short time. */
+  readonly #latest: LRUCache<string, LatestAnswer>;
+  /** The share codes in {@linkcode #latest} by the user whose route they show. */
+  readonly #latestByUser = new Map<string, Set<string>>();
+  /** Counts this instance's writes: a read that saw one happen is not kept in {@linkcode #latest}. */
+  #writes = 0;
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
 
   constructor(
-    { kv, data, renderPool }: {
+    { kv, data, renderPool, now = () => new Date() }: {
       kv: Deno.Kv;
       data: DataStore;
       renderPool: Pick<RenderPool, "render">;
+      /** The clock of {@linkcode LATEST_CARD_TTL_MS} (the app's, so tests can move it). */
+      now?: () => Date;
     },
     { maxCards = 512, maxBytes = 32 * 1024 * 1024, maxUrls = 4_096 }:
       ShareCardsOptions = {},
@@ -109,6 +134,41 @@ export class ShareCards {
         renderPool.render(context.card),
     });
     this.#answers = new LRUCache<string, CardAnswer>({ max: maxUrls });
+    this.#latest = new LRUCache<string, LatestAnswer>({
+      max: maxUrls,
+      // lru-cache keeps an entry while its age is at most `ttl`.
+      ttl: LATEST_CARD_TTL_MS - 1,
+      ttlResolution: 0,
+      perf: { now: () => now().getTime() },
+      dispose: ({ userId }, code) => {
+        if (!userId) return;
+        const codes = this.#latestByUser.get(userId);
+        codes?.delete(code);
+        if (codes?.size === 0) this.#latestByUser.delete(userId);
+      },
+    });
+  }
+
+  /**
+   * Drops what a write on this instance made stale: the answers without `v`
+   * of the routes it changed (answers with `v` name their card exactly and
+   * stay right).
+   */
+  invalidate(change: DataChange): void {
+    this.#writes++;
+    const users = change.kind === "merge"
+      ? [change.fromUserId, change.intoUserId]
+      : change.userId
+      ? [change.userId]
+      : [];
+    for (const userId of users) {
+      for (const code of [...this.#latestByUser.get(userId) ?? []]) {
+        this.#latest.delete(code);
+      }
+    }
+    if (change.kind === "ticket") {
+      this.#latest.delete(change.shareCode.toLowerCase());
+    }
   }
 
   get stats(): Readonly<ShareCardStats> {
@@ -129,7 +189,10 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): ShareCardImage | undefined {
-    const answer = this.#recall(code, v);
+    const answer = this.#recall(code, v) ??
+      (v === undefined
+        ? this.#latest.get(code.toLowerCase())?.answer
+        : undefined);
     if (!answer) return undefined;
     if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
       return { etag: answer.etag };
@@ -147,7 +210,11 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
-    const answer = this.#recall(code, v) ?? await this.#read(code);
+    const answer = this.#recall(code, v) ??
+      (v === undefined
+        ? this.#latest.get(code.toLowerCase())?.answer
+        : undefined) ??
+      await this.#read(code);
     return await this.#image(answer, ifNoneMatch);
   }
 
@@ -230,6 +297,7 @@ export class ShareCards {
 
   /** Reads the ticket and route from KV and remembers the answer under the `v` read. */
   async #read(code: string): Promise<CardAnswer> {
+    const writesBefore = this.#writes;
     const loaded = this.#data.current();
     const ticket = isShareCode(code) ? await getTicket(this.#kv, code) : null;
     if (!ticket) throw new NotFoundError("No hay una ruta con ese código");
@@ -254,6 +322,14 @@ export class ShareCards {
       badgeCount: card.badges.length,
     });
     this.#answers.set(this.#answerKey(code, v), answer);
+    if (this.#writes !== writesBefore) return answer; // Maybe stale already.
+    const latestKey = code.toLowerCase();
+    this.#latest.set(latestKey, { answer, userId: ticket.userId });
+    if (ticket.userId) {
+      let codes = this.#latestByUser.get(ticket.userId);
+      if (!codes) this.#latestByUser.set(ticket.userId, codes = new Set());
+      codes.add(latestKey);
+    }
     return answer;
   }
 }

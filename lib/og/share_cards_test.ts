@@ -2,10 +2,15 @@ import assert from "node:assert/strict";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
+import { recordVisit } from "@/lib/db/visits.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import { getPageCardVersion } from "./card_url.ts";
 import type { ShareCard } from "./card_types.ts";
-import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";
+import {
+  LATEST_CARD_TTL_MS,
+  ShareCards,
+  type ShareCardsOptions,
+} from "./share_cards.ts";
 
 const data = new DataStore(
   await loadTourismData(
@@ -184,4 +189,65 @@ Deno.test("ShareCards", async (t) => {
     await assert.rejects(cards.get("codigo-0"), /no pool/);
     kv.close();
   });
+});
+
+Deno.test("ShareCards: the spec's URL (no `v`) is remembered briefly, dropped by this instance's writes", async (t) => {
+  await using kv = await Deno.openKv(":memory:");
+  let clock = Date.parse("2026-11-23T12:00:00Z");
+  const userId = crypto.randomUUID();
+  await saveTicket(kv, {
+    shareCode: "ruta-breve",
+    name: "Breve",
+    email: "b@ejemplo.mx",
+    phone: null,
+    wpId: 1,
+    userId,
+    createdAt: new Date(clock).toISOString(),
+  });
+  const pool = createCountingPool();
+  const cards = new ShareCards({
+    kv,
+    data,
+    renderPool: pool,
+    now: () => new Date(clock),
+  });
+  const visit = (slug: string) =>
+    recordVisit(kv, {
+      userId,
+      slug,
+      now: new Date(clock),
+      totalAttractions: 17,
+    });
+  const first = await cards.get("ruta-breve");
+
+  await t.step(
+    "another instance's visit shows after LATEST_CARD_TTL_MS, not before",
+    async () => {
+      await visit("plaza-principal");
+      clock += LATEST_CARD_TTL_MS - 1;
+      assert.equal(cards.peek("ruta-breve")?.etag, first.etag, "from memory");
+      clock += 1;
+      assert.equal(cards.peek("ruta-breve"), undefined);
+      assert.notEqual((await cards.get("ruta-breve")).etag, first.etag);
+    },
+  );
+
+  await t.step("a visit on this instance drops it at once", async () => {
+    const before = await cards.get("RUTA-BREVE");
+    await visit("museo-nacional-del-tequila");
+    cards.invalidate({ kind: "visit", userId, slug: "museo" });
+    assert.equal(cards.peek("ruta-breve"), undefined);
+    assert.notEqual((await cards.get("ruta-breve")).etag, before.etag);
+  });
+
+  await t.step(
+    "a read that a write overtook is answered but not kept",
+    async () => {
+      clock += LATEST_CARD_TTL_MS;
+      const reading = cards.get("ruta-breve");
+      cards.invalidate({ kind: "rating", userId, slug: "plaza-principal" });
+      await reading;
+      assert.equal(cards.peek("ruta-breve"), undefined);
+    },
+  );
 });
