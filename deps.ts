@@ -115,7 +115,8 @@ export async function openDeps(
   }
   const now = overrides.now ?? (() => new Date());
   if (!config.onDeploy) data.watch();
-  const renderPool = overrides.renderPool ?? new RenderPool();
+  const renderPool = overrides.renderPool ??
+    new RenderPool({ size: config.renderWorkers });
   const pageCache = "pageCache" in overrides
     ? overrides.pageCache
     : new PageCache({ now: () => now().getTime() });

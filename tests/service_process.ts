@@ -35,7 +35,7 @@ export function serviceEnv(
 ): Record<string, string> {
   const inherited = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([name]) =>
-      !/^(PORT|LISTEN_HOST|BASE_URL|KV_PATH|TOURISM_DATA|AUTH_|OPENAI_|WP_|OIDC_|ALLOWED_ORIGINS|TRUST_PROXY|LOG_REQUESTS|IP_BUDGET|DENO_DEPLOYMENT_ID|DENO_KV_ACCESS_TOKEN)/
+      !/^(PORT|LISTEN_HOST|BASE_URL|KV_PATH|TOURISM_DATA|AUTH_|OPENAI_|WP_|OIDC_|ALLOWED_ORIGINS|TRUST_PROXY|LOG_REQUESTS|IP_BUDGET|RENDER_WORKERS|DENO_DEPLOYMENT_ID|DENO_KV_ACCESS_TOKEN)/
         .test(name)
     ),
   );

@@ -66,6 +66,7 @@ const envSchema = z.object({
   CHAT_DAILY_LIMIT: z.coerce.number().int().min(0).default(0),
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000)
     .default(10_000),
+  RENDER_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -129,6 +130,8 @@ export interface Config {
   chatDailyLimit: number;
   /** How long a request body may take to arrive before a 408. */
   bodyTimeoutMs: number;
+  /** Workers drawing share cards at once (each about 100 MiB). */
+  renderWorkers: number;
 }
 
 /**
@@ -221,6 +224,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ipBudgetPerMinute: e.IP_BUDGET_PER_MINUTE,
     chatDailyLimit: e.CHAT_DAILY_LIMIT,
     bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
+    renderWorkers: e.RENDER_WORKERS,
   };
 }
 

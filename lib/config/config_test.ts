@@ -100,6 +100,8 @@ Deno.test("config", async (t) => {
         /WP_URL, WP_USER and WP_APP_PASSWORD/,
       ],
       [{ WP_POST_TYPE: "Bad Type" }, /WP_POST_TYPE/],
+      [{ RENDER_WORKERS: "0" }, /RENDER_WORKERS/],
+      [{ RENDER_WORKERS: "many" }, /RENDER_WORKERS/],
       [
         { ALLOWED_ORIGINS: "https://a.example, https://b.example/path" },
         /ALLOWED_ORIGINS: "https:\/\/b.example\/path"/,

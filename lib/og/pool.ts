@@ -1,7 +1,7 @@
 /**
- * Share cards rendered by a small pool of Web Workers: `pool.render(card)`
+ * Share cards rendered by a small pool of workers: `pool.render(card)`
  * gives the bytes render_card.ts's `renderCard` does (a route's card or a
- * public page's). A render is 60-150 ms of
+ * public page's). A render is 30-150 ms of
  * synchronous work (satori layout, resvg rasterising, deflate) that never
  * yields: on the main thread it stalls every other request of the process for
  * that long (measured: /healthz p99 went from ~1 ms to the render time while
@@ -10,29 +10,40 @@
  *
  * Bounded: at most `size` renders at once, at most `maxQueue` waiting (past
  * that a 503 with Retry-After), each render at most `timeoutMs` (a stuck
- * worker is replaced). Resilient: a worker that dies is replaced and its
- * card tried once more in a fresh one, then in process; where workers
- * cannot start (three failed starts in a row), cards render in process.
+ * worker is replaced), and each worker's heap capped (`node:worker_threads`'
+ * `resourceLimits`, which Web Workers lack): V8 grows a busy heap lazily, to
+ * 100+ MiB when allowed, while a render keeps under 30 MiB alive. Resilient:
+ * a worker that dies (out of memory included) is replaced and its card tried
+ * once more in a fresh one, then in process; where workers cannot start
+ * (three failed starts in a row), cards render in process.
  */
+import { Worker } from "node:worker_threads";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AnyCard } from "./card_types.ts";
-import { renderCard as renderInProcess } from "./render_card.ts";
-import type { RenderRequest, RenderResponse } from "./worker.ts";
+import type { RenderRequest, RenderResponse } from "./worker_protocol.ts";
 
 /** Options of a {@linkcode RenderPool}. */
 export interface RenderPoolOptions {
   /**
-   * Workers rendering at once; default: cores - 1, at least 1, at most 2
-   * (each worker holds its own copy of satori, resvg and the fonts: about
-   * 250 MiB once it has rendered a few cards).
+   * Workers rendering at once; default 1, which renders about 20 cards a
+   * second: a worker holds its own copy of satori, resvg and the fonts
+   * (60-100 MiB of RSS under its heap cap), and memory, not cores, is what
+   * a small instance runs out of. `RENDER_WORKERS` sets it.
    */
   size?: number;
+  /** Each worker's V8 heap cap in MiB (old generation; default 64). */
+  heapMiB?: number;
   /** Renders that may wait for a worker; more are refused with a 503. */
   maxQueue?: number;
   /** The longest one render may take before its worker is replaced. */
   timeoutMs?: number;
   /** The worker module; tests pass one that fails. */
   workerUrl?: URL;
+  /**
+   * A worker with nothing to do for this long is stopped, giving its memory
+   * back (default 60 s); the next card starts a fresh one (about a second).
+   */
+  idleMs?: number;
 }
 
 /** What the pool is doing, for tests and the benchmark. */
@@ -55,12 +66,18 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** Set once the pool has stopped it (its exit is then expected). */
+  retired?: boolean;
+  /** Stops the worker when it has been idle for `idleMs`. */
+  idleTimer?: ReturnType<typeof setTimeout>;
   /** Set once the worker has loaded its modules (the timeout counts renders only). */
   ready: boolean;
   startTimer?: ReturnType<typeof setTimeout>;
   job?: Job & { id: number; timer: ReturnType<typeof setTimeout> };
 }
 
+/** A worker's young generation in MiB: small, so garbage is swept often. */
+const YOUNG_GENERATION_MIB = 4;
 /** A worker that has not loaded its modules by then is replaced. */
 const START_TIMEOUT_MS = 60_000;
 /** Workers failing in a row (not starting, or dying) after which cards render in process. */
@@ -97,8 +114,10 @@ export class RenderTimeoutError extends HttpError {
 /** Workers that render share cards, started on first use. */
 export class RenderPool {
   readonly size: number;
+  readonly heapMiB: number;
   readonly maxQueue: number;
   readonly timeoutMs: number;
+  readonly idleMs: number;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
@@ -111,10 +130,11 @@ export class RenderPool {
 
   constructor(options: RenderPoolOptions = {}) {
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
-    const cores = navigator.hardwareConcurrency || 1;
-    this.size = options.size ?? Math.max(1, Math.min(2, cores - 1));
+    this.size = options.size ?? 1;
+    this.heapMiB = options.heapMiB ?? 64;
     this.maxQueue = options.maxQueue ?? 64;
     this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.idleMs = options.idleMs ?? 60_000;
     if (!Number.isInteger(this.size) || this.size < 1) {
       throw new RangeError("size must be a positive integer");
     }
@@ -154,6 +174,7 @@ export class RenderPool {
   }
 
   #dispatch(): void {
+    if (this.#queue.length === 0) this.#stopWhenIdle();
     while (this.#queue.length > 0) {
       const slot = this.#slots.find((s) => s.ready && !s.job);
       if (!slot) {
@@ -165,6 +186,7 @@ export class RenderPool {
         return;
       }
       const job = this.#queue.shift()!;
+      clearTimeout(slot.idleTimer);
       const id = this.#nextId++;
       const timer = setTimeout(
         () => this.#retire(slot, new RenderTimeoutError()),
@@ -175,9 +197,29 @@ export class RenderPool {
     }
   }
 
-  #renderInProcess(card: AnyCard): Promise<Uint8Array> {
+  /** Arms the idle timer of every free worker (a new job disarms it). */
+  #stopWhenIdle(): void {
+    for (const slot of this.#slots) {
+      if (!slot.ready || slot.job) continue;
+      clearTimeout(slot.idleTimer);
+      slot.idleTimer = setTimeout(() => this.#stopIdle(slot), this.idleMs);
+      Deno.unrefTimer(slot.idleTimer);
+    }
+  }
+
+  /** Stops a worker that had nothing to do: no failure, nothing to retry. */
+  #stopIdle(slot: Slot): void {
+    if (slot.retired || slot.job) return;
+    slot.retired = true;
+    slot.worker.terminate().catch(() => {});
+    this.#slots = this.#slots.filter((s) => s !== slot);
+  }
+
+  async #renderInProcess(card: AnyCard): Promise<Uint8Array> {
     this.#inProcess++;
-    return renderInProcess(card);
+    // Loaded only here: the main thread keeps no copy of satori and resvg.
+    const { renderCard } = await import("./render_card.ts");
+    return await renderCard(card);
   }
 
   /** From now on every card renders on the main thread: workers cannot run here. */
@@ -196,7 +238,12 @@ export class RenderPool {
   #spawn(): void {
     let worker: Worker;
     try {
-      worker = new Worker(this.#workerUrl.href, { type: "module" });
+      worker = new Worker(this.#workerUrl, {
+        resourceLimits: {
+          maxOldGenerationSizeMb: this.heapMiB,
+          maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,
+        },
+      });
     } catch (error) {
       // A platform without workers.
       this.#giveUpWorkers(error);
@@ -207,35 +254,45 @@ export class RenderPool {
       () => this.#retire(slot, new Error("Share card worker did not start")),
       START_TIMEOUT_MS,
     );
-    worker.onmessage = (event: MessageEvent<RenderResponse>) => {
-      if ("ready" in event.data) {
+    worker.on("message", (message: RenderResponse) => {
+      if ("ready" in message) {
         clearTimeout(slot.startTimer);
         slot.ready = true;
         this.#dispatch();
         return;
       }
       const job = slot.job;
-      if (!job || job.id !== event.data.id) return;
+      if (!job || job.id !== message.id) return;
       clearTimeout(job.timer);
       slot.job = undefined;
-      if ("png" in event.data) {
+      if ("png" in message) {
         this.#rendered++;
         this.#failuresInARow = 0;
-        job.resolve(event.data.png);
+        job.resolve(message.png);
       } else {
-        job.reject(new Error(`Share card render failed: ${event.data.error}`));
+        job.reject(new Error(`Share card render failed: ${message.error}`));
       }
       this.#dispatch();
-    };
-    worker.onerror = (event) => {
-      // Handled here, or the worker's error would end the whole process.
-      event.preventDefault();
+    });
+    // An uncaught error in the worker, out of memory included: it has ended.
+    worker.on("error", (error: Error) => {
+      if (slot.retired) return;
       this.#retire(
         slot,
-        new Error(`Share card worker failed: ${event.message}`),
+        new Error(`Share card worker failed: ${error.message}`),
         { died: true },
       );
-    };
+    });
+    worker.on("exit", (code: number) => {
+      if (slot.retired) return;
+      this.#retire(
+        slot,
+        new Error(`Share card worker exited (code ${code})`),
+        { died: true },
+      );
+    });
+    // The pool's own timers keep the process alive while it works.
+    worker.unref();
     this.#slots.push(slot);
   }
 
@@ -245,8 +302,11 @@ export class RenderPool {
    * once more (queued first), then rendered in process.
    */
   #retire(slot: Slot, error: unknown, { died = false } = {}): void {
+    if (slot.retired) return;
+    slot.retired = true;
     clearTimeout(slot.startTimer);
-    slot.worker.terminate();
+    clearTimeout(slot.idleTimer);
+    slot.worker.terminate().catch(() => {});
     this.#slots = this.#slots.filter((s) => s !== slot);
     const job = slot.job;
     slot.job = undefined;

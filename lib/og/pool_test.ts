@@ -41,6 +41,18 @@ async function measureLongestStall(work: () => Promise<unknown>) {
   return longest;
 }
 
+/** Each thread of this process (by id) and its niceness, from /proc. */
+function threadNiceness(): Map<string, number> {
+  const niceness = new Map<string, number>();
+  for (const task of Deno.readDirSync("/proc/self/task")) {
+    const stat = Deno.readTextFileSync(`/proc/self/task/${task.name}/stat`);
+    // After the parenthesised name: state is field 3, niceness field 19.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    niceness.set(task.name, Number(fields[16]));
+  }
+  return niceness;
+}
+
 Deno.test("share-card worker pool", async (t) => {
   const pool = new RenderPool({ size: 1, maxQueue: 4 });
   try {
@@ -59,6 +71,17 @@ Deno.test("share-card worker pool", async (t) => {
         );
       },
     );
+
+    await t.step({
+      name: "the worker renders at a lower CPU priority than the main thread",
+      ignore: Deno.build.os !== "linux",
+      fn: () => {
+        const niceness = threadNiceness();
+        assert.equal(niceness.get(String(Deno.pid)), 0, "main thread");
+        const workers = [...niceness].filter(([, n]) => n === 10);
+        assert.equal(workers.length, 1, JSON.stringify([...niceness]));
+      },
+    });
 
     await t.step(
       "the main thread keeps running while cards render",
@@ -184,4 +207,21 @@ Deno.test("share-card worker pool", async (t) => {
       }
     },
   );
+});
+
+Deno.test("a worker with nothing to do is stopped, and the next card starts a fresh one", async () => {
+  const pool = new RenderPool({ size: 1, idleMs: 200 });
+  try {
+    const first = await pool.render(card({ name: "Primera" }));
+    assert.equal(pool.stats.workers, 1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(pool.stats.workers, 0, "stopped when idle");
+    const second = await pool.render(card({ name: "Segunda" }));
+    assert.notDeepEqual(second, first);
+    assert.equal(pool.stats.workers, 1);
+    assert.equal(pool.stats.rendered, 2);
+    assert.equal(pool.stats.inProcess, 0, "not counted as a failure");
+  } finally {
+    pool.close();
+  }
 });

@@ -1,0 +1,41 @@
+/**
+ * What the render pool (pool.ts) and its workers (worker.ts) say to each
+ * other: `{ready: true}` from a worker once its modules are loaded; then
+ * `{id, card}` in, `{id, png}` (the buffer transferred) or `{id, error}` out.
+ */
+import { parentPort } from "node:worker_threads";
+import type { AnyCard } from "./card_types.ts";
+import { renderCard } from "./render_card.ts";
+
+/** A render request from the pool. */
+export interface RenderRequest {
+  id: number;
+  card: AnyCard;
+}
+
+/** A worker's answer to one {@linkcode RenderRequest}. */
+export type RenderResponse =
+  | { ready: true }
+  | { id: number; png: Uint8Array }
+  | { id: number; error: string };
+
+/** In a worker: renders one request and posts the answer to the pool. */
+export async function answerRenderRequest(
+  { id, card }: RenderRequest,
+): Promise<void> {
+  try {
+    let png = await renderCard(card);
+    // Transfer, not copy: only a view of a whole buffer can be handed over.
+    if (png.byteOffset !== 0 || png.byteLength !== png.buffer.byteLength) {
+      png = png.slice();
+    }
+    parentPort!.postMessage(
+      { id, png } satisfies RenderResponse,
+      [png.buffer as ArrayBuffer],
+    );
+  } catch (error) {
+    parentPort!.postMessage(
+      { id, error: String(error) } satisfies RenderResponse,
+    );
+  }
+}
