@@ -51,7 +51,7 @@ export interface ShareCardStats {
 export interface ShareCardsOptions {
   /** Rendered PNGs kept (default 512)... */
   maxCards?: number;
-  /** ...and at most these bytes of them (default 32 MiB). */
+  /** ...and at most these bytes of them (default 16 MiB: about 350 cards). */
   maxBytes?: number;
   /** Card URLs remembered (default 4,096): each a key into the PNGs. */
   maxUrls?: number;
@@ -120,7 +120,7 @@ export class ShareCards {
       /** The clock of {@linkcode LATEST_CARD_TTL_MS} (the app's, so tests can move it). */
       now?: () => Date;
     },
-    { maxCards = 512, maxBytes = 32 * 1024 * 1024, maxUrls = 4_096 }:
+    { maxCards = 512, maxBytes = 16 * 1024 * 1024, maxUrls = 4_096 }:
       ShareCardsOptions = {},
   ) {
     this.#kv = kv;
