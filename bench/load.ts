@@ -51,6 +51,7 @@ import {
   isPinning,
   readCpuModel,
   readLoadAverage,
+  readStartCommand,
   stopAll,
 } from "./load/processes.ts";
 import { formatReport, writeDoc } from "./load/report.ts";
@@ -125,8 +126,20 @@ async function measureAll(
       loadAfter,
       minutes: (Date.now() - startedAt.getTime()) / 60_000,
       pinned: isPinning(),
+      startCommand: await describeStartCommand(),
     },
   });
+}
+
+/** `MALLOC_ARENA_MAX=2 deno run -A ... main.ts`, as the report shows it. */
+async function describeStartCommand(): Promise<string> {
+  const { env, flags } = await readStartCommand();
+  return [
+    ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+    "deno run",
+    ...flags,
+    "main.ts",
+  ].join(" ");
 }
 
 if (import.meta.main) {

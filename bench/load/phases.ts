@@ -153,6 +153,8 @@ export async function measureStall(bench: Bench): Promise<Stall | undefined> {
       connections: 1,
       duration,
     });
+  // Renders still queued from the runs before would count as "idle".
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
   const idle = await healthz("250");
   const [renders, during] = await Promise.all([
     runWrk({

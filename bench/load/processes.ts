@@ -203,10 +203,32 @@ export async function startModel(): Promise<string> {
 }
 
 /**
- * Starts the service on the server core as a city runs it: every default
- * on (the request log, written to a pipe this harness reads, and the
- * per-IP budget), behind one trusted proxy hop so each request can come
- * from its own client address (`X-Forwarded-For`).
+ * How `deno task start` runs main.ts (deno.json): its environment
+ * assignments (`MALLOC_ARENA_MAX=2`) and `deno run` flags (V8's heap
+ * settings), so the service runs here exactly as there. Its
+ * `--env-file=.env` is left out: the harness sets every variable itself.
+ */
+export async function readStartCommand(): Promise<
+  { env: Record<string, string>; flags: string[] }
+> {
+  const { tasks } = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`));
+  const run = String(tasks.start).split("&&").map((part) => part.trim())
+    .find((part) => /\bdeno run .* main\.ts\b/.test(part));
+  if (!run) throw new Error("deno.json's start task runs no main.ts");
+  const words = run.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split("=");
+    env[name] = value.join("=");
+  }
+  return { env, flags: words.slice(2, words.indexOf("main.ts")) };
+}
+
+/**
+ * Starts the service on the server core as a city runs it: with the start
+ * task's flags and every default on (the request log, written to a pipe
+ * this harness reads, and the per-IP budget), behind one trusted proxy hop
+ * so each request can come from its own client address (`X-Forwarded-For`).
  */
 export async function startService(
   { name, kvPath, fixtures, modelUrl }: {
@@ -219,11 +241,15 @@ export async function startService(
   const port = await getFreePort();
   const env = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([key]) =>
-      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY)/.test(key)
+      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY|RENDER_WORKERS)/.test(
+        key,
+      )
     ),
   );
-  const process = spawn(name, SERVER_CORE, ["run", "-A", "main.ts"], {
+  const start = await readStartCommand();
+  const process = spawn(name, SERVER_CORE, ["run", ...start.flags, "main.ts"], {
     ...env,
+    ...start.env,
     PORT: String(port),
     LISTEN_HOST: "127.0.0.1",
     KV_PATH: kvPath,

@@ -26,6 +26,8 @@ export interface Meta {
   minutes: number;
   /** Whether processes were pinned to cores. */
   pinned: boolean;
+  /** How `deno task start` runs main.ts, as the service ran here. */
+  startCommand: string;
 }
 
 export interface ReportInput extends VerifyAlone {
@@ -94,7 +96,7 @@ function formatHeader(options: Options, meta: Meta): string[] {
       meta.pinned ? "" : " (NOT pinned: taskset missing)"
     }. ` +
     `${options.rounds} rounds of ${options.duration} s runs, service and limit alternating; figures are the mean of the rounds. ` +
-    `The service runs on its defaults: request log on (to a pipe), per-IP budget on (300 a minute), \`TRUST_PROXY=1\` and a new client address (\`X-Forwarded-For\`) for every request. ` +
+    `The service runs as \`deno task start\` runs it (\`${meta.startCommand}\`), on its defaults: request log on (to a pipe), per-IP budget on (300 a minute), one render worker; \`TRUST_PROXY=1\` and a new client address (\`X-Forwarded-For\`) for every request. ` +
     `${options.connections} connections (writes ${options.writeConnections}, cold cards ${MEMORY_CARDS_IN_FLIGHT}). ` +
     `Load average before/after: ${meta.loadBefore} / ${meta.loadAfter} (other work on the machine shows here). ` +
     `Whole run: ${meta.minutes.toFixed(1)} min.`,
@@ -209,7 +211,7 @@ function formatStall(stall: Stall | undefined): string[] {
   if (!stall) return [];
   return [
     "",
-    "`/healthz` (one connection) while share cards render (4 connections, every card new):",
+    `\`/healthz\` (one connection) while share cards render (${MEMORY_CARDS_IN_FLIGHT} connections, every card new):`,
     "",
     "| /healthz | p50 ms | p99 ms | req/s |",
     "|---|---:|---:|---:|",
