@@ -8,6 +8,7 @@ import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import {
   evaluateRateLimit,
   type RateLimitOptions,
+  type RateLimitResult,
   tightest,
 } from "./rate_limits.ts";
 
@@ -194,6 +195,37 @@ export async function recordVisit(
     };
   });
 }
+
+/**
+ * Whether `rateLimits` allow a verification now, read exactly as
+ * {@linkcode recordVisit} first reads (the visit, the user's counters, the
+ * limits; the key of a visit no attraction has stands in for the
+ * attraction's): a code that names no attraction is judged with the same
+ * reads as a right one, so a locked-out guesser learns nothing from the
+ * timing.
+ */
+export async function peekVisitAttempt(
+  kv: Deno.Kv,
+  { userId, now, rateLimits }: {
+    userId: string;
+    now: Date;
+    rateLimits: readonly Omit<RateLimitOptions, "now">[];
+  },
+): Promise<RateLimitResult> {
+  const [, , ...limitEntries] = await kv.getMany<unknown[]>([
+    keys.visit(userId, NO_ATTRACTION),
+    keys.userStats(userId),
+    ...rateLimits.map((limit) => keys.rateLimit(limit.scope, limit.subject)),
+  ]);
+  return tightest(
+    rateLimits.map((options, i) =>
+      evaluateRateLimit(limitEntries[i].value, { ...options, now }).result
+    ),
+  );
+}
+
+/** A slug no attraction has (slugs are never empty). */
+const NO_ATTRACTION = "";
 
 /**
  * Replaces the rating and notes of a user's verified visit and moves the

@@ -2,12 +2,8 @@ import type { Badge } from "./badges.ts";
 import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
 import { type DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
-import {
-  hitRateLimits,
-  peekRateLimits,
-  type RateLimitOptions,
-} from "@/lib/db/rate_limits.ts";
-import { recordVisit } from "@/lib/db/visits.ts";
+import { hitRateLimits, type RateLimitOptions } from "@/lib/db/rate_limits.ts";
+import { peekVisitAttempt, recordVisit } from "@/lib/db/visits.ts";
 import {
   ConflictError,
   NotFoundError,
@@ -49,10 +45,10 @@ export const GUIDE_CODE_ADDRESS_LIMIT = {
  * is a 404 that counts against {@linkcode GUIDE_CODE_LIMIT} and, when the
  * client's address is known, {@linkcode GUIDE_CODE_ADDRESS_LIMIT}. Past
  * either, every code, right or wrong, is a 429 until the oldest failure
- * leaves the window; the lockout is decided before the code is looked at,
- * with the same reads for a right and a wrong code, so neither the answer
- * nor its timing gives a guesser anything. A visit already verified is a
- * 409 carrying the first visit.
+ * leaves the window; the lockout is decided by the first read, the same keys
+ * for a right and a wrong code (a right one's is the visit's own
+ * transaction), so neither the answer nor its timing gives a guesser
+ * anything. A visit already verified is a 409 carrying the first visit.
  */
 export async function verifyVisit(
   { kv, data, now, onChange }: VisitDeps,
@@ -71,11 +67,14 @@ export async function verifyVisit(
   if (clientIp && clientIp !== "unknown") {
     limits.push({ ...GUIDE_CODE_ADDRESS_LIMIT, subject: clientIp, now: at });
   }
-  const locked = await peekRateLimits(kv, limits);
-  if (!locked.allowed) throw tooManyWrongCodes(locked.retryAfterMs);
-
   const slug = loaded.slugByGuideCode.get(normalizeGuideCode(code));
   if (!slug) {
+    const locked = await peekVisitAttempt(kv, {
+      userId,
+      now: at,
+      rateLimits: limits,
+    });
+    if (!locked.allowed) throw tooManyWrongCodes(locked.retryAfterMs);
     const hit = await hitRateLimits(kv, limits);
     if (!hit.allowed) throw tooManyWrongCodes(hit.retryAfterMs);
     throw new NotFoundError(
