@@ -3,7 +3,9 @@
  * platform allows it: a share-card worker rendering flat out then yields
  * the core to the thread that answers requests instead of sharing it evenly
  * (on one core, 8 cards in flight: `/healthz` p99 6-7 ms at equal priority,
- * 4-5 ms at niceness 10, against about 3 ms idle; docs/PERFORMANCE.md).
+ * 5.2-5.4 ms at niceness 5, 4-5 ms at 10; docs/PERFORMANCE.md). Not lower:
+ * under a load that keeps the main thread busy, cards still render (about
+ * 2.3 a second at 10) instead of starving into their timeout.
  * Elsewhere (no `/proc`, no `renice`, no permission to run it, as on Deno
  * Deploy) it does nothing.
  */
