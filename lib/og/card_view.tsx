@@ -85,7 +85,13 @@ export function CardView({ model: m }: ModelProps) {
           minHeight: 0,
         }}
       >
-        <Header model={m} />
+        <CardHeader
+          colors={m.colors}
+          logo={m.logo}
+          brandName={m.brandName}
+          note={m.tagline}
+          pill="PASAPORTE TURÍSTICO"
+        />
         <div style={{ display: "flex", flex: 1, marginTop: 34, minHeight: 0 }}>
           <div
             style={{
@@ -146,11 +152,24 @@ export function Label(
   );
 }
 
-function Header({ model: m }: ModelProps) {
-  const c = m.colors;
+/** What the header band of every card shows. */
+interface CardHeaderProps {
+  colors: Palette;
+  logo: Logo | null;
+  brandName: string;
+  /** A line under the brand name (the tagline), if any. */
+  note: string;
+  /** The pill on the right (shown upper-case), if any. */
+  pill: string;
+}
+
+/** The header band shared by the route's card and the pages' cards. */
+export function CardHeader(
+  { colors: c, logo, brandName, note, pill }: CardHeaderProps,
+) {
   return (
     <div style={{ display: "flex", alignItems: "center", height: LOGO_SIZE }}>
-      {m.logo
+      {logo
         ? (
           <div
             style={{
@@ -163,10 +182,10 @@ function Header({ model: m }: ModelProps) {
             }}
           >
             <img
-              src={m.logo.src}
-              width={m.logo.width}
-              height={m.logo.height}
-              style={{ width: m.logo.width, height: m.logo.height }}
+              src={logo.src}
+              width={logo.width}
+              height={logo.height}
+              style={{ width: logo.width, height: logo.height }}
             />
           </div>
         )
@@ -192,9 +211,9 @@ function Header({ model: m }: ModelProps) {
             whiteSpace: "nowrap",
           }}
         >
-          {m.brandName || "Turismo municipal"}
+          {brandName || "Turismo municipal"}
         </div>
-        {m.tagline
+        {note
           ? (
             <div
               style={{
@@ -207,33 +226,38 @@ function Header({ model: m }: ModelProps) {
                 textOverflow: "ellipsis",
               }}
             >
-              {m.tagline}
+              {note}
             </div>
           )
           : null}
       </div>
-      <div
-        style={{
-          display: "flex",
-          alignItems: "center",
-          padding: "10px 18px",
-          borderRadius: 999,
-          backgroundColor: c.primaryTint,
-          color: c.primaryInk,
-          marginLeft: 24,
-        }}
-      >
-        <div
-          style={{
-            display: "block",
-            fontSize: 15,
-            fontWeight: 700,
-            letterSpacing: 2,
-          }}
-        >
-          PASAPORTE TURÍSTICO
-        </div>
-      </div>
+      {pill
+        ? (
+          <div
+            style={{
+              display: "flex",
+              alignItems: "center",
+              padding: "10px 18px",
+              borderRadius: 999,
+              backgroundColor: c.primaryTint,
+              color: c.primaryInk,
+              marginLeft: 24,
+            }}
+          >
+            <div
+              style={{
+                display: "block",
+                fontSize: 15,
+                fontWeight: 700,
+                letterSpacing: 2,
+                textTransform: "uppercase",
+              }}
+            >
+              {pill}
+            </div>
+          </div>
+        )
+        : null}
     </div>
   );
 }

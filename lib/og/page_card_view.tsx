@@ -9,9 +9,9 @@ import {
   Arrow,
   CARD_HEIGHT,
   CARD_WIDTH,
+  CardHeader,
   Label,
   type Logo,
-  LOGO_SIZE,
 } from "./card_view.tsx";
 import type { Palette } from "./palette.ts";
 import { isRtl, pickNameSize } from "./text.ts";
@@ -70,7 +70,13 @@ export function PageCardView({ model: m }: ModelProps) {
           minHeight: 0,
         }}
       >
-        <Header model={m} />
+        <CardHeader
+          colors={m.colors}
+          logo={m.logo}
+          brandName={m.brandName}
+          note={m.headerNote}
+          pill={m.pill}
+        />
         <div
           style={{
             display: "flex",
@@ -84,103 +90,6 @@ export function PageCardView({ model: m }: ModelProps) {
         </div>
       </div>
       <Footer model={m} />
-    </div>
-  );
-}
-
-function Header({ model: m }: ModelProps) {
-  const c = m.colors;
-  return (
-    <div style={{ display: "flex", alignItems: "center", height: LOGO_SIZE }}>
-      {m.logo
-        ? (
-          <div
-            style={{
-              display: "flex",
-              width: LOGO_SIZE,
-              height: LOGO_SIZE,
-              marginRight: 20,
-              alignItems: "center",
-              justifyContent: "center",
-            }}
-          >
-            <img
-              src={m.logo.src}
-              width={m.logo.width}
-              height={m.logo.height}
-              style={{ width: m.logo.width, height: m.logo.height }}
-            />
-          </div>
-        )
-        : null}
-      <div
-        style={{
-          display: "flex",
-          flexDirection: "column",
-          justifyContent: "center",
-          flex: 1,
-          minWidth: 0,
-        }}
-      >
-        <div
-          style={{
-            display: "block",
-            fontSize: 28,
-            fontWeight: 700,
-            color: c.primaryInk,
-            lineHeight: 1.15,
-            lineClamp: 1,
-            textOverflow: "ellipsis",
-            whiteSpace: "nowrap",
-          }}
-        >
-          {m.brandName || "Turismo municipal"}
-        </div>
-        {m.headerNote
-          ? (
-            <div
-              style={{
-                display: "block",
-                fontSize: 19,
-                color: c.muted,
-                lineHeight: 1.3,
-                marginTop: 4,
-                whiteSpace: "nowrap",
-                textOverflow: "ellipsis",
-              }}
-            >
-              {m.headerNote}
-            </div>
-          )
-          : null}
-      </div>
-      {m.pill
-        ? (
-          <div
-            style={{
-              display: "flex",
-              alignItems: "center",
-              padding: "10px 18px",
-              borderRadius: 999,
-              backgroundColor: c.primaryTint,
-              color: c.primaryInk,
-              marginLeft: 24,
-            }}
-          >
-            <div
-              style={{
-                display: "block",
-                fontSize: 15,
-                fontWeight: 700,
-                letterSpacing: 2,
-                textTransform: "uppercase",
-              }}
-            >
-              {m.pill}
-            </div>
-          </div>
-        )
-        : null}
     </div>
   );
 }
