@@ -78,8 +78,11 @@ Deno.test("share-card worker pool", async (t) => {
       fn: () => {
         const niceness = threadNiceness();
         assert.equal(niceness.get(String(Deno.pid)), 0, "main thread");
-        const workers = [...niceness].filter(([, n]) => n === 10);
-        assert.equal(workers.length, 1, JSON.stringify([...niceness]));
+        // The worker's thread, and any helper thread it started since
+        // (new threads inherit their creator's niceness).
+        const lowered = [...niceness].filter(([, n]) => n === 10);
+        assert.ok(lowered.length >= 1, JSON.stringify([...niceness]));
+        assert.ok(lowered.length < niceness.size / 2);
       },
     });
 
