@@ -56,7 +56,60 @@ interface ModelProps {
 
 /** The whole 1200x630 card for `model`: what render_card.ts gives satori. */
 export function CardView({ model: m }: ModelProps) {
-  const c = m.colors;
+  return (
+    <CardFrame
+      header={{
+        colors: m.colors,
+        logo: m.logo,
+        brandName: m.brandName,
+        note: m.tagline,
+        pill: "PASAPORTE TURÍSTICO",
+      }}
+      paddingBottom={40}
+      footer={<Footer model={m} />}
+    >
+      <div style={{ display: "flex", flex: 1, marginTop: 34, minHeight: 0 }}>
+        <div
+          style={{
+            display: "flex",
+            flexDirection: "column",
+            width: NAME_WIDTH,
+            marginRight: GAP,
+          }}
+        >
+          <div
+            style={{
+              display: "flex",
+              flex: 1,
+              flexDirection: "column",
+              justifyContent: "center",
+              paddingBottom: 12,
+            }}
+          >
+            <NameBlock model={m} />
+          </div>
+          <Stats model={m} />
+        </div>
+        <ProgressPanel model={m} />
+      </div>
+    </CardFrame>
+  );
+}
+
+/**
+ * The frame every card shares: the page colours, the three-colour strip on
+ * top, the header band, the card's own content and its footer band.
+ */
+export function CardFrame(
+  { header, paddingBottom, footer, children }: {
+    header: CardHeaderProps;
+    /** Space between the content and the footer band, in px. */
+    paddingBottom: number;
+    footer: ComponentChildren;
+    children: ComponentChildren;
+  },
+) {
+  const c = header.colors;
   return (
     <div
       style={{
@@ -81,43 +134,14 @@ export function CardView({ model: m }: ModelProps) {
           display: "flex",
           flexDirection: "column",
           flex: 1,
-          padding: `36px ${PAD_X}px 40px`,
+          padding: `36px ${PAD_X}px ${paddingBottom}px`,
           minHeight: 0,
         }}
       >
-        <CardHeader
-          colors={m.colors}
-          logo={m.logo}
-          brandName={m.brandName}
-          note={m.tagline}
-          pill="PASAPORTE TURÍSTICO"
-        />
-        <div style={{ display: "flex", flex: 1, marginTop: 34, minHeight: 0 }}>
-          <div
-            style={{
-              display: "flex",
-              flexDirection: "column",
-              width: NAME_WIDTH,
-              marginRight: GAP,
-            }}
-          >
-            <div
-              style={{
-                display: "flex",
-                flex: 1,
-                flexDirection: "column",
-                justifyContent: "center",
-                paddingBottom: 12,
-              }}
-            >
-              <NameBlock model={m} />
-            </div>
-            <Stats model={m} />
-          </div>
-          <ProgressPanel model={m} />
-        </div>
+        <CardHeader {...header} />
+        {children}
       </div>
-      <Footer model={m} />
+      {footer}
     </div>
   );
 }

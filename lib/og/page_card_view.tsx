@@ -4,12 +4,10 @@
  * with a title, one line of text and a few facts in the middle. JSX for
  * satori, like card_view.tsx: every box sets `display`.
  */
-import { FAMILY, FAMILY_EXT } from "./fonts.ts";
 import {
   Arrow,
-  CARD_HEIGHT,
   CARD_WIDTH,
-  CardHeader,
+  CardFrame,
   Label,
   type Logo,
 } from "./card_view.tsx";
@@ -41,56 +39,30 @@ interface ModelProps {
 
 /** The whole 1200x630 card of a page: what render_card.ts gives satori. */
 export function PageCardView({ model: m }: ModelProps) {
-  const c = m.colors;
   return (
-    <div
-      style={{
-        display: "flex",
-        width: CARD_WIDTH,
-        height: CARD_HEIGHT,
-        flexDirection: "column",
-        backgroundColor: c.background,
-        color: c.text,
-        fontFamily: `${FAMILY}, "${FAMILY_EXT}"`,
+    <CardFrame
+      header={{
+        colors: m.colors,
+        logo: m.logo,
+        brandName: m.brandName,
+        note: m.headerNote,
+        pill: m.pill,
       }}
+      paddingBottom={32}
+      footer={<Footer model={m} />}
     >
-      <div style={{ display: "flex", width: "100%", height: 10 }}>
-        <div style={{ display: "flex", flex: 3, backgroundColor: c.primary }} />
-        <div style={{ display: "flex", flex: 1, backgroundColor: c.accent }} />
-        <div
-          style={{ display: "flex", flex: 1, backgroundColor: c.secondary }}
-        />
-      </div>
       <div
         style={{
           display: "flex",
           flexDirection: "column",
+          justifyContent: "center",
           flex: 1,
-          padding: `36px ${PAD_X}px 32px`,
           minHeight: 0,
         }}
       >
-        <CardHeader
-          colors={m.colors}
-          logo={m.logo}
-          brandName={m.brandName}
-          note={m.headerNote}
-          pill={m.pill}
-        />
-        <div
-          style={{
-            display: "flex",
-            flexDirection: "column",
-            justifyContent: "center",
-            flex: 1,
-            minHeight: 0,
-          }}
-        >
-          <Body model={m} />
-        </div>
+        <Body model={m} />
       </div>
-      <Footer model={m} />
-    </div>
+    </CardFrame>
   );
 }
 
