@@ -56,6 +56,10 @@ export default function CheckIn(
     if (linked) {
       setCode(normalizeCode(linked).slice(0, 64));
       setFromLink(true);
+    } else if (input.current?.value) {
+      // Typed before hydration (a slow phone): the field holds it, the
+      // state does not yet, and the next render would clear the field.
+      setCode(input.current.value);
     }
   }, []);
 
