@@ -356,9 +356,30 @@ export async function isBuildStale(): Promise<boolean> {
   return false;
 }
 
-/** Builds when stale; the tests and `deno task start` call this. */
-export async function ensureBuild(): Promise<void> {
-  if (await isBuildStale()) await build();
+/**
+ * Builds when stale; `deno task start`, `deno task test` (once, before the
+ * tests) and the browser tests call this. Several processes may ask at
+ * once (a service starting beside a test run, a test file run on its
+ * own): they take turns on a lock file, and the later ones find the build
+ * fresh and leave it alone, so a page never names a chunk that another
+ * build is rewriting.
+ */
+export async function ensureBuild(): Promise<boolean> {
+  return await withBuildLock(async () => {
+    if (!(await isBuildStale())) return false;
+    await build();
+    return true;
+  });
+}
+
+/** Beside `static/build/`, not in it: the build clears that folder. */
+const LOCK_PATH = `${BUILD_DIR}.lock`;
+
+/** Runs `fn` while holding the build's exclusive lock (an advisory file lock, released if the process dies). */
+async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
+  using lock = await Deno.open(LOCK_PATH, { create: true, write: true });
+  await lock.lock(true);
+  return await fn();
 }
 
 async function newestMtime(path: string): Promise<number> {
@@ -446,7 +467,9 @@ async function watch(): Promise<never> {
   for await (const _event of watcher) {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      buildAndReport().catch((error) => console.error(error.message));
+      withBuildLock(buildAndReport).catch((error) =>
+        console.error(error.message)
+      );
     }, 150);
   }
   throw new Error("watcher closed");
@@ -454,10 +477,16 @@ async function watch(): Promise<never> {
 
 if (import.meta.main) {
   const args = new Set(Deno.args);
-  if (args.has("--if-stale") && !(await isBuildStale())) {
-    console.info("static/build/ is up to date");
+  if (args.has("--if-stale")) {
+    const started = performance.now();
+    const built = await ensureBuild();
+    console.info(
+      built
+        ? `Built static/build/ in ${Math.round(performance.now() - started)} ms`
+        : "static/build/ is up to date",
+    );
   } else {
-    await buildAndReport();
+    await withBuildLock(buildAndReport);
   }
   if (args.has("--watch")) await watch();
 }

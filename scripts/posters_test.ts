@@ -26,7 +26,7 @@ async function runPosters(args: string[], extraEnv: Record<string, string>) {
     if (value !== undefined) env[name] = value;
   }
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/posters.ts", ...args],
+    args: ["run", "--quiet", "-A", "scripts/posters.ts", ...args],
     cwd: ROOT,
     clearEnv: true,
     env: { ...env, ...extraEnv },

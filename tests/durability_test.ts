@@ -61,7 +61,7 @@ function startIn(
     env,
     port,
     cwd: dir,
-    denoArgs: ["run", "-A", MAIN],
+    denoArgs: ["run", "--quiet", "-A", MAIN],
     args,
   });
 }
@@ -73,7 +73,7 @@ async function mintDevToken(
   userId: string,
 ): Promise<string> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}scripts/token.ts`, userId],
+    args: ["run", "--quiet", "-A", `${ROOT}scripts/token.ts`, userId],
     cwd: dir,
     env: serviceEnv(env),
     clearEnv: true,

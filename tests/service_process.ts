@@ -43,15 +43,16 @@ export function serviceEnv(
 }
 
 /**
- * Starts `deno <denoArgs> <args>` (by default `deno run -A main.ts`) in
- * `cwd` with `serviceEnv(env)` and `PORT`.
+ * Starts `deno <denoArgs> <args>` (by default `deno run --quiet -A main.ts`,
+ * so no download line of Deno's mixes into the service's output) in `cwd`
+ * with `serviceEnv(env)` and `PORT`.
  */
 export function startService(
   {
     env = {},
     port,
     cwd = ROOT,
-    denoArgs = ["run", "-A", "main.ts"],
+    denoArgs = ["run", "--quiet", "-A", "main.ts"],
     args = [],
   }: {
     env?: Record<string, string>;
