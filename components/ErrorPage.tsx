@@ -1,6 +1,11 @@
 import { Icon } from "./Icon.tsx";
 
 const TEXT = {
+  403: {
+    title: "No tienes permiso para esto",
+    body:
+      "Tu cuenta no puede hacer esta acción. Si crees que es un error, habla con quien administra el portal.",
+  },
   404: {
     title: "No encontramos esta página",
     body:
@@ -13,26 +18,56 @@ const TEXT = {
   },
 } as const;
 
-/** The friendly error pages (404, 500): what happened and where to go next. */
-export function ErrorPage({ status }: { status: 404 | 500 }) {
-  const text = TEXT[status];
+/**
+ * The friendly error pages (403, 404, 500): what happened and where to go
+ * next. A 403 (only staff meet one) may say why (`title`, `body`) and leads
+ * back to the panel.
+ */
+export function ErrorPage(
+  { status, title, body }: {
+    status: 403 | 404 | 500;
+    title?: string;
+    body?: string;
+  },
+) {
+  const text = {
+    title: title ?? TEXT[status].title,
+    body: body ?? TEXT[status].body,
+  };
   return (
     <section class="container error-page" aria-labelledby="error-title">
       <p class="error-page__code" aria-hidden="true">{status}</p>
       <h1 id="error-title">{text.title}</h1>
       <p class="lead">{text.body}</p>
-      <ul class="button-row">
-        <li>
-          <a class="button" href="/">
-            Ir al inicio <Icon name="arrow" />
-          </a>
-        </li>
-        <li>
-          <a class="button button--ghost" href="/turismo/atractivos">
-            Ver atractivos
-          </a>
-        </li>
-      </ul>
+      {status === 403
+        ? (
+          <ul class="button-row">
+            <li>
+              <a class="button" href="/panel">
+                Volver al panel <Icon name="arrow" />
+              </a>
+            </li>
+          </ul>
+        )
+        : <ErrorLinks />}
     </section>
+  );
+}
+
+/** Where a lost visitor can go next. */
+function ErrorLinks() {
+  return (
+    <ul class="button-row">
+      <li>
+        <a class="button" href="/">
+          Ir al inicio <Icon name="arrow" />
+        </a>
+      </li>
+      <li>
+        <a class="button button--ghost" href="/turismo/atractivos">
+          Ver atractivos
+        </a>
+      </li>
+    </ul>
   );
 }

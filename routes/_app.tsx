@@ -90,7 +90,40 @@ export function renderNotFoundPage(c: Context, deps: AppDeps): Response {
 }
 
 /**
- * A router for HTML pages: a thrown 404 renders the friendly 404 page and
+ * The "not allowed" page, status 403: a staff member without the role an
+ * action needs, or a state-changing request from another site. `error`
+ * says why, in its Spanish message and details.
+ */
+export function renderForbiddenPage(
+  c: Context,
+  deps: AppDeps,
+  error?: HttpError,
+): Response {
+  const response = renderPage(c, deps, {
+    status: 403,
+    head: {
+      title: `${
+        error?.message ?? "Sin permiso"
+      } · ${deps.data.current().data.branding.name}`,
+      description: error?.details ?? "No tienes permiso para esta acción.",
+      image: null,
+      robots: "noindex",
+    },
+    body: (
+      <ErrorPage
+        status={403}
+        title={error?.message}
+        body={error?.details}
+      />
+    ),
+  });
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
+/**
+ * A router for HTML pages: a thrown 404 renders the friendly 404 page, a
+ * 403 (a staff member without the role) the 403 page, and
  * anything unexpected is logged and answered with a friendly 500 page, never
  * the API's JSON.
  */
@@ -99,6 +132,9 @@ export function createPageRouter(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => {
     if (error instanceof HttpError && error.status === 404) {
       return renderNotFoundPage(c, deps);
+    }
+    if (error instanceof HttpError && error.status === 403) {
+      return renderForbiddenPage(c, deps, error);
     }
     console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
     try {

@@ -73,6 +73,19 @@ export function formatDate(iso: string, timeZone: string): string {
   }).format(new Date(bare ? `${iso}T12:00:00Z` : iso));
 }
 
+/** `22 nov 2026, 14:05`: an instant to the minute, in the municipality's time zone (24-hour clock). */
+export function formatDateTime(iso: string, timeZone: string): string {
+  return getFormatter<Intl.DateTimeFormat>("date", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  }).format(new Date(iso));
+}
+
 /** `31 oct – 2 nov 2026` for an event's span. */
 export function formatDateRange(
   start: string,

@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AuthUser } from "@/lib/auth/tokens.ts";
+import type { StaffMember } from "@/lib/staff/types.ts";
 import { BadRequestError } from "./errors.ts";
 import { describeIssue } from "./validation_messages.ts";
 
@@ -8,6 +9,8 @@ export type AppEnv = {
   Variables: {
     /** The verified bearer token's user; set by {@linkcode requireUser} and {@linkcode optionalUser}. */
     user?: AuthUser;
+    /** The signed-in staff member on `/panel`; set by `requireStaff` (lib/staff/guard.ts). */
+    staff?: StaffMember;
   };
 };
 

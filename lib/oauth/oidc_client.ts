@@ -7,6 +7,8 @@ export type OidcConfig = NonNullable<Config["oidc"]>;
 
 /** What the portal asks the provider for: an identity and a display name. */
 const SCOPE = "openid profile";
+/** A staff sign-in also asks for the e-mail address, which `STAFF` may list. */
+const STAFF_SCOPE = "openid profile email";
 /** How long discovered provider metadata is trusted before it is read again. */
 const METADATA_TTL_MS = 60 * 60 * 1000;
 
@@ -35,6 +37,11 @@ export interface OidcIdentity {
   issuer: string;
   subject: string;
   name: string | null;
+  /**
+   * The e-mail address in lower case, only when the provider says it is
+   * verified and only when asked for (`withEmail`); otherwise `null`.
+   */
+  email: string | null;
 }
 
 /** The parameters a sign-in needs to remember between the redirect and the callback. */
@@ -52,8 +59,13 @@ export interface OidcAuthorization {
  * {@linkcode OidcSignInError}.
  */
 export interface OidcClient {
-  /** Builds the provider's authorization address for a new sign-in. */
-  createAuthorization(): Promise<OidcAuthorization>;
+  /**
+   * Builds the provider's authorization address for a new sign-in; with
+   * `withEmail` (a staff sign-in) it asks for the e-mail address too.
+   */
+  createAuthorization(
+    options?: { withEmail?: boolean },
+  ): Promise<OidcAuthorization>;
   /**
    * Validates the callback (`state`, `iss`, errors), exchanges the code with
    * the PKCE verifier, and checks the ID token (nonce, audience, issuer,
@@ -61,7 +73,13 @@ export interface OidcClient {
    */
   completeAuthorization(
     callbackUrl: URL,
-    expected: { state: string; nonce: string; codeVerifier: string },
+    expected: {
+      state: string;
+      nonce: string;
+      codeVerifier: string;
+      /** Read the verified e-mail address (a staff sign-in, which asked for it). */
+      withEmail?: boolean;
+    },
   ): Promise<OidcIdentity>;
 }
 
@@ -115,7 +133,7 @@ export function createOidcClient(config: OidcConfig): OidcClient {
   }
 
   return {
-    async createAuthorization() {
+    async createAuthorization({ withEmail = false } = {}) {
       const as = await discover();
       if (!as.authorization_endpoint) {
         throw new OidcUnavailableError(
@@ -129,7 +147,7 @@ export function createOidcClient(config: OidcConfig): OidcClient {
       url.searchParams.set("client_id", config.clientId);
       url.searchParams.set("redirect_uri", config.redirectUri);
       url.searchParams.set("response_type", "code");
-      url.searchParams.set("scope", SCOPE);
+      url.searchParams.set("scope", withEmail ? STAFF_SCOPE : SCOPE);
       url.searchParams.set("state", state);
       url.searchParams.set("nonce", nonce);
       url.searchParams.set(
@@ -189,26 +207,32 @@ export function createOidcClient(config: OidcConfig): OidcClient {
         throw toSignInError(error, "token");
       }
       if (!claims) throw new OidcSignInError("No ID token");
-      return {
-        issuer: claims.iss,
-        subject: claims.sub,
-        name: readName(claims) ??
-          await fetchUserInfoName(as, claims.sub, result.access_token),
-      };
+      let name = readName(claims);
+      // The e-mail address is read only when it was asked for (a staff
+      // sign-in): a tourist's is never taken.
+      const wantsEmail = expected.withEmail === true;
+      let email = wantsEmail ? readVerifiedEmail(claims) : null;
+      if (name === null || (wantsEmail && email === null)) {
+        const info = await fetchUserInfo(as, claims.sub, result.access_token);
+        name ??= info ? readName(info) : null;
+        if (wantsEmail && info) email ??= readVerifiedEmail(info);
+      }
+      return { issuer: claims.iss, subject: claims.sub, name, email };
     },
   };
 
   /**
    * Providers that keep profile claims out of the ID token (as the OIDC
-   * spec suggests when an access token is issued) give the name at
-   * userinfo. Only a greeting depends on it, so a failure here is logged
-   * and the sign-in goes on without a name.
+   * spec suggests when an access token is issued) give the name and the
+   * e-mail address at userinfo. A greeting depends on the name, and a
+   * staff member listed by subject needs no address, so a failure here is
+   * logged and the sign-in goes on without them.
    */
-  async function fetchUserInfoName(
+  async function fetchUserInfo(
     as: oauth.AuthorizationServer,
     subject: string,
     accessToken: string,
-  ): Promise<string | null> {
+  ): Promise<Record<string, unknown> | null> {
     if (!as.userinfo_endpoint) return null;
     try {
       const response = await oauth.userInfoRequest(
@@ -217,8 +241,11 @@ export function createOidcClient(config: OidcConfig): OidcClient {
         accessToken,
         requestOptions,
       );
-      return readName(
-        await oauth.processUserInfoResponse(as, client, subject, response),
+      return await oauth.processUserInfoResponse(
+        as,
+        client,
+        subject,
+        response,
       );
     } catch (error) {
       console.warn(`Sign-in: userinfo failed: ${describe(error)}`);
@@ -250,6 +277,14 @@ function readName(claims: Record<string, unknown>): string | null {
     if (name) return name;
   }
   return null;
+}
+
+/** The `email` claim in lower case when `email_verified` is true, else `null`. */
+function readVerifiedEmail(claims: Record<string, unknown>): string | null {
+  const email = claims.email;
+  if (claims.email_verified !== true || typeof email !== "string") return null;
+  const trimmed = email.trim().toLowerCase();
+  return trimmed.length > 0 && trimmed.length <= 254 ? trimmed : null;
 }
 
 /** Network failures, timeouts and provider-side errors (5xx, not JSON, bad metadata). */

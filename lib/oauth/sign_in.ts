@@ -12,7 +12,11 @@ import type { Config } from "@/lib/config/config.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import { mergePassports } from "@/lib/db/passports.ts";
-import { getOidcClient, OidcSignInError } from "./oidc_client.ts";
+import {
+  getOidcClient,
+  type OidcIdentity,
+  OidcSignInError,
+} from "./oidc_client.ts";
 
 /** How long a session lasts; the cookie's Max-Age matches. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -68,21 +72,26 @@ export function getSafeNextPath(next: string | undefined | null): string {
 /**
  * Starts a sign-in: a fresh `state`, `nonce` and PKCE verifier, kept in KV
  * under the state for {@linkcode FLOW_TTL_MS}; returns the provider address
- * to send the browser to and the state to bind to the browser.
+ * to send the browser to and the state to bind to the browser. A staff
+ * sign-in (`purpose: "staff"`) also asks for the e-mail address and ends
+ * in a staff session instead of a passport.
  */
 export async function startSignIn(
   { config, kv, now }: SignInDeps,
-  { next }: { next?: string | null },
+  { next, purpose }: { next?: string | null; purpose?: "staff" },
 ): Promise<{ redirectTo: URL; state: string }> {
   if (!config.oidc) {
     throw new SignInNotConfiguredError("OIDC_ISSUER is not set");
   }
-  const authorization = await getOidcClient(config.oidc).createAuthorization();
+  const authorization = await getOidcClient(config.oidc).createAuthorization({
+    withEmail: purpose === "staff",
+  });
   await saveOAuthFlow(kv, authorization.state, {
     codeVerifier: authorization.codeVerifier,
     nonce: authorization.nonce,
     next: getSafeNextPath(next),
     expiresAt: now().getTime() + FLOW_TTL_MS,
+    ...(purpose ? { purpose } : {}),
   }, { ttlMs: FLOW_TTL_MS });
   return { redirectTo: authorization.url, state: authorization.state };
 }
@@ -96,7 +105,9 @@ export async function startSignIn(
  * id; the session gets a new random id, and the browser's previous session,
  * if any, is ended: a guest passport's visits, ratings, badges and ticket
  * move into the account first (`mergePassports`), so signing in keeps
- * everything.
+ * everything. A staff sign-in stops at the verified identity: the staff
+ * console decides whether it is staff (`lib/staff/sign_in.ts`), and no
+ * tourist session or user is made for it.
  */
 export async function finishSignIn(
   { config, kv, now, data, onChange }: SignInDeps,
@@ -105,7 +116,10 @@ export async function finishSignIn(
     browserState: string | undefined;
     previousSessionId: string | undefined;
   },
-): Promise<{ sessionId: string; session: Session; next: string }> {
+): Promise<
+  | { purpose: "tourist"; sessionId: string; session: Session; next: string }
+  | { purpose: "staff"; identity: OidcIdentity }
+> {
   if (!config.oidc) {
     throw new SignInNotConfiguredError("OIDC_ISSUER is not set");
   }
@@ -121,12 +135,19 @@ export async function finishSignIn(
   }
   const identity = await getOidcClient(config.oidc).completeAuthorization(
     callbackUrl,
-    { state, nonce: flow.nonce, codeVerifier: flow.codeVerifier },
+    {
+      state,
+      nonce: flow.nonce,
+      codeVerifier: flow.codeVerifier,
+      withEmail: flow.purpose === "staff",
+    },
   );
+  if (flow.purpose === "staff") return { purpose: "staff", identity };
   const { userId } = await getOrCreateUserForIdentity(kv, {
     issuer: identity.issuer,
     subject: identity.subject,
     now: now(),
+    timeZone: data.current().data.municipality.timeZone,
   });
   const { sessionId, session } = await createSession(kv, {
     userId,
@@ -142,6 +163,7 @@ export async function finishSignIn(
         into: userId,
         now: now(),
         totalAttractions: data.current().totalAttractions,
+        timeZone: data.current().data.municipality.timeZone,
       });
       onChange({
         kind: "merge",
@@ -152,7 +174,7 @@ export async function finishSignIn(
     }
     await deleteSession(kv, previousSessionId);
   }
-  return { sessionId, session, next: flow.next };
+  return { purpose: "tourist", sessionId, session, next: flow.next };
 }
 
 /** The live session a cookie names, or `null` (none, unknown, tampered or expired). */

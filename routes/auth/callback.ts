@@ -5,13 +5,21 @@ import {
   readSignInStateCookie,
   writeSessionCookie,
 } from "@/lib/oauth/cookies.ts";
-import { renderSignInError } from "./_message.tsx";
+import {
+  renderAuthMessage,
+  renderContinuePage,
+  renderSignInError,
+} from "./_message.tsx";
 import { finishSignIn, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
+import { writeStaffCookie } from "@/lib/staff/cookies.ts";
+import { PANEL_HOME, signInStaffIdentity } from "@/lib/staff/sign_in.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /**
  * `GET /auth/callback`: the provider's redirect back. Completes the sign-in,
- * sets a new session cookie and goes on to the page the user came from.
+ * sets a new session cookie and goes on to the page the user came from. A
+ * staff sign-in (started at `/auth/personal/proveedor`) opens a staff
+ * session instead, if `STAFF` lists the identity.
  */
 export default function callback(deps: AppDeps) {
   return createPageRouter(deps).get("/", async (c) => {
@@ -19,13 +27,27 @@ export default function callback(deps: AppDeps) {
     clearSignInStateCookie(c, deps.config);
     c.header("Cache-Control", "no-store");
     try {
-      const { sessionId, next } = await finishSignIn(deps, {
+      const done = await finishSignIn(deps, {
         callbackUrl: new URL(c.req.url),
         browserState,
         previousSessionId: readSessionCookie(c, deps.config),
       });
-      writeSessionCookie(c, deps.config, sessionId, SESSION_TTL_MS / 1000);
-      return c.redirect(next, 303);
+      if (done.purpose === "staff") {
+        const staff = await signInStaffIdentity(deps, done.identity);
+        if (!staff) {
+          return renderAuthMessage(c, deps, {
+            status: 403,
+            title: "Esta cuenta no tiene acceso al panel",
+            body:
+              "La cuenta con la que entraste no está en la lista del personal del portal. Pide a la persona que administra el portal que te agregue, o entra con tu cuenta institucional.",
+            retryHref: "/auth/personal",
+          });
+        }
+        writeStaffCookie(c, deps.config, staff.sessionId);
+        return renderContinuePage(c, deps, PANEL_HOME);
+      }
+      writeSessionCookie(c, deps.config, done.sessionId, SESSION_TTL_MS / 1000);
+      return c.redirect(done.next, 303);
     } catch (error) {
       return renderSignInError(c, deps, error);
     }

@@ -1,0 +1,124 @@
+/**
+ * The audit log of the staff console: every staff action (sign-in and
+ * sign-out, a code replaced, a note hidden or shown, an export downloaded)
+ * with who, what, on what and when. Kept {@linkcode AUDIT_RETENTION_MS}
+ * (one year) by KV's `expireIn`, then dropped by KV itself.
+ */
+import type { StaffAction, StaffMember } from "@/lib/staff/types.ts";
+import { keys } from "./keys.ts";
+import { commit } from "./kv.ts";
+
+export type { StaffAction } from "@/lib/staff/types.ts";
+
+/** How long an audit entry is kept: one year. */
+export const AUDIT_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
+/** The most entries one page of the log lists. */
+export const MAX_AUDIT_PAGE = 200;
+
+/** One recorded staff action. */
+export interface StaffActionEntry {
+  /** Unique; with `at`, the entry's key. */
+  id: string;
+  /** ISO 8601. */
+  at: string;
+  /** Who did it, as they were signed in then (a later change of role does not rewrite history). */
+  staff: StaffMember;
+  action: StaffAction;
+  /** What it was done to, e.g. an attraction's slug or a visit id; absent for sign-in and sign-out. */
+  target?: string;
+}
+
+/** What {@linkcode recordStaffAction} is told. */
+export interface StaffActionInput {
+  staff: StaffMember;
+  action: StaffAction;
+  target?: string;
+  at: Date;
+}
+
+/**
+ * Adds the audit entry's write to `operation`, so that an action and its
+ * record commit together (or neither does): the staff link's sign-in
+ * consumes the link, opens the session and records it in one atomic.
+ */
+export function addStaffActionTo(
+  operation: Deno.AtomicOperation,
+  input: StaffActionInput,
+): Deno.AtomicOperation {
+  const entry: StaffActionEntry = {
+    id: crypto.randomUUID(),
+    at: input.at.toISOString(),
+    staff: {
+      id: input.staff.id,
+      email: input.staff.email,
+      role: input.staff.role,
+    },
+    action: input.action,
+    ...(input.target !== undefined ? { target: input.target } : {}),
+  };
+  return operation.set(
+    keys.staffAction(input.at.getTime(), entry.id),
+    entry,
+    { expireIn: AUDIT_RETENTION_MS },
+  );
+}
+
+/**
+ * Records one staff action. Its key is new (a random id), so the write
+ * never conflicts; a KV file busy in another process is retried a few times.
+ */
+export async function recordStaffAction(
+  kv: Deno.Kv,
+  input: StaffActionInput,
+): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    const result = await commit(addStaffActionTo(kv.atomic(), input));
+    if (result.ok) return;
+    if (attempt >= 20) throw new Error("Could not record the staff action");
+    await new Promise((resolve) => setTimeout(resolve, 5 + attempt * 5));
+  }
+}
+
+/**
+ * One page of the audit log, newest first; `cursor` (from the previous
+ * page) goes on to older entries, and is empty on the last page. A cursor
+ * KV does not recognise (edited by hand) starts again from the newest.
+ */
+export async function listStaffActions(
+  kv: Deno.Kv,
+  { limit = 50, cursor }: { limit?: number; cursor?: string } = {},
+): Promise<{ values: StaffActionEntry[]; cursor: string }> {
+  const list = (from: string | undefined) =>
+    kv.list<StaffActionEntry>(
+      { prefix: keys.staffActions() },
+      {
+        reverse: true,
+        limit: Math.max(1, Math.min(MAX_AUDIT_PAGE, Math.trunc(limit) || 1)),
+        cursor: from || undefined,
+      },
+    );
+  let iterator = list(cursor);
+  let values: StaffActionEntry[] = [];
+  try {
+    for await (const entry of iterator) values.push(entry.value);
+  } catch (error) {
+    if (!(error instanceof TypeError && /cursor/i.test(error.message))) {
+      throw error;
+    }
+    iterator = list(undefined);
+    values = [];
+    for await (const entry of iterator) values.push(entry.value);
+  }
+  // KV hands out a cursor after a full page even when nothing follows:
+  // look one entry ahead so the last page has none.
+  let next = iterator.cursor;
+  if (next) {
+    const ahead = kv.list({ prefix: keys.staffActions() }, {
+      reverse: true,
+      limit: 1,
+      cursor: next,
+    });
+    if ((await ahead.next()).done) next = "";
+  }
+  return { values, cursor: next };
+}

@@ -1,0 +1,102 @@
+/**
+ * How staff get into the console: a single-use link from
+ * `deno task staff-link` (any set-up, the only way without an identity
+ * provider), or the portal's OIDC provider for identities listed in
+ * `STAFF`. Both end in a staff session, audited as a sign-in.
+ */
+import type { StaffEntry } from "@/lib/config/config.ts";
+import {
+  createStaffLink,
+  createStaffSession,
+  deleteStaffSession,
+  redeemStaffLink,
+  type StaffSession,
+} from "@/lib/db/staff_sessions.ts";
+import type { StaffMember, StaffRole } from "./types.ts";
+
+/** Where a staff sign-in link leads; its token follows. Outside `/panel`, which strangers never see. */
+export const STAFF_LINK_PATH = "/auth/personal/";
+
+/** Where a staff member lands after signing in. */
+export const PANEL_HOME = "/panel";
+
+/**
+ * Creates a single-use sign-in link for `email` with `role`, valid 15
+ * minutes, at `baseUrl` (the portal's public origin). Only the hash of its
+ * token is stored.
+ */
+export async function createStaffSignInLink(
+  kv: Deno.Kv,
+  { email, role, baseUrl, now }: {
+    email: string;
+    role: StaffRole;
+    baseUrl: string;
+    now: Date;
+  },
+): Promise<{ url: string; expiresAt: Date }> {
+  const address = email.trim().toLowerCase();
+  const staff: StaffMember = { id: address, email: address, role };
+  const { token, expiresAt } = await createStaffLink(kv, { staff, now });
+  return {
+    url: new URL(`${STAFF_LINK_PATH}${token}`, baseUrl).href,
+    expiresAt,
+  };
+}
+
+/**
+ * Opens a staff session from a link's token (consumed at once, audited);
+ * `null` for a link that is unknown, already used or expired.
+ */
+export async function signInWithStaffLink(
+  { kv, now }: { kv: Deno.Kv; now: () => Date },
+  token: string,
+): Promise<{ sessionId: string; session: StaffSession } | null> {
+  return await redeemStaffLink(kv, { token, now: now() });
+}
+
+/**
+ * The staff member an identity provider's identity is, by `STAFF`: a
+ * subject entry first (it cannot change hands), else the verified e-mail
+ * address; `null` when not listed.
+ */
+export function findStaffMember(
+  entries: readonly StaffEntry[],
+  identity: { subject: string; email: string | null },
+): StaffMember | null {
+  const bySubject = entries.find((entry) => entry.subject === identity.subject);
+  const byEmail = identity.email === null
+    ? undefined
+    : entries.find((entry) => entry.email === identity.email);
+  const entry = bySubject ?? byEmail;
+  if (!entry) return null;
+  return {
+    id: identity.email ?? `sub:${identity.subject}`,
+    email: identity.email ?? "",
+    role: entry.role,
+  };
+}
+
+/**
+ * Opens a staff session for an identity the provider vouched for, if
+ * `STAFF` lists it; `null` (no session) otherwise.
+ */
+export async function signInStaffIdentity(
+  { kv, now, config }: {
+    kv: Deno.Kv;
+    now: () => Date;
+    config: { staff: readonly StaffEntry[] };
+  },
+  identity: { subject: string; email: string | null },
+): Promise<{ sessionId: string; session: StaffSession } | null> {
+  const staff = findStaffMember(config.staff, identity);
+  if (!staff) return null;
+  return await createStaffSession(kv, { staff, now: now() });
+}
+
+/** Ends a staff session and audits the sign-out; nothing for an unknown one. */
+export async function signOutStaff(
+  { kv, now }: { kv: Deno.Kv; now: () => Date },
+  sessionId: string | undefined,
+): Promise<void> {
+  if (sessionId) await deleteStaffSession(kv, { sessionId, now: now() });
+}

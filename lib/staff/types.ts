@@ -1,0 +1,36 @@
+/**
+ * Who works the staff console (`/panel`) and what they may do: shared by the
+ * guard, the audit log and every panel page.
+ */
+
+/**
+ * `admin` manages guide codes, moderation and staff actions; `viewer` sees
+ * the dashboard and the exports.
+ */
+export type StaffRole = "admin" | "viewer";
+
+/** The roles, in the order the configuration and the link task accept them. */
+export const STAFF_ROLES: readonly StaffRole[] = ["admin", "viewer"];
+
+/** A signed-in staff member, as the guard puts it on the context (`c.get("staff")`). */
+export interface StaffMember {
+  /**
+   * Stable across sign-ins: the e-mail address in lower case, or
+   * `sub:<subject>` for an identity listed by its provider subject only.
+   */
+  id: string;
+  /** The e-mail address (lower case); empty for an identity without one. */
+  email: string;
+  role: StaffRole;
+}
+
+/** What a staff member did, as the audit log records it (`lib/db/audit.ts`). */
+export type StaffAction =
+  | "signin"
+  | "signout"
+  | "code_replaced"
+  | "note_hidden"
+  | "note_shown"
+  | "question_resolved"
+  | "export_downloaded"
+  | "erasure";

@@ -1,0 +1,17 @@
+import type { AppDeps } from "@/deps.ts";
+import { clearStaffCookie, readStaffCookie } from "@/lib/staff/cookies.ts";
+import { signOutStaff } from "@/lib/staff/sign_in.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
+
+/**
+ * `POST /panel/salir`: ends the staff session (audited) and forgets the
+ * cookie. Behind the panel's guard and its cross-site check.
+ */
+export default function staffSignOut(deps: AppDeps) {
+  return createPageRouter(deps).post("/", async (c) => {
+    await signOutStaff(deps, readStaffCookie(c, deps.config));
+    clearStaffCookie(c, deps.config);
+    c.header("Cache-Control", "no-store");
+    return c.redirect("/", 303);
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Prints a single-use sign-in link to the staff console, valid 15 minutes:
+ * `deno task staff-link <email> [--role admin|viewer] [--base-url URL]`
+ * (role `viewer` unless told). The way in on the embedded defaults (no
+ * identity provider); whoever can run it can read the service's KV anyway.
+ * Reads `.env` like `deno task start`, so it writes to the same KV; the link
+ * goes to `--base-url`, else `BASE_URL`, else `http://<LISTEN_HOST>:<PORT>`.
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
+import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
+import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
+import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
+
+const USAGE =
+  "Usage: deno task staff-link <email> [--role admin|viewer] [--base-url https://turismo.example.gob.mx]";
+
+function fail(message: string): never {
+  console.error(message);
+  Deno.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    args: Deno.args,
+    allowPositionals: true,
+    options: {
+      role: { type: "string", default: "viewer" },
+      "base-url": { type: "string" },
+      "env-file": { type: "string" },
+    },
+  });
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const { positionals, values } = parsed;
+const email = positionals[0]?.trim().toLowerCase() ?? "";
+if (positionals.length !== 1 || !z.email().safeParse(email).success) {
+  fail(`Give one e-mail address.\n${USAGE}`);
+}
+const role = values.role as StaffRole;
+if (!STAFF_ROLES.includes(role)) {
+  fail(`--role must be admin or viewer.\n${USAGE}`);
+}
+
+let config;
+try {
+  if (values["env-file"]) applyEnvFile(values["env-file"]);
+  config = parseConfig(Deno.env.toObject());
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  fail(error.message);
+}
+if (config.kvPath === ":memory:") {
+  fail("KV_PATH is :memory:, so no running service would accept this link.");
+}
+const host = config.hostname.includes(":")
+  ? `[${config.hostname}]`
+  : config.hostname;
+const baseUrl = values["base-url"] ?? config.baseUrl ??
+  `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${config.port}`;
+if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+  fail(`--base-url must be an http or https URL.\n${USAGE}`);
+}
+try {
+  if (config.legacyKvPath && config.kvPath) {
+    await moveLegacyKvFile(config.legacyKvPath, config.kvPath);
+  }
+} catch (error) {
+  if (!(error instanceof KvStartError)) throw error;
+  fail(error.message);
+}
+const kv = await openKv(config.kvPath);
+try {
+  const { url } = await createStaffSignInLink(kv, {
+    email,
+    role,
+    baseUrl,
+    now: new Date(),
+  });
+  console.log(
+    `Staff sign-in link for ${email} (${role}), single use, valid 15 minutes: ${url}`,
+  );
+} finally {
+  kv.close();
+}

@@ -1,0 +1,174 @@
+/**
+ * A newcomer reaching the staff console on the embedded defaults, in
+ * headless Chromium: the service runs as its own process on a KV file (as
+ * `deno task start` runs it), `scripts/staff_link.ts` prints a sign-in
+ * link for that KV, and the browser opens it, presses "Entrar al panel",
+ * reads its sign-in in Auditoría and signs out, after which the panel is a
+ * 404 again. Skipped, with the reason printed, when Chromium is missing.
+ */
+import assert from "node:assert/strict";
+import { parse } from "csv-parse/sync";
+import { ensureBuild } from "@/scripts/build.ts";
+import {
+  browserSkipReason,
+  launchBrowser,
+  saveScreenshot,
+  watchPage,
+} from "./browser.ts";
+import {
+  getFreePort,
+  ROOT,
+  serviceEnv,
+  startService,
+  stopServices,
+  waitUntilHealthy,
+} from "./service_process.ts";
+
+/** A desktop screen, where the office works. */
+const DESKTOP = { width: 1280, height: 800 };
+
+Deno.test({
+  name:
+    "GET /panel in Chromium: sign in with a staff link, read the audit, sign out",
+  ignore: browserSkipReason !== undefined,
+  async fn(t) {
+    await ensureBuild();
+    const dir = await Deno.makeTempDir({ prefix: "turismo-panel-" });
+    const env = { KV_PATH: `${dir}/turismo.kv` };
+    const port = await getFreePort();
+    const service = startService({ port, env });
+    const browser = await launchBrowser();
+    try {
+      await waitUntilHealthy(service);
+      const origin = service.url;
+
+      let link = "";
+      await t.step(
+        "deno task staff-link prints a link to this service",
+        async () => {
+          const { code, stdout, stderr } = await new Deno.Command(
+            Deno.execPath(),
+            {
+              args: [
+                "run",
+                "--quiet",
+                "-A",
+                "scripts/staff_link.ts",
+                "ana@municipio.gob.mx",
+                "--role",
+                "admin",
+              ],
+              cwd: ROOT,
+              env: serviceEnv({ ...env, PORT: String(port) }),
+              clearEnv: true,
+              stdin: "null",
+            },
+          ).output();
+          assert.equal(code, 0, new TextDecoder().decode(stderr));
+          const match = new TextDecoder().decode(stdout).match(
+            /valid 15 minutes: (\S+)/,
+          );
+          assert.ok(match, "the link is printed");
+          link = match[1];
+          assert.ok(link.startsWith(`${origin}/auth/personal/`), link);
+        },
+      );
+
+      const context = await browser.newContext({
+        locale: "es-MX",
+        viewport: DESKTOP,
+      });
+      const page = await context.newPage();
+      const watch = watchPage(page, origin);
+      // The panel after sign-out is a 404, which the browser logs.
+      watch.allow(/404/);
+
+      await t.step("the link's button opens the panel", async () => {
+        await page.goto(link);
+        await page.getByRole("button", { name: "Entrar al panel" }).click();
+        await page.waitForURL(`${origin}/panel`);
+        const nav = page.getByRole("navigation", { name: "Panel" });
+        await nav.getByRole("link", { name: "Tablero" }).waitFor();
+        assert.match(
+          await page.locator(".console__who").innerText(),
+          /ana@municipio\.gob\.mx · Administración/,
+        );
+        const cookie = (await context.cookies(origin)).find((c) =>
+          c.name === "staff"
+        );
+        assert.ok(cookie?.httpOnly, "an HttpOnly staff cookie");
+        assert.equal(cookie.sameSite, "Strict");
+      });
+
+      await t.step("Auditoría lists the sign-in", async () => {
+        await page.getByRole("navigation", { name: "Panel" })
+          .getByRole("link", { name: "Auditoría" }).click();
+        await page.waitForURL(`${origin}/panel/auditoria`);
+        await page.getByRole("heading", { name: "Auditoría", level: 1 })
+          .waitFor();
+        const firstRow = page.locator("table tbody tr").first();
+        assert.match(
+          await firstRow.innerText(),
+          /ana@municipio\.gob\.mx\s+Administración\s+Entró al panel/,
+        );
+        await saveScreenshot(page, "panel-audit");
+      });
+
+      await t.step(
+        "Datos abiertos y exportaciones: a download parses back as CSV",
+        async () => {
+          await page.getByRole("navigation", { name: "Panel" })
+            .getByRole("link", { name: "Datos abiertos y exportaciones" })
+            .click();
+          await page.waitForURL(`${origin}/panel/exportar`);
+          const [download] = await Promise.all([
+            page.waitForEvent("download"),
+            page.getByRole("link", { name: /Visitas diarias por atractivo/ })
+              .click(),
+          ]);
+          assert.equal(download.suggestedFilename(), "visitas-diarias.csv");
+          const path = await download.path();
+          assert.deepEqual(parse(await Deno.readTextFile(path)), [
+            ["fecha", "atractivo", "nombre", "visitas"],
+          ]);
+          const descriptor = await page.request.get(
+            `${origin}/datos/datapackage.json`,
+          );
+          assert.equal(descriptor.status(), 200);
+          assert.equal((await descriptor.json()).resources.length, 2);
+        },
+      );
+
+      await t.step("the link cannot be used a second time", async () => {
+        const other = await browser.newContext({ locale: "es-MX" });
+        const second = await other.newPage();
+        await second.goto(link);
+        await second.getByRole("button", { name: "Entrar al panel" }).click();
+        await second.getByText("Este enlace ya se usó o venció").waitFor();
+        await other.close();
+      });
+
+      await t.step(
+        "Salir ends the session: /panel is a 404 again",
+        async () => {
+          await page.getByRole("button", { name: "Salir" }).click();
+          await page.waitForURL(`${origin}/`);
+          const res = await page.goto(`${origin}/panel`);
+          assert.equal(res?.status(), 404);
+          await page.getByText("No encontramos esta página").waitFor();
+          assert.equal(
+            (await context.cookies(origin)).some((c) => c.name === "staff"),
+            false,
+          );
+        },
+      );
+
+      assert.deepEqual(watch.problems, []);
+      assert.deepEqual(watch.dialogs, []);
+    } finally {
+      await browser.close();
+      await stopServices([service]);
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
