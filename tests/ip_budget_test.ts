@@ -239,6 +239,8 @@ Deno.test("per-IP request budget on a real server", async (t) => {
       assert.equal(ctx.deps.ipBudget, undefined);
       assert.deepEqual(await listKvKeys(ctx), [
         JSON.stringify(["secrets", "jwt"]),
+        // The dashboard's one-time backfill, done at start.
+        JSON.stringify(["stats_backfill"]),
       ]);
     },
   );

@@ -1,6 +1,7 @@
 import { type Badge, getBadgesReachedAt } from "@/lib/passport/badges.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";
 import type { Ticket } from "./tickets.ts";
 import {
   type AttractionStats,
@@ -34,15 +35,19 @@ export interface MergeResult {
  * visits from then on). Every entry read is checked and the user counters
  * guard the lists, so a visit recorded meanwhile or a second tab merging at
  * the same time makes the attempt retry; the second merge then finds an
- * empty guest passport and does nothing.
+ * empty guest passport and does nothing. The dashboard's counters follow in
+ * the same atomic: a duplicate visit leaves them with its rating and note,
+ * and the stamp funnel counts the merged passport once, by its new order.
  */
 export async function mergePassports(
   kv: Deno.Kv,
-  { from, into, now, totalAttractions }: {
+  { from, into, now, totalAttractions, timeZone = DEFAULT_TIME_ZONE }: {
     from: string;
     into: string;
     now: Date;
     totalAttractions: number;
+    /** The municipality's time zone (the dashboard's calendar). */
+    timeZone?: string;
   },
 ): Promise<MergeResult> {
   if (from === into) return { moved: 0, merged: 0, unlocked: [], slugs: [] };
@@ -135,9 +140,14 @@ export async function mergePassports(
     const ordered = [...visits.values()].sort((a, b) =>
       a.visitedAt < b.visitedAt ? -1 : a.visitedAt > b.visitedAt ? 1 : 0
     );
-    ordered.forEach((visit, i) =>
-      operation.set(keys.visit(into, visit.slug), { ...visit, seq: i + 1 })
-    );
+    const counted = replaceVisitStats(operation, {
+      before: [...fromVisits, ...intoVisits].map((entry) => entry.value),
+      after: ordered.map((visit, i) => ({ ...visit, seq: i + 1 })),
+      timeZone,
+    });
+    for (const visit of counted) {
+      operation.set(keys.visit(into, visit.slug), visit);
+    }
 
     // Badges: each milestone once, unlocked at its earliest.
     const badges = new Map<string, UnlockedBadge>();

@@ -1,5 +1,6 @@
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { countPassportOpened, DEFAULT_TIME_ZONE } from "./stats.ts";
 
 /**
  * A signed-in browser session. The cookie holds only its id; KV keeps it
@@ -27,6 +28,8 @@ export interface OAuthFlow {
   nonce: string;
   /** A same-site path to return to after sign-in. */
   next: string;
+  /** A staff member signing in to the panel (a staff session, no passport); absent for a tourist. */
+  purpose?: "staff";
   /** Epoch milliseconds. */
   expiresAt: number;
 }
@@ -66,16 +69,19 @@ export function generateSessionId(): string {
  * Creates a session under a NEW random id, never one the browser sent, so
  * that an id planted before sign-in (session fixation) never becomes valid.
  * Kept with `expireIn` so KV drops it by itself; its expiry is also checked on read.
+ * A guest session is a passport opened: the dashboard counts it in the same atomic.
  */
 export async function createSession(
   kv: Deno.Kv,
-  { userId, name, now, ttlMs, guest = false }: {
+  { userId, name, now, ttlMs, guest = false, timeZone = DEFAULT_TIME_ZONE }: {
     userId: string;
     name: string | null;
     now: Date;
     ttlMs: number;
     /** A guest passport rather than a signed-in account. */
     guest?: boolean;
+    /** The municipality's time zone: whose day a guest passport is counted in. */
+    timeZone?: string;
   },
 ): Promise<{ sessionId: string; session: Session }> {
   return await runTransaction(async () => {
@@ -89,11 +95,15 @@ export async function createSession(
       ...(guest ? { guest: true } : {}),
     };
     const key = keys.session(session.handle);
-    const result = await commit(
-      kv.atomic().check({ key, versionstamp: null }).set(key, session, {
-        expireIn: ttlMs,
-      }),
+    const operation = kv.atomic().check({ key, versionstamp: null }).set(
+      key,
+      session,
+      { expireIn: ttlMs },
     );
+    if (guest) {
+      countPassportOpened(operation, { kind: "guest", at: now, timeZone });
+    }
+    const result = await commit(operation);
     return result.ok ? { sessionId, session } : CONFLICT;
   });
 }
@@ -176,11 +186,18 @@ export async function consumeOAuthFlow(
 /**
  * The service's user id (a UUID) for a provider identity (`iss` + `sub`),
  * created at its first sign-in. Concurrent first sign-ins agree on one id:
- * the first commit wins and the others read it back.
+ * the first commit wins and the others read it back. A new user is a
+ * passport opened: the dashboard counts it in the same atomic.
  */
 export async function getOrCreateUserForIdentity(
   kv: Deno.Kv,
-  { issuer, subject, now }: { issuer: string; subject: string; now: Date },
+  { issuer, subject, now, timeZone = DEFAULT_TIME_ZONE }: {
+    issuer: string;
+    subject: string;
+    now: Date;
+    /** The municipality's time zone: whose day the new passport is counted in. */
+    timeZone?: string;
+  },
 ): Promise<{ userId: string; created: boolean }> {
   const key = keys.userByIdentity(issuer, subject);
   return await runTransaction(async () => {
@@ -190,7 +207,9 @@ export async function getOrCreateUserForIdentity(
       userId: crypto.randomUUID(),
       createdAt: now.toISOString(),
     };
-    const result = await commit(kv.atomic().check(entry).set(key, user));
+    const operation = kv.atomic().check(entry).set(key, user);
+    countPassportOpened(operation, { kind: "account", at: now, timeZone });
+    const result = await commit(operation);
     return result.ok ? { userId: user.userId, created: true } : CONFLICT;
   });
 }

@@ -1,5 +1,6 @@
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { countTicketCreated, DEFAULT_TIME_ZONE } from "./stats.ts";
 
 /** A visitor's ticket as the service keeps it, once the CMS has answered. */
 export interface Ticket {
@@ -39,14 +40,24 @@ export async function getShareCodeOfUser(
  * unless the user's passport already holds a ticket (one each: a second
  * one raced past the caller's check still shows the user's visits, but the
  * passport keeps its first). Returns the ticket stored under that share
- * code: the new one, or the earlier one when it already existed.
+ * code: the new one, or the earlier one when it already existed. A new
+ * ticket is counted on the dashboard (its `createdAt` day in `timeZone`) in
+ * the same atomic.
  */
-export async function saveTicket(kv: Deno.Kv, ticket: Ticket): Promise<Ticket> {
+export async function saveTicket(
+  kv: Deno.Kv,
+  ticket: Ticket,
+  { timeZone = DEFAULT_TIME_ZONE }: {
+    /** The municipality's time zone: whose day the ticket is counted in. */
+    timeZone?: string;
+  } = {},
+): Promise<Ticket> {
   const key = keys.ticket(ticket.shareCode);
   return await runTransaction(async () => {
     const existing = await kv.get<Ticket>(key);
     if (existing.value) return existing.value;
     const operation = kv.atomic().check(existing).set(key, ticket);
+    countTicketCreated(operation, { createdAt: ticket.createdAt, timeZone });
     if (ticket.userId) {
       const link = await kv.get<string>(keys.ticketByUser(ticket.userId));
       operation.check(link);

@@ -3,12 +3,17 @@ import {
   BADGE_DEFINITIONS,
   getBadgesReachedAt,
 } from "@/lib/passport/badges.ts";
+import {
+  type GuideCodeIndexEntry,
+  type GuideCodeRecord,
+  resolveGuideCode,
+} from "./guide_codes.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";
 import {
   evaluateRateLimit,
   type RateLimitOptions,
-  type RateLimitResult,
   tightest,
 } from "./rate_limits.ts";
 
@@ -26,6 +31,16 @@ export interface Visit {
   notes: string | null;
   /** ISO 8601 of the last rate-visit call, or null. */
   ratedAt: string | null;
+  /**
+   * When an admin hid the notes from every public page (ISO 8601); absent
+   * or null while they show. The tourist's own passport still shows them.
+   */
+  notesHiddenAt?: string | null;
+  /**
+   * The dashboard's counters hold this visit (lib/db/stats.ts); absent on
+   * visits of earlier versions until the backfill counts them.
+   */
+  inStats?: boolean;
 }
 
 /** A badge a user has unlocked. */
@@ -73,7 +88,23 @@ export type RecordVisitResult =
     unlocked: Badge[];
   }
   | { status: "duplicate"; visit: Visit }
-  | { status: "rate_limited"; retryAfterMs: number };
+  | { status: "rate_limited"; retryAfterMs: number }
+  /** Found by a guide code that opens no attraction now: nothing written. */
+  | { status: "unknown_code" };
+
+/**
+ * A visit found by the guide code a tourist typed: the code's replaced-code
+ * entries are read in the visit's own first read (`slug` is then the
+ * attraction whose data-set code it is, or `""`), so a replacement counts
+ * at once on every instance at the cost of two keys in that read, and a
+ * right and a wrong code still do the same reads.
+ */
+export interface GuideCodeLookup {
+  /** The typed code, normalised. */
+  code: string;
+  /** Whether `slug` is an attraction of the current data set. */
+  isAttraction(slug: string): boolean;
+}
 
 /**
  * Records a user's visit of an attraction in one transaction: the visit and
@@ -89,28 +120,53 @@ export type RecordVisitResult =
  * With `rateLimits`, the visit is only recorded while every one of them
  * still allows a hit (without recording one): a failed guess recorded
  * concurrently makes the attempt retry, so a guide code cannot slip past a
- * lockout in a burst.
+ * lockout in a burst. The dashboard's counters (its day, hour and stamp
+ * milestone in `timeZone`'s calendar) are `sum`s in the same atomic.
  */
 export async function recordVisit(
   kv: Deno.Kv,
-  { userId, slug, now, totalAttractions, rateLimits = [] }: {
+  {
+    userId,
+    slug: defaultSlug,
+    now,
+    totalAttractions,
+    rateLimits = [],
+    timeZone = DEFAULT_TIME_ZONE,
+    guideCode,
+  }: {
     userId: string;
+    /** The attraction; with `guideCode`, the one whose data-set code it is, or `""`. */
     slug: string;
     now: Date;
     totalAttractions: number;
     rateLimits?: readonly Omit<RateLimitOptions, "now">[];
+    /** The municipality's time zone: whose day the dashboard counts the visit in. */
+    timeZone?: string;
+    /** Find the attraction by a guide code, replaced codes included. */
+    guideCode?: GuideCodeLookup;
   },
 ): Promise<RecordVisitResult> {
-  const visitKey = keys.visit(userId, slug);
   const statsKey = keys.userStats(userId);
   const limitKeys = rateLimits.map((limit) =>
     keys.rateLimit(limit.scope, limit.subject)
   );
+  const codeKeys = guideCode
+    ? [keys.guideCodeByCode(guideCode.code), keys.guideCode(defaultSlug)]
+    : [];
 
   return await runTransaction(async () => {
-    const [visitEntry, statsEntry, ...limitEntries] = await kv.getMany<
-      unknown[]
-    >([visitKey, statsKey, ...limitKeys]);
+    let slug = defaultSlug;
+    let visitKey = keys.visit(userId, slug);
+    const entries = await kv.getMany<unknown[]>([
+      visitKey,
+      statsKey,
+      ...limitKeys,
+      ...codeKeys,
+    ]);
+    let visitEntry = entries[0];
+    const statsEntry = entries[1];
+    const limitEntries = entries.slice(2, 2 + limitKeys.length);
+    const codeEntries = entries.slice(2 + limitKeys.length);
 
     const limit = tightest(
       rateLimits.map((options, i) =>
@@ -123,6 +179,23 @@ export async function recordVisit(
         retryAfterMs: limit.retryAfterMs,
       };
     }
+    if (guideCode) {
+      const found = resolveGuideCode({
+        index: codeEntries[0].value as GuideCodeIndexEntry | null,
+        record: codeEntries[1].value as GuideCodeRecord | null,
+        defaultSlug: defaultSlug || undefined,
+        now,
+      });
+      if (!found || !guideCode.isAttraction(found)) {
+        return { status: "unknown_code" as const };
+      }
+      if (found !== slug) {
+        // A replaced code: its attraction's visit is read now.
+        slug = found;
+        visitKey = keys.visit(userId, slug);
+        visitEntry = await kv.get(visitKey);
+      }
+    }
     if (visitEntry.value) {
       return { status: "duplicate" as const, visit: visitEntry.value as Visit };
     }
@@ -133,6 +206,8 @@ export async function recordVisit(
       visitEntry,
       statsEntry,
       ...limitEntries,
+      // A code replaced meanwhile makes the attempt read again.
+      ...codeEntries,
     );
     let held: string[];
     if (stored.badges) {
@@ -150,16 +225,20 @@ export async function recordVisit(
     }
 
     const visitCount = stats.visitCount + 1;
-    const visit: Visit = {
-      visitId: crypto.randomUUID(),
-      userId,
-      slug,
-      visitedAt: now.toISOString(),
-      seq: visitCount,
-      rating: null,
-      notes: null,
-      ratedAt: null,
-    };
+    const [visit] = replaceVisitStats<Visit>(operation, {
+      before: [],
+      timeZone,
+      after: [{
+        visitId: crypto.randomUUID(),
+        userId,
+        slug,
+        visitedAt: now.toISOString(),
+        seq: visitCount,
+        rating: null,
+        notes: null,
+        ratedAt: null,
+      }],
+    });
     const unlocked = getBadgesReachedAt(visitCount, totalAttractions)
       .filter((badge) => !held.includes(badge.id));
     const badges = [...held, ...unlocked.map((badge) => badge.id)];
@@ -197,50 +276,22 @@ export async function recordVisit(
 }
 
 /**
- * Whether `rateLimits` allow a verification now, read exactly as
- * {@linkcode recordVisit} first reads (the visit, the user's counters, the
- * limits; the key of a visit no attraction has stands in for the
- * attraction's): a code that names no attraction is judged with the same
- * reads as a right one, so a locked-out guesser learns nothing from the
- * timing.
- */
-export async function peekVisitAttempt(
-  kv: Deno.Kv,
-  { userId, now, rateLimits }: {
-    userId: string;
-    now: Date;
-    rateLimits: readonly Omit<RateLimitOptions, "now">[];
-  },
-): Promise<RateLimitResult> {
-  const [, , ...limitEntries] = await kv.getMany<unknown[]>([
-    keys.visit(userId, NO_ATTRACTION),
-    keys.userStats(userId),
-    ...rateLimits.map((limit) => keys.rateLimit(limit.scope, limit.subject)),
-  ]);
-  return tightest(
-    rateLimits.map((options, i) =>
-      evaluateRateLimit(limitEntries[i].value, { ...options, now }).result
-    ),
-  );
-}
-
-/** A slug no attraction has (slugs are never empty). */
-const NO_ATTRACTION = "";
-
-/**
  * Replaces the rating and notes of a user's verified visit and moves the
  * attraction's rating aggregates by the difference, in one transaction: a
- * replaced rating is not counted twice and a null rating leaves them.
+ * replaced rating is not counted twice and a null rating leaves them. The
+ * dashboard's rating counters and notes index move in the same atomic.
  * Returns the updated visit, or null when the user has not verified it.
  */
 export async function rateVisit(
   kv: Deno.Kv,
-  { userId, slug, rating, notes, now }: {
+  { userId, slug, rating, notes, now, timeZone = DEFAULT_TIME_ZONE }: {
     userId: string;
     slug: string;
     rating: number | null;
     notes: string | null;
     now: Date;
+    /** The municipality's time zone: whose month the dashboard counts the rating in. */
+    timeZone?: string;
   },
 ): Promise<Visit | null> {
   const visitKey = keys.visit(userId, slug);
@@ -253,15 +304,19 @@ export async function rateVisit(
     if (!visitEntry.value) return null;
     const previous = visitEntry.value.rating ?? null;
     const stats = toAttractionStats(attractionEntry.value);
-    const visit: Visit = {
-      ...visitEntry.value,
-      rating,
-      notes,
-      ratedAt: now.toISOString(),
-    };
+    const operation = kv.atomic().check(visitEntry, attractionEntry);
+    const [visit] = replaceVisitStats<Visit>(operation, {
+      before: [visitEntry.value],
+      after: [{
+        ...visitEntry.value,
+        rating,
+        notes,
+        ratedAt: now.toISOString(),
+      }],
+      timeZone,
+    });
     const result = await commit(
-      kv.atomic()
-        .check(visitEntry, attractionEntry)
+      operation
         .set(visitKey, visit)
         .set(
           attractionKey,

@@ -1,3 +1,4 @@
+import type { DataStore } from "@/lib/data/data_store.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { createSession, type Session } from "@/lib/db/sessions.ts";
 import { TooManyRequestsError } from "@/lib/http/errors.ts";
@@ -24,7 +25,11 @@ export const GUEST_PASSPORTS_PER_ADDRESS = {
  * {@linkcode GUEST_PASSPORTS_PER_ADDRESS} when the address is known.
  */
 export async function openGuestPassport(
-  { kv, now }: { kv: Deno.Kv; now: () => Date },
+  { kv, now, data }: {
+    kv: Deno.Kv;
+    now: () => Date;
+    data: Pick<DataStore, "current">;
+  },
   { clientIp }: { clientIp?: string } = {},
 ): Promise<{ sessionId: string; session: Session }> {
   if (clientIp && clientIp !== "unknown") {
@@ -49,5 +54,6 @@ export async function openGuestPassport(
     now: now(),
     ttlMs: GUEST_PASSPORT_TTL_MS,
     guest: true,
+    timeZone: data.current().data.municipality.timeZone,
   });
 }

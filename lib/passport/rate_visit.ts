@@ -30,6 +30,7 @@ export async function rateVerifiedVisit(
     rating: normalizeRating(rating),
     notes: normalizeNotes(notes),
     now: now(),
+    timeZone: data.current().data.municipality.timeZone,
   });
   if (!visit) {
     throw new NotFoundError(

@@ -1,4 +1,5 @@
 import type { TicketCms, TicketInput } from "@/lib/cms/types.ts";
+import type { DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import {
   claimShareCode,
@@ -22,7 +23,7 @@ export const TICKETS_PER_ADDRESS = {
 } as const;
 
 /** How long a request may hold a share code while the CMS answers (its timeout is 10 s). */
-const CLAIM_TTL_MS = 15_000;
+export const CLAIM_TTL_MS = 15_000;
 const WAIT_STEP_MS = 100;
 
 /**
@@ -37,11 +38,13 @@ const WAIT_STEP_MS = 100;
  * passport's one ticket: asking for another is a 409 with the first's code.
  */
 export async function createTicket(
-  { kv, cms, now, onChange }: {
+  { kv, cms, now, onChange, data }: {
     kv: Deno.Kv;
     cms: TicketCms;
     now: () => Date;
     onChange: OnDataChange;
+    /** The data set: its municipality's time zone dates the ticket on the dashboard. */
+    data?: Pick<DataStore, "current">;
   },
   input: TicketInput,
   { clientIp }: { clientIp?: string } = {},
@@ -69,7 +72,12 @@ export async function createTicket(
       if (!hit.allowed) throw tooManyTickets(hit.retryAfterMs);
     }
   }
-  const ticket = await findOrCreateTicket({ kv, cms, now }, {
+  const ticket = await findOrCreateTicket({
+    kv,
+    cms,
+    now,
+    timeZone: data?.current().data.municipality.timeZone,
+  }, {
     ...input,
     shareCode: input.shareCode.toLowerCase(),
   });
@@ -82,7 +90,12 @@ export async function createTicket(
 }
 
 async function findOrCreateTicket(
-  { kv, cms, now }: { kv: Deno.Kv; cms: TicketCms; now: () => Date },
+  { kv, cms, now, timeZone }: {
+    kv: Deno.Kv;
+    cms: TicketCms;
+    now: () => Date;
+    timeZone?: string;
+  },
   input: TicketInput,
 ): Promise<Ticket> {
   const deadline = Date.now() + CLAIM_TTL_MS + 1_000;
@@ -115,7 +128,7 @@ async function findOrCreateTicket(
       wpId: post.wpId,
       userId: post.userId ?? input.userId ?? null,
       createdAt: now().toISOString(),
-    });
+    }, { timeZone });
   } finally {
     await releaseShareCode(kv, input.shareCode);
   }

@@ -1,0 +1,45 @@
+import {
+  DashboardView,
+  renderDashboardCharts,
+} from "@/components/Dashboard.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { getDashboard } from "@/lib/db/stats.ts";
+import { parseDayRange } from "@/lib/stats/range.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
+import { renderPanelPage } from "./_page.tsx";
+
+/**
+ * `GET /panel` (`?desde=&hasta=`, `YYYY-MM-DD`): the staff dashboard for a
+ * range of days of the municipality's calendar, by default the last 30.
+ * A range that is not valid shows the default with a message (400). It
+ * reads only the day-keyed counters (lib/db/stats.ts), never the visits.
+ */
+export default function panelHome(deps: AppDeps) {
+  return createPageRouter(deps).get("/", async (c) => {
+    const { data } = deps.data.current();
+    const range = parseDayRange(
+      { from: c.req.query("desde"), to: c.req.query("hasta") },
+      { now: deps.now(), timeZone: data.municipality.timeZone },
+    );
+    const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
+    const dashboard = await getDashboard(deps.kv, {
+      from: range.from,
+      to: range.to,
+      slugs: [...names.keys()],
+    });
+    const charts = await renderDashboardCharts(dashboard, names);
+    return renderPanelPage(c, deps, {
+      title: "Tablero",
+      active: "tablero",
+      status: range.problem ? 400 : 200,
+      children: (
+        <DashboardView
+          dashboard={dashboard}
+          charts={charts}
+          names={names}
+          problem={range.problem}
+        />
+      ),
+    });
+  });
+}
