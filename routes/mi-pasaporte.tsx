@@ -33,7 +33,7 @@ export default function passportPage(deps: AppDeps) {
     );
     const [route, shareCode] = session
       ? await Promise.all([
-        getTouristRoute(deps.kv, session.userId, loaded),
+        getTouristRoute(deps.kv, session.userId, loaded, { owner: true }),
         getShareCodeOfUser(deps.kv, session.userId),
       ])
       : [getEmptyRoute(loaded), null];

@@ -2,370 +2,30 @@
  * Printable QR posters for operators: `deno task posters [--base-url URL]
  * [--out DIR]` writes one A4 SVG per attraction (`<slug>.svg`) and an
  * `index.html` that prints them one per page (A4 or Letter). Each QR holds
- * `<BASE_URL>/turismo/atractivos/<slug>?codigo=<guide code>`. Offline only:
- * nothing here is served over HTTP.
+ * `<BASE_URL>/turismo/atractivos/<slug>?codigo=<guide code>`, with the
+ * attraction's current code: one an admin replaced in the staff console
+ * (read from the service's KV: `KV_PATH`, or the default KV file when it
+ * exists) wins over the data set's. Offline only: nothing here is served
+ * over HTTP.
  */
 import { parseArgs } from "node:util";
-import QRCode from "qrcode";
-import { applyEnvFile, ConfigError } from "@/lib/config/config.ts";
-import { contrastRatio, parseHex, type Rgb } from "@/lib/branding/color.ts";
 import {
-  type Branding,
-  DataError,
-  loadTourismData,
-} from "@/lib/data/tourism_data.ts";
+  applyEnvFile,
+  ConfigError,
+  DEFAULT_KV_PATH,
+} from "@/lib/config/config.ts";
+import { DataError, loadTourismData } from "@/lib/data/tourism_data.ts";
+import { describeKvPath } from "@/lib/db/kv.ts";
+import { listCurrentGuideCodes } from "@/lib/passport/guide_codes.ts";
+import { indexHtml, posterSvg, posterUrl } from "@/lib/posters/poster.ts";
 
-/** What one poster shows. */
-export interface PosterInput {
-  branding: Branding;
-  /** The footer line, e.g. "Tequila, Jalisco, México". */
-  place: string;
-  name: string;
-  /** The guide code as it should be typed (upper case). */
-  code: string;
-  url: string;
-}
-
-const SANS = "Inter, Arial, Helvetica, sans-serif";
-const MONO = "'DejaVu Sans Mono', Menlo, Consolas, 'Courier New', monospace";
-// The content box: 190 x 250 mm centred on A4, so it also fits on Letter.
-const BOX = { x: 10, y: 23.5, w: 190, h: 250 };
-// mm, quiet zone included; any link needs version 4 or more (33+ modules), so
-// the modules span at least 80 mm: scannable from a metre away.
-const QR_SIZE = 100;
-const QR_QUIET = 4; // modules
-
-/** The link a poster's QR holds: the attraction page with the code filled in. */
-export function posterUrl(baseUrl: string, slug: string, code: string): string {
-  return `${baseUrl}/turismo/atractivos/${encodeURIComponent(slug)}?codigo=${
-    encodeURIComponent(code)
-  }`;
-}
-
-/** Escapes text for XML (and HTML) content and attribute values. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c]);
-}
-
-const XML_ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&apos;",
-};
-
-/** An A4 poster (SVG, in mm) for one attraction. */
-export function posterSvg(p: PosterInput): string {
-  const { colors } = p.branding;
-  const white: Rgb = [255, 255, 255];
-  const onWhite = (hex: string) => readable(hex, white);
-  const primary = parseHex(colors.primary) ?? [0, 0, 0];
-  const bandText =
-    [colors.background, "#ffffff", "#000000"].find((c) =>
-      contrastRatio(parseHex(c)!, primary) >= 4.5
-    ) ?? "#ffffff";
-  const cx = BOX.x + BOX.w / 2;
-  const inner = BOX.w - 16;
-  const out: string[] = [];
-
-  // Header band: logo, brand name and tagline.
-  const textX = BOX.x + 38;
-  const brandSize = fitSize(p.branding.name, 9, BOX.x + BOX.w - 8 - textX, 1.1);
-  const tagSize = fitSize(p.branding.tagline, 5, BOX.x + BOX.w - 8 - textX);
-  out.push(
-    `<clipPath id="box"><rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="${BOX.h}" rx="5"/></clipPath>`,
-    `<rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="32" fill="${colors.primary}" clip-path="url(#box)"/>`,
-    `<rect x="${BOX.x}" y="${
-      BOX.y + 32
-    }" width="${BOX.w}" height="2" fill="${colors.accent}"/>`,
-    `<image x="${BOX.x + 8}" y="${BOX.y + 4}" width="24" height="24" href="${
-      logoDataUrl(p.branding.logoSvg)
-    }"/>`,
-    text(p.branding.name, textX, BOX.y + 15, brandSize, bandText, "bold"),
-    text(p.branding.tagline, textX, BOX.y + 24, tagSize, bandText),
-    `<rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="${BOX.h}" rx="5" fill="none" stroke="${colors.primary}" stroke-width="0.8"/>`,
-  );
-
-  // The attraction's name, centred in a band that holds two lines.
-  const name = fitLines(p.name, inner);
-  const nameTop = BOX.y + 36.5;
-  const nameHeight = 40;
-  let y = nameTop + (nameHeight - name.lines.length * name.size * 1.15) / 2;
-  for (const line of name.lines) {
-    y += name.size * 0.95;
-    out.push(
-      text(line, cx, y, name.size, onWhite(colors.text), "bold", "middle"),
-    );
-    y += name.size * 0.2;
-  }
-  y = nameTop + nameHeight + 10;
-  const scan = "Escanea el código QR con la cámara de tu teléfono";
-  out.push(
-    text(
-      "Registra tu visita",
-      cx,
-      y,
-      9,
-      onWhite(colors.primary),
-      "bold",
-      "middle",
-    ),
-    text(
-      scan,
-      cx,
-      y += 7.5,
-      fitSize(scan, 5, inner),
-      onWhite(colors.text),
-      "normal",
-      "middle",
-    ),
-  );
-
-  y += 2.5;
-  out.push(qrSvg(p.url, cx - QR_SIZE / 2, y));
-  y += QR_SIZE + 8;
-
-  // Letter spacing also follows the last letter: shift by half to centre.
-  const codeSize = Math.min(18, inner / (p.code.length * 0.75));
-  const spacing = codeSize * 0.15;
-  const code = `<text x="${cx + spacing / 2}" y="${
-    (y + 3 + codeSize * 0.75).toFixed(2)
-  }" font-family="${MONO}" font-size="${
-    codeSize.toFixed(2)
-  }" font-weight="bold" letter-spacing="${
-    spacing.toFixed(2)
-  }" text-anchor="middle" fill="${onWhite(colors.primary)}">${
-    escapeXml(p.code)
-  }</text>`;
-  const urlSize = Math.max(2.2, fitSize(p.url, 3.4, inner));
-  out.push(
-    text(
-      "o escribe este código guía:",
-      cx,
-      y,
-      5,
-      onWhite(colors.text),
-      "normal",
-      "middle",
-    ),
-    code,
-    text(
-      p.url,
-      cx,
-      y + 3 + codeSize * 0.75 + 7.5,
-      urlSize,
-      "#555555",
-      "normal",
-      "middle",
-    ),
-  );
-
-  // Footer: the municipality.
-  const footer = `${p.branding.name} · ${p.place}`;
-  const footerY = BOX.y + BOX.h - 6;
-  out.push(
-    `<line x1="${BOX.x + 8}" y1="${footerY - 7}" x2="${
-      BOX.x + BOX.w - 8
-    }" y2="${footerY - 7}" stroke="${colors.accent}" stroke-width="0.5"/>`,
-    text(
-      footer,
-      cx,
-      footerY,
-      fitSize(footer, 4, inner),
-      onWhite(colors.secondary),
-      "normal",
-      "middle",
-    ),
-  );
-
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm" viewBox="0 0 210 297" font-family="${SANS}">`,
-    `<title>${escapeXml(`Registra tu visita: ${p.name}`)}</title>`,
-    `<rect width="210" height="297" fill="#ffffff"/>`,
-    ...out,
-    `</svg>`,
-    ``,
-  ].join("\n");
-}
-
-/** The page that prints every poster, one per sheet (A4 or Letter). */
-export function indexHtml(
-  brand: string,
-  posters: { slug: string; name: string }[],
-): string {
-  const sheets = posters.map(({ slug, name }) =>
-    `<section class="sheet"><img src="${escapeXml(slug)}.svg" alt="${
-      escapeXml(`Cartel: ${name}`)
-    }"></section>`
-  );
-  return `<!doctype html>
-<html lang="es">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Carteles QR · ${escapeXml(brand)}</title>
-<style>
-  @page { margin: 0; }
-  html, body { margin: 0; }
-  body { font-family: ${SANS}; background: #e8e8e8; color: #1f2426; }
-  .hint { max-width: 210mm; margin: 1.5rem auto; padding: 0 1rem; }
-  .sheet { width: 210mm; max-width: 100%; margin: 1rem auto; background: #fff;
-    box-shadow: 0 1px 4px rgb(0 0 0 / 0.25); }
-  .sheet img { display: block; width: 100%; height: auto; }
-  @media print {
-    body { background: none; }
-    .hint { display: none; }
-    .sheet { width: 100vw; height: 100vh; max-width: none; margin: 0;
-      box-shadow: none; overflow: hidden; break-after: page; }
-    .sheet:last-child { break-after: auto; }
-    .sheet img { width: 100%; height: 100%; object-fit: contain; }
-  }
-</style>
-</head>
-<body>
-<div class="hint">
-<h1>Carteles QR · ${escapeXml(brand)}</h1>
-<p>${posters.length} carteles, uno por atractivo. Para imprimirlos, usa Imprimir
-(Ctrl+P o ⌘P) en papel A4 o carta, con márgenes «Ninguno»: cada cartel sale en
-una hoja.</p>
-</div>
-${sheets.join("\n")}
-</body>
-</html>
-`;
-}
-
-function qrSvg(url: string, x: number, y: number): string {
-  const { modules } = QRCode.create(url, { errorCorrectionLevel: "M" });
-  const n = modules.size;
-  const scale = QR_SIZE / (n + 2 * QR_QUIET);
-  // One path: a rectangle per horizontal run of dark modules.
-  let d = "";
-  for (let row = 0; row < n; row++) {
-    for (let col = 0; col < n;) {
-      if (!modules.get(row, col)) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < n && modules.get(row, col)) col++;
-      d += `M${start + QR_QUIET} ${row + QR_QUIET}h${col - start}v1h${
-        start - col
-      }z`;
-    }
-  }
-  return `<g transform="translate(${x} ${y}) scale(${
-    scale.toFixed(5)
-  })"><rect width="${n + 2 * QR_QUIET}" height="${
-    n + 2 * QR_QUIET
-  }" fill="#ffffff"/><path d="${d}" fill="#000000" shape-rendering="crispEdges"/></g>`;
-}
-
-function text(
-  content: string,
-  x: number,
-  y: number,
-  size: number,
-  fill: string,
-  weight: "normal" | "bold" = "normal",
-  anchor: "start" | "middle" = "start",
-): string {
-  const attrs = [
-    `x="${x}"`,
-    `y="${y.toFixed(2)}"`,
-    `font-size="${size.toFixed(2)}"`,
-    weight === "bold" ? `font-weight="bold"` : "",
-    anchor === "middle" ? `text-anchor="middle"` : "",
-    `fill="${fill}"`,
-  ].filter(Boolean).join(" ");
-  return `<text ${attrs}>${escapeXml(content)}</text>`;
-}
-
-/** The colour itself when it is readable on `bg`, else black or white. */
-function readable(hex: string, bg: Rgb): string {
-  const rgb = parseHex(hex);
-  if (rgb && contrastRatio(rgb, bg) >= 4.5) return hex;
-  return contrastRatio([0, 0, 0], bg) >= contrastRatio([255, 255, 255], bg)
-    ? "#000000"
-    : "#ffffff";
-}
-
-/**
- * A generous width estimate (in the units of `size`), so text fits with the
- * widest likely fallback font (DejaVu Sans, bold); we cannot measure here.
- */
-function estimateWidth(content: string, size: number, bold = 1.0): number {
-  let em = 0;
-  for (const c of content) {
-    if (/[\sil.,:;'’!|()\[\]jtfrIÍíJ]/.test(c)) em += 0.36;
-    else if (/[mwMWÑ@%]/.test(c)) em += 0.95;
-    else if (/[A-ZÁÉÓÚÜ0-9]/.test(c)) em += 0.74;
-    else em += 0.62;
-  }
-  return em * size * bold;
-}
-
-function fitSize(
-  content: string,
-  size: number,
-  width: number,
-  bold = 1.0,
-): number {
-  return Math.min(size, size * width / estimateWidth(content, size, bold));
-}
-
-function wrap(content: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of content.split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && estimateWidth(next, size, 1.1) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-/** The name on one line, or two balanced ones, as large as fits (three at worst). */
-function fitLines(
-  content: string,
-  width: number,
-): { lines: string[]; size: number } {
-  const words = content.split(/\s+/).filter(Boolean);
-  const w = (line: string, size: number) => estimateWidth(line, size, 1.1);
-  for (let size = 14; size >= 8; size -= 0.5) {
-    if (w(content, size) <= width) return { lines: [words.join(" ")], size };
-    let best: string[] | undefined;
-    let bestWidth = Infinity;
-    for (let i = 1; i < words.length; i++) {
-      const lines = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
-      const widest = Math.max(...lines.map((l) => w(l, size)));
-      if (widest <= width && widest < bestWidth) {
-        [best, bestWidth] = [lines, widest];
-      }
-    }
-    if (best) return { lines: best, size };
-  }
-  const lines = wrap(content, 8, width).slice(0, 3);
-  const widest = Math.max(...lines.map((l) => w(l, 8)));
-  return { lines, size: Math.min(8, 8 * width / widest) };
-}
-
-/** The logo as a data URL: its ids and markup stay apart from the poster's. */
-function logoDataUrl(logoSvg: string): string {
-  let svg = logoSvg.trim();
-  if (!/^<svg[^>]*\sxmlns=/.test(svg)) {
-    svg = svg.replace(/^<svg/, `<svg xmlns="http://www.w3.org/2000/svg"`);
-  }
-  const bytes = new TextEncoder().encode(svg);
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return `data:image/svg+xml;base64,${btoa(binary)}`;
-}
+export {
+  escapeXml,
+  indexHtml,
+  type PosterInput,
+  posterSvg,
+  posterUrl,
+} from "@/lib/posters/poster.ts";
 
 /** The origin posters link to, or an error line to print. */
 function resolveBaseUrl(
@@ -403,6 +63,21 @@ function resolveBaseUrl(
   return { url: url.origin };
 }
 
+/**
+ * The KV the service writes replaced codes to: `KV_PATH` (a file or a KV
+ * Connect URL; not `:memory:`), else the default file when it exists
+ * (never created here).
+ */
+async function findKvPath(
+  configured: string | undefined,
+): Promise<string | undefined> {
+  if (configured) return configured === ":memory:" ? undefined : configured;
+  return await Deno.stat(DEFAULT_KV_PATH).then(
+    () => DEFAULT_KV_PATH,
+    () => undefined,
+  );
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     args: Deno.args,
@@ -433,11 +108,20 @@ async function main(): Promise<number> {
     console.error(error.message);
     return 1;
   }
-  // The loader keeps only normalised codes; print them as the file writes them.
-  const raw = JSON.parse(await Deno.readTextFile(dataPath)) as {
-    attractions: { slug: string; guideCode: string }[];
-  };
-  const codes = new Map(raw.attractions.map((a) => [a.slug, a.guideCode]));
+  const kvPath = await findKvPath(Deno.env.get("KV_PATH"));
+  const kv = kvPath ? await Deno.openKv(kvPath) : undefined;
+  let current;
+  try {
+    current = kv
+      ? await listCurrentGuideCodes(kv, loaded, new Date())
+      : undefined;
+  } finally {
+    kv?.close();
+  }
+  const codes = new Map(
+    current?.map((a) => [a.slug, a.code]) ??
+      [...loaded.slugByGuideCode].map(([code, slug]) => [slug, code]),
+  );
   const { branding, municipality, attractions } = loaded.data;
   const place =
     `${municipality.name}, ${municipality.state}, ${municipality.country}`;
@@ -445,7 +129,7 @@ async function main(): Promise<number> {
   const outDir = values.out.replace(/\/+$/, "") || ".";
   await Deno.mkdir(outDir, { recursive: true });
   for (const attraction of attractions) {
-    const code = codes.get(attraction.slug)!.trim().toUpperCase();
+    const code = codes.get(attraction.slug)!;
     const svg = posterSvg({
       branding,
       place,
@@ -462,8 +146,11 @@ async function main(): Promise<number> {
   const note = base.url.startsWith("http:")
     ? " (http: for trying out only)"
     : "";
+  const source = kvPath
+    ? `codes from ${describeKvPath(kvPath)}`
+    : "the data set's codes (no KV file)";
   console.log(
-    `Wrote ${attractions.length} posters to ${outDir}/ linking to ${base.url}${note}; print ${outDir}/index.html (A4 or Letter, one poster per page).`,
+    `Wrote ${attractions.length} posters to ${outDir}/ linking to ${base.url}${note}, with ${source}; print ${outDir}/index.html (A4 or Letter, one poster per page).`,
   );
   return 0;
 }

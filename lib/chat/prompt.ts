@@ -14,6 +14,7 @@ import { getLocalDate, getUpcomingEvents } from "@/lib/events/upcoming.ts";
 import { getLocalDayNumber, orderProviders } from "@/lib/services/order.ts";
 import type { ChatInput } from "./input.ts";
 import type { ModelMessage } from "./model.ts";
+import { NO_DATA_RULE } from "./unanswered.ts";
 
 /** How many nearest attractions and providers the location block lists. */
 export const NEAREST_ATTRACTIONS = 8;
@@ -45,6 +46,7 @@ export function buildStablePrompt(data: TourismData, now: Date): string {
     "- Responde siempre en español, breve y amable, en Markdown.",
     `- Habla solo de turismo en ${m.name} y sus alrededores; si preguntan otra cosa, dilo con amabilidad y vuelve al tema.`,
     "- Usa solo los datos de abajo. Nunca inventes precios, horarios, teléfonos, direcciones ni distancias; si un dato no está, dilo y sugiere confirmarlo con el prestador o el módulo de información turística.",
+    NO_DATA_RULE,
     "- **Negritas** para lo importante: nombres, precios, horarios, teléfonos.",
     "- Enlaza cada atractivo que menciones a su página: [Nombre](/turismo/atractivos/<slug>).",
     "- Para llegar a un lugar da un enlace de Google Maps: https://www.google.com/maps/dir/?api=1&destination=LAT,LNG (con las coordenadas de abajo); si hay ubicación del visitante, usa los enlaces ya calculados.",

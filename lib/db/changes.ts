@@ -8,6 +8,8 @@ export type DataChange =
   | { kind: "visit"; userId: string; slug: string }
   /** A visit's rating or notes changed: the route and the attraction's average. */
   | { kind: "rating"; userId: string; slug: string }
+  /** An admin hid a visit's notes from the public pages, or showed them again. */
+  | { kind: "note_visibility"; userId: string; slug: string }
   /** A ticket was created or found again, linked to a user or not. */
   | { kind: "ticket"; shareCode: string; userId: string | null }
   /** A guest passport moved into an account: both routes and these attractions. */

@@ -46,6 +46,7 @@ export function getStaleTags(change: DataChange): string[] {
   switch (change.kind) {
     case "visit":
     case "rating":
+    case "note_visibility":
       return [pageTags.user(change.userId), pageTags.attraction(change.slug)];
     case "ticket":
       return [

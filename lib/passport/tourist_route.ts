@@ -17,6 +17,7 @@ export interface TouristRoute {
     /** ISO 8601. */
     visitedAt: string;
     rating: number | null;
+    /** Null when none, and on public pages when an admin hid them. */
     notes: string | null;
   }[];
   badges: { id: string; name: string; icon: string; unlockedAt: string }[];
@@ -26,11 +27,16 @@ export interface TouristRoute {
   completionPercent: number;
 }
 
-/** Reads a user's route: visits oldest first, with names from `loaded`, and badges. */
+/**
+ * Reads a user's route: visits oldest first, with names from `loaded`, and
+ * badges. Notes an admin hid are left out unless `owner` (the tourist's own
+ * passport): every public page gets them hidden by default.
+ */
 export async function getTouristRoute(
   kv: Deno.Kv,
   userId: string,
   loaded: LoadedData,
+  { owner = false }: { owner?: boolean } = {},
 ): Promise<TouristRoute> {
   const [visits, badges] = await Promise.all([
     listVisits(kv, userId),
@@ -45,7 +51,7 @@ export async function getTouristRoute(
       name: attraction.name,
       visitedAt: visit.visitedAt,
       rating: visit.rating ?? null,
-      notes: visit.notes ?? null,
+      notes: visit.notesHiddenAt && !owner ? null : visit.notes ?? null,
     }];
   });
   const total = loaded.totalAttractions;

@@ -3,7 +3,7 @@ import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
 import { type DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import { hitRateLimits, type RateLimitOptions } from "@/lib/db/rate_limits.ts";
-import { peekVisitAttempt, recordVisit } from "@/lib/db/visits.ts";
+import { recordVisit } from "@/lib/db/visits.ts";
 import {
   ConflictError,
   NotFoundError,
@@ -46,9 +46,11 @@ export const GUIDE_CODE_ADDRESS_LIMIT = {
  * client's address is known, {@linkcode GUIDE_CODE_ADDRESS_LIMIT}. Past
  * either, every code, right or wrong, is a 429 until the oldest failure
  * leaves the window; the lockout is decided by the first read, the same keys
- * for a right and a wrong code (a right one's is the visit's own
- * transaction), so neither the answer nor its timing gives a guesser
- * anything. A visit already verified is a 409 carrying the first visit.
+ * for a right and a wrong code (the visit's own transaction, which also
+ * reads the code's replaced-code entries: a code an admin replaced counts
+ * at once on every instance), so neither the answer nor its timing gives a
+ * guesser anything. A visit already verified is a 409 carrying the first
+ * visit.
  */
 export async function verifyVisit(
   { kv, data, now, onChange }: VisitDeps,
@@ -67,14 +69,25 @@ export async function verifyVisit(
   if (clientIp && clientIp !== "unknown") {
     limits.push({ ...GUIDE_CODE_ADDRESS_LIMIT, subject: clientIp, now: at });
   }
-  const slug = loaded.slugByGuideCode.get(normalizeGuideCode(code));
-  if (!slug) {
-    const locked = await peekVisitAttempt(kv, {
-      userId,
-      now: at,
-      rateLimits: limits,
-    });
-    if (!locked.allowed) throw tooManyWrongCodes(locked.retryAfterMs);
+  const normalized = normalizeGuideCode(code);
+  const result = await recordVisit(kv, {
+    userId,
+    // The data set's attraction of this code (or none): replaced codes,
+    // read in the same transaction, win over it.
+    slug: loaded.slugByGuideCode.get(normalized) ?? "",
+    now: at,
+    totalAttractions: loaded.totalAttractions,
+    rateLimits: limits,
+    timeZone: loaded.data.municipality.timeZone,
+    guideCode: {
+      code: normalized,
+      isAttraction: (slug) => loaded.attractionsBySlug.has(slug),
+    },
+  });
+  if (result.status === "rate_limited") {
+    throw tooManyWrongCodes(result.retryAfterMs);
+  }
+  if (result.status === "unknown_code") {
     const hit = await hitRateLimits(kv, limits);
     if (!hit.allowed) throw tooManyWrongCodes(hit.retryAfterMs);
     throw new NotFoundError(
@@ -82,17 +95,7 @@ export async function verifyVisit(
       { remainingAttempts: hit.remaining },
     );
   }
-
-  const result = await recordVisit(kv, {
-    userId,
-    slug,
-    now: at,
-    totalAttractions: loaded.totalAttractions,
-    rateLimits: limits,
-  });
-  if (result.status === "rate_limited") {
-    throw tooManyWrongCodes(result.retryAfterMs);
-  }
+  const slug = result.visit.slug;
   if (result.status === "duplicate") {
     throw new ConflictError("Ya registraste tu visita a este atractivo", {
       visitId: result.visit.visitId,

@@ -3,7 +3,13 @@ import { completeChat, streamChat } from "@/lib/chat/model.ts";
 import { parseChatInput } from "@/lib/chat/input.ts";
 import { buildChatMessages, buildRequestContext } from "@/lib/chat/prompt.ts";
 import { limitChatRate } from "@/lib/limits/chat_limit.ts";
+import { countChatOutcomes } from "@/lib/chat/outcomes.ts";
 import { respondWithEventStream, wantsEventStream } from "@/lib/chat/stream.ts";
+import {
+  noteUnansweredQuestion,
+  stripNoDataMarker,
+  stripNoDataMarkerFromStream,
+} from "@/lib/chat/unanswered.ts";
 import type { AppDeps } from "@/deps.ts";
 import { ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { createRouter } from "@/lib/http/router.ts";
@@ -52,7 +58,7 @@ function createChatRoute(deps: AppDeps) {
     description:
       'Answers in Spanish Markdown from the tourism data set. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
     security: SECURITY.public,
-    middleware: [limitChatRate(deps)] as const,
+    middleware: [countChatOutcomes(deps), limitChatRate(deps)] as const,
     request: {
       body: {
         required: true,
@@ -97,13 +103,26 @@ export default function chat(deps: AppDeps) {
         input,
       }),
     };
+    // A reply marked "not in the data" has its marker taken out and its
+    // question recorded for the tourism office (lib/chat/unanswered.ts).
+    const noteQuestion = () =>
+      noteUnansweredQuestion(deps.kv, {
+        question: input.message,
+        now: deps.now(),
+      });
     if (wantsEventStream(c.req.header("accept"))) {
       const openai = deps.openai;
       return respondWithEventStream(
         c,
-        (signal) => streamChat(openai, { ...request, signal }),
+        async (signal) =>
+          stripNoDataMarkerFromStream(
+            await streamChat(openai, { ...request, signal }),
+            noteQuestion,
+          ),
       );
     }
-    return c.json({ reply: await completeChat(deps.openai, request) }, 200);
+    const reply = stripNoDataMarker(await completeChat(deps.openai, request));
+    if (reply.unanswered) await noteQuestion();
+    return c.json({ reply: reply.text }, 200);
   });
 }

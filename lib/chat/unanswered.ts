@@ -1,0 +1,152 @@
+/**
+ * Questions the portal's data could not answer. The system prompt asks the
+ * model to start such a reply with {@linkcode NO_DATA_MARKER}; the service
+ * takes the marker out of the reply (whole, or streamed in pieces: it never
+ * reaches the visitor) and records the question, masked and cut, for the
+ * tourism office (lib/db/unanswered_questions.ts).
+ */
+import {
+  type QuestionGroup,
+  recordUnansweredQuestion,
+} from "@/lib/db/unanswered_questions.ts";
+
+/** What the model writes first when the data set does not answer the question. */
+export const NO_DATA_MARKER = "[SIN_DATOS]";
+
+/** The most characters of a question kept. */
+export const MAX_QUESTION_LENGTH = 200;
+
+/** The prompt's rule that asks for the marker. */
+export const NO_DATA_RULE =
+  `- Si la pregunta es de turismo pero los datos de abajo no la responden, empieza tu respuesta exactamente con ${NO_DATA_MARKER} y después responde como siempre (dilo y sugiere dónde confirmarlo). No escribas ${NO_DATA_MARKER} en ningún otro caso.`;
+
+/** The reply when the model wrote nothing but the marker. */
+export const NO_DATA_FALLBACK =
+  "No tengo ese dato en la información del portal. Te sugiero confirmarlo en el módulo de información turística.";
+
+/** A reply without the marker, and whether it had one. */
+export function stripNoDataMarker(
+  reply: string,
+): { text: string; unanswered: boolean } {
+  if (!reply.includes(NO_DATA_MARKER)) {
+    return { text: reply, unanswered: false };
+  }
+  const text = reply.replaceAll(NO_DATA_MARKER, "").replace(/^\s+/, "");
+  return { text: text || NO_DATA_FALLBACK, unanswered: true };
+}
+
+/**
+ * The model's deltas without the marker, wherever it falls and however it
+ * is split across deltas: text that could be the start of a marker is held
+ * back until the next delta shows it is not (or the stream ends). Leading
+ * whitespace after a marker at the start is dropped. `onMarker` is called
+ * once, when the first marker is seen; the stream ends only after what it
+ * returns settles.
+ */
+export async function* stripNoDataMarkerFromStream(
+  deltas: AsyncIterable<string>,
+  onMarker: () => Promise<unknown> | void,
+): AsyncGenerator<string, void, undefined> {
+  let pending = "";
+  let noted: Promise<unknown> | void | undefined;
+  let started = false;
+  for await (const delta of deltas) {
+    pending += delta;
+    let index;
+    while ((index = pending.indexOf(NO_DATA_MARKER)) !== -1) {
+      noted ??= onMarker() ?? Promise.resolve();
+      pending = pending.slice(0, index) +
+        pending.slice(index + NO_DATA_MARKER.length);
+    }
+    // Keep the longest tail that could still grow into a marker.
+    let keep = 0;
+    for (
+      let n = Math.min(NO_DATA_MARKER.length - 1, pending.length);
+      n > 0;
+      n--
+    ) {
+      if (NO_DATA_MARKER.startsWith(pending.slice(-n))) {
+        keep = n;
+        break;
+      }
+    }
+    let out = pending.slice(0, pending.length - keep);
+    pending = pending.slice(out.length);
+    if (!started) {
+      out = out.replace(/^\s+/, "");
+      if (out === "") continue;
+      started = true;
+    }
+    if (out !== "") yield out;
+  }
+  const rest = started ? pending : pending.replace(/^\s+/, "");
+  if (rest !== "") yield rest;
+  else if (!started && noted) yield NO_DATA_FALLBACK;
+  await noted;
+}
+
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
+// A run of digits with the separators people type: 7 or more digits in all.
+const PHONE = /\+?\d[\d\s().-]{5,}\d/g;
+
+/**
+ * A question as it is kept: e-mail addresses and phone numbers masked,
+ * spaces collapsed, cut to {@linkcode MAX_QUESTION_LENGTH} characters.
+ */
+export function maskQuestion(question: string): string {
+  const masked = question
+    .replace(EMAIL, "[correo]")
+    .replace(
+      PHONE,
+      (run) => run.replace(/\D/g, "").length >= 7 ? "[teléfono]" : run,
+    )
+    .replace(/\s+/g, " ")
+    .trim();
+  return [...masked].slice(0, MAX_QUESTION_LENGTH).join("");
+}
+
+/** Spanish words that do not change what a question asks about (question words do, and stay). */
+const STOP_WORDS = new Set(
+  ("a al algo algun alguna alguno algunos con de del el en es esta este esto hay la las le lo los me mi muy o para pero por puedo puede que se si sin su sus te tiene tienen un una uno unos y ya yo hola porfa favor gracias")
+    .split(" "),
+);
+
+/**
+ * The form questions are grouped by: lower case, no accents, no
+ * punctuation, no stop-words, single spaces. Two questions with the same
+ * form are one group in the console.
+ */
+export function normalizeQuestion(question: string): string {
+  const words = question.toLowerCase()
+    .normalize("NFD").replace(/\p{M}/gu, "")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim().split(" ")
+    .filter((word) => word !== "" && !STOP_WORDS.has(word));
+  return words.join(" ");
+}
+
+/**
+ * Records a visitor's question the data set could not answer: masked, cut
+ * and grouped with the ones that read the same. A failure is logged, never
+ * passed on: the visitor's reply does not depend on it.
+ */
+export async function noteUnansweredQuestion(
+  kv: Deno.Kv,
+  { question, now }: { question: string; now: Date },
+): Promise<QuestionGroup | null> {
+  const text = maskQuestion(question);
+  if (text === "") return null;
+  try {
+    return await recordUnansweredQuestion(kv, {
+      key: [...(normalizeQuestion(text) || text.toLowerCase())].slice(
+        0,
+        MAX_QUESTION_LENGTH,
+      ).join(""),
+      text,
+      now,
+    });
+  } catch (error) {
+    console.error("Could not record an unanswered chat question:", error);
+    return null;
+  }
+}

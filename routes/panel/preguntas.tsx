@@ -1,0 +1,125 @@
+import type { AppDeps } from "@/deps.ts";
+import {
+  listQuestionGroups,
+  type QuestionGroup,
+  resolveQuestionGroup,
+} from "@/lib/db/unanswered_questions.ts";
+import { formatDateTime } from "@/lib/format/format.ts";
+import { NotFoundError } from "@/lib/http/errors.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
+import { renderPanelPage } from "./_page.tsx";
+
+/**
+ * `/panel/preguntas` (admins): what visitors asked the chat that the
+ * portal's data could not answer, grouped by similar text, most asked
+ * first; `POST /resolver` (form field `grupo`) marks a group resolved once
+ * the data set covers it, and it moves to the resolved list.
+ */
+export default function questionsPage(deps: AppDeps) {
+  return createPageRouter(deps)
+    .use("*", requireAdmin())
+    .get("/", async (c) => {
+      const { timeZone } = deps.data.current().data.municipality;
+      const { open, resolved } = await listQuestionGroups(deps.kv, deps.now());
+      const when = (iso: string) => (
+        <time dateTime={iso}>{formatDateTime(iso, timeZone)}</time>
+      );
+      return renderPanelPage(c, deps, {
+        title: "Preguntas sin respuesta",
+        active: "preguntas",
+        children: (
+          <>
+            <p class="lead">
+              Lo que los visitantes preguntaron al asistente y los datos del
+              portal no respondían, agrupado por texto parecido. Se guarda solo
+              la pregunta (sin correos ni teléfonos), 90 días. Cuando agregues
+              el dato al catálogo, márcala como resuelta.
+            </p>
+            <h2>Pendientes</h2>
+            {open.length === 0
+              ? <p>No hay preguntas pendientes.</p>
+              : (
+                <QuestionTable
+                  caption="Preguntas pendientes, de la más frecuente a la menos"
+                  groups={open}
+                  when={when}
+                  action
+                />
+              )}
+            <h2>Resueltas</h2>
+            {resolved.length === 0
+              ? <p>Todavía no hay preguntas resueltas.</p>
+              : (
+                <QuestionTable
+                  caption="Preguntas resueltas"
+                  groups={resolved}
+                  when={when}
+                />
+              )}
+          </>
+        ),
+      });
+    })
+    .post("/resolver", async (c) => {
+      const form = await c.req.parseBody();
+      const key = typeof form.grupo === "string" ? form.grupo : "";
+      const done = key !== "" && await resolveQuestionGroup(deps.kv, {
+        key,
+        staff: getStaff(c),
+        now: deps.now(),
+      });
+      if (!done) {
+        throw new NotFoundError(
+          "Esa pregunta ya no está pendiente (ya se resolvió o pasaron 90 días).",
+        );
+      }
+      return c.redirect("/panel/preguntas", 303);
+    });
+}
+
+function QuestionTable(
+  { caption, groups, when, action = false }: {
+    caption: string;
+    groups: QuestionGroup[];
+    when: (iso: string) => preact.JSX.Element;
+    action?: boolean;
+  },
+) {
+  return (
+    <div class="table-scroll">
+      <table class="panel-table">
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Pregunta (la más reciente del grupo)</th>
+            <th scope="col">Veces</th>
+            <th scope="col">Última vez</th>
+            <th scope="col">{action ? "Acción" : "Resuelta"}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((group) => (
+            <tr key={group.key}>
+              <td>{group.text}</td>
+              <td>{group.count}</td>
+              <td>{when(group.lastAskedAt)}</td>
+              <td>
+                {action
+                  ? (
+                    <form method="post" action="/panel/preguntas/resolver">
+                      <input type="hidden" name="grupo" value={group.key} />
+                      <button class="button button--ghost" type="submit">
+                        Marcar como resuelta
+                      </button>
+                    </form>
+                  )
+                  : when(group.resolvedAt!)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
