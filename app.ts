@@ -10,6 +10,18 @@ import verifyVisit from "./routes/api/turismo/verify-visit.ts";
 import authCallback from "./routes/auth/callback.ts";
 import signin from "./routes/auth/signin.ts";
 import signout from "./routes/auth/signout.ts";
+import staffSignInPage from "./routes/auth/personal/index.tsx";
+import staffProviderSignIn from "./routes/auth/personal/proveedor.ts";
+import staffLink from "./routes/auth/personal/[token].tsx";
+import auditPage from "./routes/panel/auditoria.tsx";
+import codesPage from "./routes/panel/codigos.tsx";
+import notesPage from "./routes/panel/notas.tsx";
+import questionsPage from "./routes/panel/preguntas.tsx";
+import panelHome from "./routes/panel/index.tsx";
+import staffSignOut from "./routes/panel/salir.ts";
+import exportPage from "./routes/panel/exportar.tsx";
+import openDataPage from "./routes/datos/index.tsx";
+import openDataFiles from "./routes/datos/files.ts";
 import healthz from "./routes/healthz.ts";
 import home from "./routes/index.tsx";
 import logo from "./routes/logo.svg.ts";
@@ -33,6 +45,12 @@ import { jsonBody } from "./lib/http/json_body.ts";
 import { apiDocument, registerSecuritySchemes } from "./lib/http/openapi.ts";
 import { requestLog } from "./lib/http/request_log.ts";
 import { type AppEnv, createRouter } from "./lib/http/router.ts";
+import {
+  protectStaffForms,
+  requireStaff,
+  StaffForbiddenError,
+} from "./lib/staff/guard.ts";
+import { renderForbiddenPage } from "./routes/_app.tsx";
 import {
   apiHeaders,
   isApiPath,
@@ -71,6 +89,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }));
   app.use("/api/*", jsonBody({ timeoutMs: config.bodyTimeoutMs }));
   app.use(securityHeaders());
+  // Staff console: "/panel/*" covers "/panel" too. Strangers get the 404
+  // page; state-changing requests from another site are refused (403).
+  app.use("/panel/*", requireStaff(deps));
+  app.use("/panel/*", protectStaffForms(config));
+  app.use("/auth/personal/*", protectStaffForms(config));
 
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps)); // GET
@@ -90,10 +113,23 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/turismo/informacion-practica", practicalInfo(deps)); // GET /
   app.route("/ruta", touristRoute(deps)); // GET /:code
   app.route("/mi-pasaporte", passportPage(deps));
+  app.route("/datos", openDataPage(deps)); // GET
+  app.route("/datos", openDataFiles(deps)); // GET /<file>.csv, /datapackage.json
   // Sign-in
   app.route("/auth/signin", signin(deps)); // GET
   app.route("/auth/callback", authCallback(deps)); // GET
   app.route("/auth/signout", signout(deps)); // POST
+  app.route("/auth/personal", staffSignInPage(deps)); // GET, ?sesion=vencida
+  app.route("/auth/personal/proveedor", staffProviderSignIn(deps)); // GET
+  app.route("/auth/personal", staffLink(deps)); // GET, POST /:token
+  // Staff console (behind requireStaff; admin-only pages use requireAdmin)
+  app.route("/panel", panelHome(deps)); // GET
+  app.route("/panel/auditoria", auditPage(deps)); // GET, ?antes=, admin
+  app.route("/panel/codigos", codesPage(deps)); // GET, POST /:slug, GET /:slug/cartel.svg, admin
+  app.route("/panel/notas", notesPage(deps)); // GET ?antes=, POST /:visitId/ocultar|mostrar, admin
+  app.route("/panel/preguntas", questionsPage(deps)); // GET, POST /resolver, admin
+  app.route("/panel/exportar", exportPage(deps)); // GET, GET /<file>.csv (audited)
+  app.route("/panel/salir", staffSignOut(deps)); // POST
   // Assets
   app.route("/theme.css", theme(deps));
   app.route("/logo.svg", logo(deps));
@@ -106,6 +142,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.doc31("/openapi.json", apiDocument(config));
 
   app.notFound(notFound(deps));
-  app.onError(createErrorHandler());
+  const handleError = createErrorHandler();
+  app.onError((error, c) =>
+    // A staff refusal raised by middleware (cross-site, role): the 403 page.
+    error instanceof StaffForbiddenError
+      ? renderForbiddenPage(c, deps, error)
+      : handleError(error, c)
+  );
   return app;
 }

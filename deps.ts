@@ -22,6 +22,7 @@ import {
 } from "./lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "./lib/db/secrets.ts";
 import { getSessionByHandle } from "./lib/db/sessions.ts";
+import { startStatsBackfill } from "./lib/db/stats_backfill.ts";
 import { ChatDailyLimit } from "./lib/limits/chat_daily.ts";
 import { IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
 import { SlidingWindowLimiter } from "./lib/limits/sliding_window.ts";
@@ -114,6 +115,19 @@ export async function openDeps(
     );
   }
   const now = overrides.now ?? (() => new Date());
+  // The dashboard's counters of what earlier versions stored: claimed before
+  // serving, counted in the background, stopped by close().
+  const backfillStop = new AbortController();
+  const backfill = await startStatsBackfill(kv, {
+    timeZone: data.current().data.municipality.timeZone,
+    now,
+    signal: backfillStop.signal,
+  });
+  backfill.done.catch((error) => {
+    if (!backfillStop.signal.aborted) {
+      console.error("Dashboard: the backfill of the counters failed:", error);
+    }
+  });
   if (!config.onDeploy) data.watch();
   const renderPool = overrides.renderPool ??
     new RenderPool({ size: config.renderWorkers });
@@ -168,15 +182,19 @@ export async function openDeps(
     },
     close() {
       if (!closed) {
+        backfillStop.abort();
         data.close();
         renderPool.close();
-        try {
-          kv.close();
-        } catch (error) {
-          // Closed already (a test that took KV away): nothing to close.
-          if (!(error instanceof Deno.errors.BadResource)) throw error;
-        }
-        closed = requestLog?.flush() ?? Promise.resolve();
+        // The backfill's batch in flight ends first (it stops at the abort).
+        closed = backfill.done.catch(() => {}).then(() => {
+          try {
+            kv.close();
+          } catch (error) {
+            // Closed already (a test that took KV away): nothing to close.
+            if (!(error instanceof Deno.errors.BadResource)) throw error;
+          }
+          return requestLog?.flush();
+        });
       }
       return closed;
     },

@@ -63,6 +63,8 @@ export interface PageHead {
   robots?: string;
   /** More tags, or overrides: `og:*` as property, the rest as name. */
   meta?: Record<string, string>;
+  /** A same-site path the page goes on to by itself (`<meta http-equiv="refresh">`). */
+  refreshTo?: string;
 }
 
 /**
@@ -152,6 +154,9 @@ export function Layout(
           <title>{head.title}</title>
           <meta name="description" content={head.description} />
           <meta name="theme-color" content={site.themeColor} />
+          {head.refreshTo && (
+            <meta http-equiv="refresh" content={`0;url=${head.refreshTo}`} />
+          )}
           {head.url && (
             <link
               rel="canonical"
@@ -279,6 +284,9 @@ export function Layout(
                   </li>
                   <li>
                     <a href="/#boleto">Obtén tu boleto turístico</a>
+                  </li>
+                  <li>
+                    <a href="/datos">Datos abiertos</a>
                   </li>
                 </ul>
               </nav>

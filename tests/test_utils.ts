@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
+import type { StaffRole } from "@/lib/staff/types.ts";
 import type { z } from "zod";
 import { createApp } from "@/app.ts";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
@@ -291,4 +293,34 @@ export function randomTicket(overrides: Partial<Ticket> = {}): Ticket {
     createdAt: "2026-11-20T18:00:00.000Z",
     ...overrides,
   };
+}
+
+/**
+ * Signs a staff member in as `deno task staff-link` and the link's button
+ * do; returns the `Cookie` header of their staff session.
+ */
+export async function signInStaff(
+  ctx: TestContext,
+  { email = "ana@municipio.gob.mx", role = "admin" }: {
+    email?: string;
+    role?: StaffRole;
+  } = {},
+): Promise<string> {
+  const { url } = await createStaffSignInLink(ctx.deps.kv, {
+    email,
+    role,
+    baseUrl: "http://localhost",
+    now: ctx.clock.now(),
+  });
+  const res = await ctx.app.request(new URL(url).pathname, {
+    method: "POST",
+    headers: {
+      origin: "http://localhost",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+  });
+  assert.equal(res.status, 303, await res.text());
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("staff="));
+  assert.ok(cookie, "the staff cookie is set");
+  return cookie.split(";")[0];
 }

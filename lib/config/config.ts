@@ -1,5 +1,10 @@
 import { parseEnv } from "node:util";
 import { z } from "zod";
+import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
+import {
+  KNOWN_LICENSES,
+  type OpenDataLicense,
+} from "@/lib/open_data/licenses.ts";
 
 const optionalString = z.string().trim().min(1).optional();
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
@@ -40,6 +45,14 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: optionalString,
   OIDC_CLIENT_SECRET: optionalString,
   OIDC_REDIRECT_URI: optionalUrl,
+  STAFF: z.string().default("").transform((value, ctx) => {
+    try {
+      return parseStaffList(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
 
   WP_POST_TYPE: z.string().regex(
     /^[a-z0-9_-]+$/,
@@ -67,6 +80,23 @@ const envSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000)
     .default(10_000),
   RENDER_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+  OPEN_DATA_LICENSE: z.string().default("CC-BY-4.0").transform(
+    (value, ctx) => {
+      const [name, path] = value.trim().split(/\s*,\s*/);
+      const known = KNOWN_LICENSES[name];
+      if (known && !path) return known;
+      if (name && path && URL.canParse(path) && /^https?:/.test(path)) {
+        return { name, title: name, path };
+      }
+      ctx.addIssue({
+        code: "custom",
+        message: `must be one of ${
+          Object.keys(KNOWN_LICENSES).join(", ")
+        }, or "<identifier>,<https URL of its text>"`,
+      });
+      return z.NEVER;
+    },
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -116,6 +146,12 @@ export interface Config {
     /** Timeout of each call to the provider, in milliseconds. */
     timeoutMs: number;
   };
+  /**
+   * Who may sign in to the staff console with the OIDC provider (`STAFF`),
+   * each by verified e-mail address or by subject, with a role. Empty
+   * without OIDC: then staff come in by `deno task staff-link`.
+   */
+  staff: StaffEntry[];
   allowedOrigins: string[];
   /**
    * How many proxies of the operator's own stand in front (`TRUST_PROXY`):
@@ -132,7 +168,14 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Workers drawing share cards at once (each about 100 MiB). */
   renderWorkers: number;
+  /** The licence of the open data at /datos (`OPEN_DATA_LICENSE`). */
+  openDataLicense: OpenDataLicense;
 }
+
+/** One identity of `STAFF`: an e-mail address (lower case) or a provider subject, and its role. */
+export type StaffEntry =
+  & { role: StaffRole }
+  & ({ email: string; subject?: never } | { subject: string; email?: never });
 
 /**
  * The default KV file: in a folder of its own, owner-only, never beside the
@@ -180,6 +223,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const oidc = parseOidc(e);
+  if (e.STAFF.length > 0 && !oidc) {
+    throw new ConfigError(
+      "Invalid environment: STAFF lists who signs in to the panel with the OIDC provider: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too (without a provider, use deno task staff-link)",
+    );
+  }
   const allowedOrigins = e.ALLOWED_ORIGINS.split(",").map((o) => o.trim())
     .filter(Boolean);
   for (const origin of allowedOrigins) {
@@ -218,6 +266,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       }
       : undefined,
     oidc,
+    staff: e.STAFF,
     allowedOrigins,
     trustedProxyHops: e.TRUST_PROXY,
     logRequests: e.LOG_REQUESTS,
@@ -225,6 +274,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     chatDailyLimit: e.CHAT_DAILY_LIMIT,
     bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
     renderWorkers: e.RENDER_WORKERS,
+    openDataLicense: e.OPEN_DATA_LICENSE,
   };
 }
 
@@ -260,6 +310,52 @@ function describeEnvIssue(issue: z.core.$ZodIssue): string {
     default:
       return issue.message;
   }
+}
+
+const STAFF_EMAIL = z.email();
+
+/**
+ * `STAFF`: a comma-separated list of `role:identity`, the role `admin` or
+ * `viewer`, the identity an e-mail address or `sub:<subject>`, e.g.
+ * `admin:ana@municipio.gob.mx,viewer:sub:1234`. An identity listed twice is
+ * an error (which role would win?).
+ */
+export function parseStaffList(value: string): StaffEntry[] {
+  const entries: StaffEntry[] = [];
+  const seen = new Set<string>();
+  for (const raw of value.split(",")) {
+    const item = raw.trim();
+    if (!item) continue;
+    const colon = item.indexOf(":");
+    const role = item.slice(0, colon).trim().toLowerCase();
+    const identity = item.slice(colon + 1).trim();
+    if (colon < 0 || !STAFF_ROLES.includes(role as StaffRole)) {
+      throw new Error(
+        `"${item}" must be role:identity, the role admin or viewer (e.g. admin:ana@municipio.gob.mx or viewer:sub:1234)`,
+      );
+    }
+    let entry: StaffEntry;
+    if (identity.toLowerCase().startsWith("sub:")) {
+      const subject = identity.slice(4).trim();
+      if (!subject) throw new Error(`"${item}" names an empty subject`);
+      entry = { role: role as StaffRole, subject };
+    } else {
+      const email = identity.toLowerCase();
+      if (!STAFF_EMAIL.safeParse(email).success) {
+        throw new Error(
+          `"${item}": ${
+            identity || "(empty)"
+          } is neither an e-mail address nor sub:<subject>`,
+        );
+      }
+      entry = { role: role as StaffRole, email };
+    }
+    const id = entry.email ?? `sub:${entry.subject}`;
+    if (seen.has(id)) throw new Error(`${id} is listed more than once`);
+    seen.add(id);
+    entries.push(entry);
+  }
+  return entries;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

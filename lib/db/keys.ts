@@ -29,6 +29,8 @@ export const keys = {
 
   /** One user's verified visit of one attraction. */
   visit: (userId: string, slug: string) => ["visits", userId, slug] as const,
+  /** Every visit of every user (a prefix for `kv.list`: the admins' ratings export). */
+  visits: () => ["visits"] as const,
   /** All of one user's visits (a prefix for `kv.list`). */
   visitsOfUser: (userId: string) => ["visits", userId] as const,
   /** A visit's `[userId, slug]` by its id. */
@@ -58,4 +60,92 @@ export const keys = {
   /** The service's user id for an identity provider's subject. */
   userByIdentity: (issuer: string, subject: string) =>
     ["users_by_identity", issuer, subject] as const,
+
+  // Staff console: access and audit (lib/db/staff_sessions.ts, lib/db/audit.ts)
+  /** A staff session, by its handle (the SHA-256 of the staff cookie's id); apart from tourists' sessions. */
+  staffSession: (handle: string) => ["staff_sessions", handle] as const,
+  /** A single-use staff sign-in link, by the SHA-256 of its token (the token itself is never stored). */
+  staffLink: (tokenHash: string) => ["staff_links", tokenHash] as const,
+  /** One audited staff action; epoch milliseconds first, so a reverse list is newest first. */
+  staffAction: (atMs: number, id: string) =>
+    ["staff_actions", atMs, id] as const,
+  /** Every audited staff action (a prefix for `kv.list`). */
+  staffActions: () => ["staff_actions"] as const,
+
+  // --- The staff dashboard's aggregates (lib/db/stats.ts) ------------------
+  // Every counter is a `Deno.KvU64` moved only by `sum` in the atomic that
+  // writes the fact (so no transaction contends on it); a decrease is a sum
+  // of 2^64 - n (KV wraps around), read back as a signed number. `day` is
+  // the municipality's calendar day (`YYYY-MM-DD`), `month` its `YYYY-MM`.
+
+  /** Verified visits of one attraction on one day. */
+  visitCountByDay: (day: string, slug: string) =>
+    ["visit_counts_by_day", day, slug] as const,
+  /** Prefix of the day-keyed visit counts (a range for `kv.list`). */
+  visitCountsByDay: () => ["visit_counts_by_day"] as const,
+  /** Verified visits, all attractions, in one hour (0..23) of one day. */
+  visitCountByHour: (day: string, hour: number) =>
+    ["visit_counts_by_hour", day, hour] as const,
+  /** Prefix of the hour-keyed visit counts. */
+  visitCountsByHour: () => ["visit_counts_by_hour"] as const,
+  /** Tourists whose passport reached `stamps` (1, 5, 10, 17) on one day. */
+  stampCountByDay: (day: string, stamps: number) =>
+    ["stamp_counts_by_day", day, stamps] as const,
+  /** Prefix of the day-keyed stamp counts. */
+  stampCountsByDay: () => ["stamp_counts_by_day"] as const,
+  /** Tourists whose passport holds at least `stamps`, since the start. */
+  stampCount: (stamps: number) => ["stamp_counts", stamps] as const,
+  /** Prefix of the all-time stamp counts. */
+  stampCounts: () => ["stamp_counts"] as const,
+  /** Passports opened on one day: `guest` (no account) or `account` (first sign-in). */
+  passportCountByDay: (day: string, kind: "guest" | "account") =>
+    ["passport_counts_by_day", day, kind] as const,
+  /** Prefix of the day-keyed passport counts. */
+  passportCountsByDay: () => ["passport_counts_by_day"] as const,
+  /** Tickets created on one day. */
+  ticketCountByDay: (day: string) => ["ticket_counts_by_day", day] as const,
+  /** Prefix of the day-keyed ticket counts. */
+  ticketCountsByDay: () => ["ticket_counts_by_day"] as const,
+  /** Visits of an attraction rated `rating` (1..5) now: count, sum and distribution in one. */
+  ratingCount: (slug: string, rating: number) =>
+    ["rating_counts", slug, rating] as const,
+  /** Prefix of the all-time rating counts. */
+  ratingCounts: () => ["rating_counts"] as const,
+  /** Ratings given in one month (by `ratedAt`) still standing, per attraction and value (open data). */
+  ratingCountByMonth: (month: string, slug: string, rating: number) =>
+    ["rating_counts_by_month", month, slug, rating] as const,
+  /** Prefix of the monthly rating counts. */
+  ratingCountsByMonth: () => ["rating_counts_by_month"] as const,
+  /** Chat requests of one day by outcome: `questions` (all), `answered`, `refused` (429), `failed` (502). */
+  chatCountByDay: (day: string, outcome: string) =>
+    ["chat_counts_by_day", day, outcome] as const,
+  /** Prefix of the day-keyed chat counts. */
+  chatCountsByDay: () => ["chat_counts_by_day"] as const,
+  /**
+   * A visit's notes, newest last (list it with `reverse: true`):
+   * `{visitId, slug, rating, notes, ratedAt}` (`StoredNote` in
+   * lib/db/stats.ts), no user id. Written with the rating, moved when it
+   * changes, deleted with the notes.
+   */
+  noteByTime: (ratedAtMs: number, visitId: string) =>
+    ["notes_by_time", ratedAtMs, visitId] as const,
+  /** Prefix of the notes index. */
+  notesByTime: () => ["notes_by_time"] as const,
+  /** The one-time backfill of the aggregates: who runs it, where it is, done. */
+  statsBackfill: () => ["stats_backfill"] as const,
+
+  // Staff console: guide codes (lib/db/guide_codes.ts)
+  /** An attraction's replaced guide code (it wins over the data set's), by slug. */
+  guideCode: (slug: string) => ["guide_codes", slug] as const,
+  /** Every replaced guide code (a prefix for `kv.list`). */
+  guideCodes: () => ["guide_codes"] as const,
+  /** The attraction a replaced code opens (current, or in its grace period), by the normalised code. */
+  guideCodeByCode: (code: string) => ["guide_codes_by_code", code] as const,
+
+  // Staff console: questions the chat could not answer (lib/db/unanswered_questions.ts)
+  /** A group of similar unanswered questions, by its normalised text; kept 90 days after the last one. */
+  unansweredQuestion: (groupKey: string) =>
+    ["unanswered_questions", groupKey] as const,
+  /** Every group of unanswered questions (a prefix for `kv.list`). */
+  unansweredQuestions: () => ["unanswered_questions"] as const,
 };

@@ -1,0 +1,69 @@
+import type { Context } from "hono";
+import type { AppDeps } from "@/deps.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { getPublicOrigin } from "@/lib/http/origin.ts";
+import {
+  buildDailyVisitsCsv,
+  buildDataPackage,
+  buildMonthlyRatingsCsv,
+  OPEN_DATA_FILES,
+} from "@/lib/open_data/open_data.ts";
+
+/** Harvesters poll; the visits change once a day, the ratings as given. */
+const OPEN_DATA_HEADERS = {
+  "Cache-Control": "public, max-age=900",
+  // Public, credential-free data: any site may read it.
+  "Access-Control-Allow-Origin": "*",
+};
+
+/** A CSV answer with its header-row marker and a download name. */
+export function csvResponse(
+  body: BodyInit,
+  name: string,
+  headers: Record<string, string> = OPEN_DATA_HEADERS,
+): Response {
+  return new Response(body, {
+    headers: {
+      ...headers,
+      "Content-Type": "text/csv; charset=utf-8; header=present",
+      "Content-Disposition": `inline; filename="${name}"`,
+    },
+  });
+}
+
+/**
+ * The open data's files: `GET /datos/visitas-diarias.csv`,
+ * `/datos/calificaciones-mensuales.csv` and `/datos/datapackage.json`
+ * (lib/open_data/open_data.ts says what is in them).
+ */
+export default function openDataFiles(deps: AppDeps) {
+  const source = () => ({
+    kv: deps.kv,
+    data: deps.data.current().data,
+    now: deps.now(),
+  });
+  return createRouter()
+    .get(
+      `/${OPEN_DATA_FILES.visits}`,
+      async () =>
+        csvResponse(
+          await buildDailyVisitsCsv(source()),
+          OPEN_DATA_FILES.visits,
+        ),
+    )
+    .get(`/${OPEN_DATA_FILES.ratings}`, async () =>
+      csvResponse(
+        await buildMonthlyRatingsCsv(source()),
+        OPEN_DATA_FILES.ratings,
+      ))
+    .get(`/${OPEN_DATA_FILES.descriptor}`, (c: Context) =>
+      c.json(
+        buildDataPackage({
+          ...source(),
+          license: deps.config.openDataLicense,
+          origin: getPublicOrigin(c, deps.config),
+        }),
+        200,
+        OPEN_DATA_HEADERS,
+      ));
+}

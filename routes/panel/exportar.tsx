@@ -1,0 +1,97 @@
+import type { AppDeps } from "@/deps.ts";
+import { recordStaffAction } from "@/lib/db/audit.ts";
+import {
+  buildDailyVisitsCsv,
+  buildMonthlyRatingsCsv,
+  OPEN_DATA_FILES,
+  streamRatingsWithNotesCsv,
+  SUPPRESS_BELOW,
+} from "@/lib/open_data/open_data.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { createPageRouter } from "@/routes/_app.tsx";
+import { csvResponse } from "@/routes/datos/files.ts";
+import { renderPanelPage } from "./_page.tsx";
+
+/** The admins' full ratings, notes included: never public. */
+const RATINGS_WITH_NOTES = "calificaciones-con-notas.csv";
+
+/** Staff downloads are one person's copy: not kept by any cache. */
+const PRIVATE = { "Cache-Control": "private, no-store" };
+
+/**
+ * `/panel/exportar`: the open data as staff download it (the same files as
+ * /datos), and for admins every rating with its notes. Each download is
+ * recorded in the audit log.
+ */
+export default function exportPage(deps: AppDeps) {
+  const source = () => ({
+    kv: deps.kv,
+    data: deps.data.current().data,
+    now: deps.now(),
+  });
+  const audit = (c: Parameters<typeof getStaff>[0], file: string) =>
+    recordStaffAction(deps.kv, {
+      staff: getStaff(c),
+      action: "export_downloaded",
+      target: file,
+      at: deps.now(),
+    });
+
+  return createPageRouter(deps)
+    .get("/", (c) => {
+      const isAdmin = getStaff(c).role === "admin";
+      return renderPanelPage(c, deps, {
+        title: "Datos abiertos y exportaciones",
+        active: "exportar",
+        children: (
+          <>
+            <p class="lead">
+              Los mismos archivos que cualquiera puede descargar en{" "}
+              <a href="/datos">/datos</a>: sin datos personales y con las cifras
+              menores que {SUPPRESS_BELOW}{" "}
+              en blanco. Cada descarga queda en la auditoría.
+            </p>
+            <ul>
+              <li>
+                <a href={`/panel/exportar/${OPEN_DATA_FILES.visits}`} download>
+                  Visitas diarias por atractivo (CSV)
+                </a>
+              </li>
+              <li>
+                <a href={`/panel/exportar/${OPEN_DATA_FILES.ratings}`} download>
+                  Calificaciones mensuales por atractivo (CSV)
+                </a>
+              </li>
+              {isAdmin && (
+                <li>
+                  <a href={`/panel/exportar/${RATINGS_WITH_NOTES}`} download>
+                    Todas las calificaciones con sus notas (CSV)
+                  </a>{" "}
+                  — incluye las palabras de los turistas y las notas ocultas:
+                  solo para uso interno.
+                </li>
+              )}
+            </ul>
+          </>
+        ),
+      });
+    })
+    .get(`/${OPEN_DATA_FILES.visits}`, async (c) => {
+      const csv = await buildDailyVisitsCsv(source());
+      await audit(c, OPEN_DATA_FILES.visits);
+      return csvResponse(csv, OPEN_DATA_FILES.visits, PRIVATE);
+    })
+    .get(`/${OPEN_DATA_FILES.ratings}`, async (c) => {
+      const csv = await buildMonthlyRatingsCsv(source());
+      await audit(c, OPEN_DATA_FILES.ratings);
+      return csvResponse(csv, OPEN_DATA_FILES.ratings, PRIVATE);
+    })
+    .get(`/${RATINGS_WITH_NOTES}`, requireAdmin(), async (c) => {
+      await audit(c, RATINGS_WITH_NOTES);
+      return csvResponse(
+        streamRatingsWithNotesCsv(source()),
+        RATINGS_WITH_NOTES,
+        PRIVATE,
+      );
+    });
+}
