@@ -9,37 +9,17 @@ import { NO_DATA_MARKER } from "@/lib/chat/unanswered.ts";
 import { listStaffActions } from "@/lib/db/audit.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { listQuestionGroups } from "@/lib/db/unanswered_questions.ts";
-import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
   assertJson,
   createTestContext,
   postJson,
-  type TestContext,
+  signInStaff,
 } from "./test_utils.ts";
 
 const ORIGIN = "http://localhost";
 const ANSWER = "No tengo ese dato; confírmalo en el módulo de turismo.";
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function signInAdmin(ctx: TestContext): Promise<string> {
-  const { url } = await createStaffSignInLink(ctx.deps.kv, {
-    email: "ana@municipio.gob.mx",
-    role: "admin",
-    baseUrl: ORIGIN,
-    now: ctx.clock.now(),
-  });
-  const res = await ctx.app.request(new URL(url).pathname, {
-    method: "POST",
-    headers: {
-      origin: ORIGIN,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: "",
-  });
-  assert.equal(res.status, 303);
-  return res.headers.getSetCookie()[0].split(";")[0];
-}
 
 Deno.test("POST /api/chat: unanswered questions", async (t) => {
   await using fake = startFakeOpenAI();
@@ -140,7 +120,7 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
   await t.step(
     "/panel/preguntas lists the group; resolving it moves it to Resueltas and is audited",
     async () => {
-      const admin = await signInAdmin(ctx);
+      const admin = await signInStaff(ctx);
       const page = await ctx.app.request("/panel/preguntas", {
         headers: { cookie: admin },
       });

@@ -310,7 +310,9 @@ Deno.test("every public page's head has absolute share tags", async (t) => {
         if (
           found.has(link) || link.startsWith("/api/") ||
           link.startsWith("/auth/") || link.startsWith("/ruta/") ||
-          link === "/mi-pasaporte"
+          link === "/mi-pasaporte" ||
+          // Files (the open data's CSV and JSON), not pages.
+          /\.[a-z]+$/.test(link)
         ) continue;
         found.add(link);
         next.push(link);

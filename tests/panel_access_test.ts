@@ -29,6 +29,7 @@ import {
   createTestContext,
   randomUserId,
   serveApp,
+  signInStaff,
   type TestContext,
 } from "./test_utils.ts";
 
@@ -67,20 +68,10 @@ function pressEnter(
   }));
 }
 
-/** Signs a staff member in with a link; returns their staff cookie's value. */
-async function signInStaff(
-  ctx: TestContext,
-  options: { email?: string; role?: StaffRole } = {},
-): Promise<string> {
-  const res = await pressEnter(ctx, await createLink(ctx, options));
-  assert.equal(res.status, 303, await res.text());
-  const cookie = res.headers.getSetCookie().map(parseSetCookie)
-    .find((c) => c.name === "staff");
-  assert.ok(cookie, "the staff cookie is set");
-  return cookie.value;
-}
-
-/** A request as a staff member's browser on the portal's own pages. */
+/**
+ * A request as a staff member's browser on the portal's own pages; `cookie`
+ * is the `Cookie` header (`staff=...`), as `signInStaff` returns it.
+ */
 async function asStaff(
   ctx: TestContext,
   cookie: string,
@@ -90,7 +81,7 @@ async function asStaff(
   const res = await ctx.app.request(path, {
     method: init.method ?? "GET",
     headers: {
-      cookie: `staff=${cookie}`,
+      cookie,
       ...(init.method && init.method !== "GET"
         ? {
           origin: ORIGIN,
@@ -266,7 +257,11 @@ Deno.test("GET and POST /auth/personal/:token", async (t) => {
       assert.equal(cookie.attributes.get("samesite"), "Strict");
       assert.ok(cookie.attributes.has("httponly"));
       assert.equal(cookie.attributes.get("path"), "/");
-      const { res: panel, html } = await asStaff(ctx, cookie.value, "/panel");
+      const { res: panel, html } = await asStaff(
+        ctx,
+        `${cookie.name}=${cookie.value}`,
+        "/panel",
+      );
       assert.equal(panel.status, 200);
       assert.equal(panel.headers.get("cache-control"), "private, no-store");
       assert.match(html, /ana@municipio\.gob\.mx/);
@@ -378,7 +373,7 @@ Deno.test("GET /panel/* for anyone but staff: the ordinary 404 page", async (t) 
     ],
     ["a garbage cookie", "staff=%3Cscript%3E"],
     ["a well-formed unknown id", `staff=${"A".repeat(43)}`],
-    ["a signed-out staff cookie", `staff=${signedOut}`],
+    ["a signed-out staff cookie", signedOut],
   ];
   for (const [who, cookie] of visitors) {
     await t.step(`${who}: 404 on every panel path, GET and POST`, async () => {

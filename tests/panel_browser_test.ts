@@ -12,17 +12,21 @@ import { ensureBuild } from "@/scripts/build.ts";
 import {
   browserSkipReason,
   launchBrowser,
+  PHONE,
   saveScreenshot,
   watchPage,
 } from "./browser.ts";
 import {
+  createStaffLinkFor,
   getFreePort,
-  ROOT,
-  serviceEnv,
   startService,
   stopServices,
   waitUntilHealthy,
 } from "./service_process.ts";
+import { SHIPPED } from "./test_utils.ts";
+
+/** The attraction the tourist checks in at, with the code on its poster. */
+const PLAZA = SHIPPED.attractions[0];
 
 /** A desktop screen, where the office works. */
 const DESKTOP = { width: 1280, height: 800 };
@@ -46,30 +50,12 @@ Deno.test({
       await t.step(
         "deno task staff-link prints a link to this service",
         async () => {
-          const { code, stdout, stderr } = await new Deno.Command(
-            Deno.execPath(),
-            {
-              args: [
-                "run",
-                "--quiet",
-                "-A",
-                "scripts/staff_link.ts",
-                "ana@municipio.gob.mx",
-                "--role",
-                "admin",
-              ],
-              cwd: ROOT,
-              env: serviceEnv({ ...env, PORT: String(port) }),
-              clearEnv: true,
-              stdin: "null",
-            },
-          ).output();
-          assert.equal(code, 0, new TextDecoder().decode(stderr));
-          const match = new TextDecoder().decode(stdout).match(
-            /valid 15 minutes: (\S+)/,
-          );
-          assert.ok(match, "the link is printed");
-          link = match[1];
+          link = await createStaffLinkFor({
+            env,
+            port,
+            email: "ana@municipio.gob.mx",
+            role: "admin",
+          });
           assert.ok(link.startsWith(`${origin}/auth/personal/`), link);
         },
       );
@@ -99,6 +85,48 @@ Deno.test({
         assert.ok(cookie?.httpOnly, "an HttpOnly staff cookie");
         assert.equal(cookie.sameSite, "Strict");
       });
+
+      await t.step(
+        "a tourist's check-in shows on the dashboard's charts and tables",
+        async () => {
+          const phone = await browser.newContext({
+            locale: "es-MX",
+            viewport: PHONE,
+            isMobile: true,
+            hasTouch: true,
+          });
+          const tourist = await phone.newPage();
+          await tourist.goto(`${origin}/turismo/atractivos/${PLAZA.slug}`);
+          await tourist.getByLabel("Código del atractivo").fill(
+            PLAZA.guideCode,
+          );
+          await tourist.getByRole("button", { name: "Registrar mi visita" })
+            .click();
+          await tourist.getByText(
+            `¡Listo! Registramos tu visita a ${PLAZA.name}.`,
+          )
+            .waitFor();
+          await phone.close();
+
+          await page.reload();
+          const charts = page.locator(".chart__svg");
+          assert.equal(await charts.count(), 7, "seven charts");
+          assert.ok(await charts.locator("svg").count() >= 7, "as SVG");
+          for (const chart of await charts.all()) {
+            const box = await chart.boundingBox();
+            assert.ok(box && box.width > 200 && box.height > 100, "drawn");
+          }
+          const byAttraction = page.locator("section.chart").filter({
+            has: page.getByRole("heading", { name: "Visitas por atractivo" }),
+          });
+          await byAttraction.getByText("Ver los datos").click();
+          const row = byAttraction.locator("tbody tr").filter({
+            hasText: PLAZA.name,
+          });
+          assert.match(await row.innerText(), /\b1\b/);
+          await saveScreenshot(page, "panel-dashboard");
+        },
+      );
 
       await t.step("Auditoría lists the sign-in", async () => {
         await page.getByRole("navigation", { name: "Panel" })

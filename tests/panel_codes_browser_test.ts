@@ -13,9 +13,8 @@ import { listVisits, rateVisit } from "@/lib/db/visits.ts";
 import { ensureBuild } from "@/scripts/build.ts";
 import { browserSkipReason, launchBrowser, watchPage } from "./browser.ts";
 import {
+  createStaffLinkFor,
   getFreePort,
-  ROOT,
-  serviceEnv,
   startService,
   stopServices,
   waitUntilHealthy,
@@ -40,29 +39,12 @@ Deno.test({
     try {
       await waitUntilHealthy(service);
       const origin = service.url;
-      const { code, stdout, stderr } = await new Deno.Command(
-        Deno.execPath(),
-        {
-          args: [
-            "run",
-            "--quiet",
-            "-A",
-            "scripts/staff_link.ts",
-            "ana@municipio.gob.mx",
-            "--role",
-            "admin",
-          ],
-          cwd: ROOT,
-          env: serviceEnv({ ...env, PORT: String(port) }),
-          clearEnv: true,
-          stdin: "null",
-        },
-      ).output();
-      assert.equal(code, 0, new TextDecoder().decode(stderr));
-      const link = new TextDecoder().decode(stdout).match(
-        /valid 15 minutes: (\S+)/,
-      )?.[1];
-      assert.ok(link, "the link is printed");
+      const link = await createStaffLinkFor({
+        env,
+        port,
+        email: "ana@municipio.gob.mx",
+        role: "admin",
+      });
 
       const admin = await browser.newContext({
         locale: "es-MX",

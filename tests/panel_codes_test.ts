@@ -14,7 +14,6 @@ import {
   listCurrentGuideCodes,
   replaceGuideCode,
 } from "@/lib/passport/guide_codes.ts";
-import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 import {
   getFreePort,
@@ -35,6 +34,7 @@ import {
   postAsUser,
   randomUserId,
   SHIPPED,
+  signInStaff,
   type TestContext,
 } from "./test_utils.ts";
 
@@ -51,27 +51,6 @@ const [PLAZA, SECOND, THIRD] = SHIPPED.attractions;
 async function verify(ctx: TestContext, code: string) {
   const userId = randomUserId();
   return await postAsUser(ctx, VERIFY, userId, { code, userId });
-}
-
-/** Signs a staff member in with a link, as a browser would; returns the cookie header. */
-async function signIn(ctx: TestContext, role: StaffMember["role"]) {
-  const { url } = await createStaffSignInLink(ctx.deps.kv, {
-    email: `${role}@municipio.gob.mx`,
-    role,
-    baseUrl: ORIGIN,
-    now: ctx.clock.now(),
-  });
-  const res = await ctx.app.request(new URL(url).pathname, {
-    method: "POST",
-    headers: {
-      origin: ORIGIN,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: "",
-  });
-  assert.equal(res.status, 303, await res.text());
-  const cookie = res.headers.getSetCookie()[0].split(";")[0];
-  return cookie;
 }
 
 function postForm(
@@ -207,7 +186,10 @@ Deno.test("guide codes: replacing one", async (t) => {
 
 Deno.test("GET/POST /panel/codigos", async (t) => {
   await using ctx = await createTestContext();
-  const admin = await signIn(ctx, "admin");
+  const admin = await signInStaff(ctx, {
+    email: "admin@municipio.gob.mx",
+    role: "admin",
+  });
 
   await t.step("an admin sees every attraction's current code", async () => {
     const res = await ctx.app.request("/panel/codigos", {
@@ -299,7 +281,10 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
       const svg = await res.text();
       assert.ok(svg.includes(`>${current}</text>`));
       assert.ok(svg.includes(`?codigo=${current}`));
-      const viewer = await signIn(ctx, "viewer");
+      const viewer = await signInStaff(ctx, {
+        email: "viewer@municipio.gob.mx",
+        role: "viewer",
+      });
       for (const cookie of [viewer, ""]) {
         const refused = await ctx.app.request(
           `/panel/codigos/${PLAZA.slug}/cartel.svg`,

@@ -8,7 +8,6 @@ import { listStaffActions } from "@/lib/db/audit.ts";
 import { createSession } from "@/lib/db/sessions.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { getVisit } from "@/lib/db/visits.ts";
-import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
 import {
   assertJson,
   createTestContext,
@@ -16,31 +15,13 @@ import {
   randomTicket,
   randomUserId,
   SHIPPED,
+  signInStaff,
   type TestContext,
   verifyVisits,
 } from "./test_utils.ts";
 
 const ORIGIN = "http://localhost";
 const PLAZA = SHIPPED.attractions[0];
-
-async function signInAdmin(ctx: TestContext): Promise<string> {
-  const { url } = await createStaffSignInLink(ctx.deps.kv, {
-    email: "ana@municipio.gob.mx",
-    role: "admin",
-    baseUrl: ORIGIN,
-    now: ctx.clock.now(),
-  });
-  const res = await ctx.app.request(new URL(url).pathname, {
-    method: "POST",
-    headers: {
-      origin: ORIGIN,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: "",
-  });
-  assert.equal(res.status, 303);
-  return res.headers.getSetCookie()[0].split(";")[0];
-}
 
 async function text(ctx: TestContext, path: string, cookie?: string) {
   const res = await ctx.app.request(path, {
@@ -52,7 +33,7 @@ async function text(ctx: TestContext, path: string, cookie?: string) {
 
 Deno.test("GET/POST /panel/notas", async (t) => {
   await using ctx = await createTestContext({ cachePages: true });
-  const admin = await signInAdmin(ctx);
+  const admin = await signInStaff(ctx);
   const userId = randomUserId();
   await verifyVisits(ctx, userId, 1);
   const note = `La visita guiada fue excelente ${crypto.randomUUID()}`;

@@ -4,6 +4,9 @@
  * kills, signals, start-up failures, a deployment's permissions.
  */
 
+import assert from "node:assert/strict";
+import type { StaffRole } from "@/lib/staff/types.ts";
+
 /** The repository's root, where `main.ts` is. */
 export const ROOT = new URL("..", import.meta.url).pathname;
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -83,6 +86,42 @@ export function startService(
     process,
     output: () => chunks.join(""),
   };
+}
+
+/**
+ * Runs `deno task staff-link` (`scripts/staff_link.ts <email> --role <role>`)
+ * as its own process, with `serviceEnv(env)` and `PORT`, for the service on
+ * `port`; asserts it succeeds and returns the sign-in link it prints.
+ */
+export async function createStaffLinkFor(
+  { env = {}, port, email, role }: {
+    env?: Record<string, string>;
+    port: number;
+    email: string;
+    role: StaffRole;
+  },
+): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "-A",
+      "scripts/staff_link.ts",
+      email,
+      "--role",
+      role,
+    ],
+    cwd: ROOT,
+    env: serviceEnv({ ...env, PORT: String(port) }),
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  const link = new TextDecoder().decode(stdout).match(
+    /valid 15 minutes: (\S+)/,
+  )?.[1];
+  assert.ok(link, "the link is printed");
+  return link;
 }
 
 /** Polls `/healthz` until it answers 200, for a bounded time. */
