@@ -52,9 +52,27 @@ function toSvg(element: Element): string {
   return element.outerHTML;
 }
 
-/** A value axis from 0 to the largest value (1 when all are 0: Plot draws no axis for [0, 0]). */
-function upTo(rows: readonly { value: number }[]): [number, number] {
-  return [0, Math.max(1, ...rows.map((row) => row.value))];
+/**
+ * A count axis from 0 to the largest value (1 when all are 0: Plot draws no
+ * axis for [0, 0]), ticked at whole numbers: a count of 0.4 visits means
+ * nothing.
+ */
+function countAxis(
+  values: readonly number[],
+): { domain: [number, number]; ticks?: number[]; tickFormat: string } {
+  const max = Math.max(1, ...values);
+  return {
+    domain: [0, max],
+    // Below 10, d3 would tick at fractions; from there its ticks are whole.
+    ...(max < 10
+      ? { ticks: Array.from({ length: max + 1 }, (_, i) => i) }
+      : {}),
+    tickFormat: "~s",
+  };
+}
+
+function upTo(rows: readonly { value: number }[]) {
+  return countAxis(rows.map((row) => row.value));
 }
 
 function common(text: ChartText) {
@@ -78,7 +96,7 @@ export async function renderBarChart(
     document,
     height: Math.max(80, 28 + rows.length * 24),
     marginLeft: Math.min(260, 12 + longest * 6),
-    x: { label: valueLabel, grid: true, nice: true, domain: upTo(rows) },
+    x: { label: valueLabel, grid: true, nice: true, ...upTo(rows) },
     y: { label: null },
     marks: [
       Plot.barX(rows, {
@@ -110,7 +128,7 @@ export async function renderColumnChart(
     document,
     height: 260,
     x: { label: null, domain: rows.map((row) => row.label) },
-    y: { label: valueLabel, grid: true, nice: true, domain: upTo(rows) },
+    y: { label: valueLabel, grid: true, nice: true, ...upTo(rows) },
     marks: [
       Plot.barY(rows, { x: "label", y: "value", fill: SERIES_COLORS[0] }),
       Plot.text(rows, {
@@ -151,7 +169,7 @@ export async function renderDailyLines(
     height: 260,
     marginRight: series.length > 1 ? 150 : 20,
     x: { label: null, type: "utc" },
-    y: { label: valueLabel, grid: true, nice: true, domain: upTo(rows) },
+    y: { label: valueLabel, grid: true, nice: true, ...upTo(rows) },
     color: {
       domain: [...series],
       range: SERIES_COLORS.slice(0, series.length),
@@ -167,14 +185,19 @@ export async function renderDailyLines(
       Plot.dot(data, { x: "date", y: "value", fill: "series", r: 2 }),
       ...(series.length > 1
         ? [
-          Plot.text(last, {
-            x: "date",
-            y: "value",
-            text: "series",
-            fill: "series",
-            dx: 6,
-            textAnchor: "start",
-          }),
+          // One mark per series, each nudged to its own line: ends at the
+          // same value (often 0) would print the names over each other.
+          ...series.map((name, i) =>
+            Plot.text(last.filter((row) => row.series === name), {
+              x: "date",
+              y: "value",
+              text: "series",
+              fill: "series",
+              dx: 6,
+              dy: (i - (series.length - 1) / 2) * 13,
+              textAnchor: "start",
+            })
+          ),
         ]
         : []),
     ],
@@ -227,7 +250,17 @@ export async function renderStackedBars(
     document,
     height: Math.max(80, 48 + labels.length * 24),
     marginLeft: Math.min(260, 12 + longest * 6),
-    x: { label: valueLabel, grid: true, nice: true },
+    x: {
+      label: valueLabel,
+      grid: true,
+      nice: true,
+      ...countAxis(
+        labels.map((label) =>
+          rows.filter((row) => row.label === label)
+            .reduce((sum, row) => sum + row.value, 0)
+        ),
+      ),
+    },
     y: { label: null, domain: labels },
     color: {
       domain: [...parts],
