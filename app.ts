@@ -7,6 +7,9 @@ import shareImage from "./routes/api/turismo/og/[code].ts";
 import rateVisit from "./routes/api/turismo/rate-visit.ts";
 import ticket from "./routes/api/turismo/ticket.ts";
 import verifyVisit from "./routes/api/turismo/verify-visit.ts";
+import users, { erasureStatusRoute } from "./routes/api/turismo/users.ts";
+import passportData from "./routes/mi-pasaporte/datos.tsx";
+import requestsPage from "./routes/panel/solicitudes.tsx";
 import authCallback from "./routes/auth/callback.ts";
 import signin from "./routes/auth/signin.ts";
 import signout from "./routes/auth/signout.ts";
@@ -34,6 +37,7 @@ import theme from "./routes/theme.css.ts";
 import attraction from "./routes/turismo/atractivos/[slug].tsx";
 import attractions from "./routes/turismo/atractivos/index.tsx";
 import practicalInfo from "./routes/turismo/informacion-practica.tsx";
+import privacyNotice from "./routes/aviso-de-privacidad.tsx";
 import provider from "./routes/turismo/servicios/[slug].tsx";
 import services from "./routes/turismo/servicios/index.tsx";
 import type { AppDeps } from "./deps.ts";
@@ -102,6 +106,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/api/turismo/verify-visit", verifyVisit(deps)); // POST, bearer
   app.route("/api/turismo/rate-visit", rateVisit(deps)); // POST, bearer
   app.route("/api/turismo/og", shareImage(deps)); // GET /:code
+  app.route("/api/turismo/users", users(deps)); // GET /:userId/data, POST /:userId/name, /:userId/erase, bearer
+  app.route("/api/turismo/erasures", erasureStatusRoute(deps)); // GET /:erasureId
   app.route("/api/chat", chat(deps)); // POST
   app.route("/api/session-token", sessionToken(deps)); // POST, session cookie
   // Pages
@@ -111,8 +117,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/turismo/servicios", services(deps)); // GET /, ?tipo= ?cerca=
   app.route("/turismo/servicios", provider(deps)); // GET /:slug
   app.route("/turismo/informacion-practica", practicalInfo(deps)); // GET /
+  app.route("/aviso-de-privacidad", privacyNotice(deps)); // GET /
   app.route("/ruta", touristRoute(deps)); // GET /:code
   app.route("/mi-pasaporte", passportPage(deps));
+  app.route("/mi-pasaporte", passportData(deps)); // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
   app.route("/datos", openDataPage(deps)); // GET
   app.route("/datos", openDataFiles(deps)); // GET /<file>.csv, /datapackage.json
   // Sign-in
@@ -129,6 +137,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/panel/notas", notesPage(deps)); // GET ?antes=, POST /:visitId/ocultar|mostrar, admin
   app.route("/panel/preguntas", questionsPage(deps)); // GET, POST /resolver, admin
   app.route("/panel/exportar", exportPage(deps)); // GET, GET /<file>.csv (audited)
+  app.route("/panel/solicitudes", requestsPage(deps)); // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
   app.route("/panel/salir", staffSignOut(deps)); // POST
   // Assets
   app.route("/theme.css", theme(deps));

@@ -30,6 +30,7 @@ import { RequestLog } from "./lib/http/request_log.ts";
 import { RenderPool } from "./lib/og/pool.ts";
 import { ShareCards } from "./lib/og/share_cards.ts";
 import { getStaleTags, PageCache } from "./lib/pages/page_cache.ts";
+import { PersonalDataWorker } from "./lib/personal_data/worker.ts";
 
 /** Everything the app needs from outside, created once by {@linkcode openDeps}. */
 export interface AppDeps {
@@ -67,6 +68,12 @@ export interface AppDeps {
    * stale in this instance's caches.
    */
   onChange: (change: DataChange) => void;
+  /**
+   * Erasures and retention in the background: finishes erasures cut short
+   * (at start, then on a retry schedule) and erases unused guest passports
+   * (at start, then daily).
+   */
+  personalData: PersonalDataWorker;
   /** Stops the data set's poller and the render workers, closes KV, writes the last log lines. */
   close(): Promise<void>;
 }
@@ -137,6 +144,17 @@ export async function openDeps(
   const shareCards = new ShareCards({ kv, data, renderPool, now });
   const requestLog = overrides.requestLog ??
     (config.logRequests ? new RequestLog() : undefined);
+  const cms = overrides.cms ?? createCms(config, kv);
+  const onChange = (change: DataChange) => {
+    // This instance's pages show the write at once (others within their TTL).
+    pageCache?.invalidate(getStaleTags(change));
+    shareCards.invalidate(change);
+  };
+  const personalData = new PersonalDataWorker(
+    { kv, cms, now, onChange },
+    config,
+  );
+  personalData.start();
   let closed: Promise<void> | undefined;
   return {
     config,
@@ -154,7 +172,7 @@ export async function openDeps(
     signingSecret: secret.secret,
     createdSigningSecret: secret.created,
     openai: "openai" in overrides ? overrides.openai : createOpenAI(config),
-    cms: overrides.cms ?? createCms(config, kv),
+    cms,
     prompts: createPromptCache(),
     pageCache,
     shareCards,
@@ -175,18 +193,18 @@ export async function openDeps(
         timeZone: data.current().data.municipality.timeZone,
       }),
     requestLog,
-    onChange(change) {
-      // This instance's pages show the write at once (others within their TTL).
-      pageCache?.invalidate(getStaleTags(change));
-      shareCards.invalidate(change);
-    },
+    onChange,
+    personalData,
     close() {
       if (!closed) {
         backfillStop.abort();
         data.close();
         renderPool.close();
         // The backfill's batch in flight ends first (it stops at the abort).
-        closed = backfill.done.catch(() => {}).then(() => {
+        closed = Promise.all([
+          backfill.done.catch(() => {}),
+          personalData.close(),
+        ]).then(() => {
           try {
             kv.close();
           } catch (error) {

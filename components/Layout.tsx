@@ -319,7 +319,8 @@ export function Layout(
             <p class="container site-footer__legal">
               © {site.municipality},{" "}
               {site.state}. Este portal no usa cookies de terceros ni
-              rastreadores.
+              rastreadores.{" "}
+              <a href="/aviso-de-privacidad">Aviso de privacidad</a>
             </p>
           </footer>
           {assets && <IslandPreloads assets={assets} islands={islands} />}

@@ -8,6 +8,7 @@ export type PanelSection =
   | "notas"
   | "preguntas"
   | "exportar"
+  | "solicitudes"
   | "auditoria";
 
 const NAV: {
@@ -34,6 +35,12 @@ const NAV: {
     section: "exportar",
     href: "/panel/exportar",
     label: "Datos abiertos y exportaciones",
+  },
+  {
+    section: "solicitudes",
+    href: "/panel/solicitudes",
+    label: "Solicitudes de datos personales",
+    adminOnly: true,
   },
   {
     section: "auditoria",

@@ -153,6 +153,13 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
             onSuggest={send}
           />
         </div>
+        {messages.length === 0 && (
+          <p class="chat__privacy">
+            Tus preguntas se envían a un servicio externo de inteligencia
+            artificial para responderte: no escribas datos personales.{" "}
+            <a href="/aviso-de-privacidad#asistente">Aviso de privacidad</a>
+          </p>
+        )}
         <form
           class="chat__form"
           onSubmit={(e) => {
@@ -189,6 +196,9 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
             type="button"
             class="chat__tool"
             aria-pressed={geo.location ? "true" : "false"}
+            aria-describedby={geo.state === "off"
+              ? "chat-ubicacion-aviso"
+              : undefined}
             onClick={geo.toggle}
           >
             <Icon name="locate" />
@@ -206,6 +216,13 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
           )}
         </div>
         <p class="chat__status" role="status">{LOCATION_TEXT[geo.state]}</p>
+        {geo.state === "off" && (
+          <p class="chat__hint" id="chat-ubicacion-aviso">
+            Si la activas, tu ubicación se envía con cada pregunta al servicio
+            de inteligencia artificial, solo mientras siga activada.{" "}
+            <a href="/aviso-de-privacidad#asistente">Más información</a>
+          </p>
+        )}
         <p class="chat__note">
           Respuestas generadas con IA: confirma precios y horarios antes de tu
           visita.

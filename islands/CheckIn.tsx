@@ -152,6 +152,12 @@ export default function CheckIn(
           >
             {busy ? "Registrando…" : "Registrar mi visita"}
           </button>
+          <p class="field__hint privacy-hint">
+            Si aún no tienes pasaporte, tu primer código abre uno de invitado y
+            guarda una cookie en este navegador para reconocerlo. Más detalles
+            en el{" "}
+            <a href="/aviso-de-privacidad#pasaporte">aviso de privacidad</a>.
+          </p>
         </form>
       )}
       <div role="status" aria-live="polite">

@@ -150,8 +150,11 @@ export default function TicketForm() {
       >
         {busy ? "Creando tu boleto…" : "Obtener mi boleto"}
       </button>
-      <p class="field__hint">
-        Usaremos tus datos solo para tu boleto turístico.
+      <p class="field__hint privacy-hint">
+        Usamos tu nombre, correo y teléfono solo para emitir tu boleto y tu
+        página de ruta, donde tu nombre lo ve quien tenga el enlace. Conoce tus
+        derechos en el{" "}
+        <a href="/aviso-de-privacidad#boleto">aviso de privacidad</a>.
       </p>
     </form>
   );

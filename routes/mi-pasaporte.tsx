@@ -1,5 +1,5 @@
 import type { AppDeps } from "@/deps.ts";
-import { getShareCodeOfUser } from "@/lib/db/tickets.ts";
+import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
 import type { Session } from "@/lib/db/sessions.ts";
 import { readSessionCookie } from "@/lib/oauth/cookies.ts";
 import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
@@ -37,6 +37,10 @@ export default function passportPage(deps: AppDeps) {
         getShareCodeOfUser(deps.kv, session.userId),
       ])
       : [getEmptyRoute(loaded), null];
+    const ticket = shareCode ? await getTicket(deps.kv, shareCode) : null;
+    const notice = c.req.query("aviso") === "nombre" && ticket
+      ? `Listo: tu ruta y tu tarjeta ahora muestran «${ticket.name}».`
+      : null;
     const response = renderPage(c, deps, {
       head: {
         title: `Mi pasaporte · ${brand}`,
@@ -49,6 +53,7 @@ export default function passportPage(deps: AppDeps) {
       body: (
         <div class="container passport-page">
           <h1>Mi pasaporte</h1>
+          {notice && <p class="notice notice--ok" role="status">{notice}</p>}
           <Greeting
             session={session}
             canSignIn={deps.config.oidc !== undefined}
@@ -86,12 +91,58 @@ export default function passportPage(deps: AppDeps) {
               props={{ shareCode }}
             />
           </section>
+          {session && <DataControls ticketName={ticket?.name ?? null} />}
         </div>
       ),
     });
     response.headers.set("Cache-Control", "private, no-store");
     return response;
   });
+}
+
+/**
+ * The tourist's rights over their data: download it, correct the name on
+ * the route, erase it all (with a confirmation page). Plain forms and
+ * links: they work before any script loads.
+ */
+function DataControls({ ticketName }: { ticketName: string | null }) {
+  return (
+    <section class="data-controls" aria-labelledby="datos-titulo">
+      <h2 id="datos-titulo">Tus datos</h2>
+      <p>
+        <a
+          class="button button--ghost"
+          href="/mi-pasaporte/datos.json"
+          download
+        >
+          Descargar mis datos
+        </a>{" "}
+        <span class="muted">
+          Todo lo que guardamos de ti, en un archivo JSON.
+        </span>
+      </p>
+      {ticketName !== null && (
+        <form method="post" action="/mi-pasaporte/nombre">
+          <label>
+            Nombre en tu ruta y tu tarjeta
+            <input
+              name="name"
+              required
+              maxLength={120}
+              value={ticketName}
+              autocomplete="name"
+            />
+          </label>
+          <button class="button" type="submit">Cambiar nombre</button>
+        </form>
+      )}
+      <p>
+        <a class="button button--ghost" href="/mi-pasaporte/borrar">
+          Borrar mi pasaporte y mis datos
+        </a>
+      </p>
+    </section>
+  );
 }
 
 /** Who the passport belongs to, and how to keep it. */

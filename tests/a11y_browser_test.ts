@@ -54,6 +54,8 @@ const PAGES: PageSpec[] = [
     path: `/turismo/servicios/${SHIPPED.providers[0].slug}`,
   },
   { name: "practical information", path: "/turismo/informacion-practica" },
+  { name: "privacy notice", path: "/aviso-de-privacidad" },
+  { name: "staff sign-in", path: "/auth/personal" },
   { name: "not found", path: "/turismo/atractivos/no-existe", status: 404 },
 ];
 
@@ -303,6 +305,14 @@ Deno.test({
             const { page } = await open(context, PAGES[0]);
             await page.getByRole("button", { name: "Asistente turístico" })
               .click();
+            // Empty: the privacy notes above the input and by the location.
+            await page.locator(".chat__privacy").waitFor();
+            const empty = await runAxe(page);
+            if (empty.length) {
+              failures.push(
+                `chat open, empty (${size}):\n${describeViolations(empty)}`,
+              );
+            }
             const input = page.getByLabel("Escribe tu pregunta");
             await input.fill("¿Qué visito primero?");
             await input.press("Enter");

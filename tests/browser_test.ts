@@ -462,6 +462,7 @@ Deno.test({
               200,
             ],
             ["route", `/ruta/${routeCode}`, 200],
+            ["privacy notice", "/aviso-de-privacidad", 200],
             ["not-found", "/turismo/atractivos/no-existe", 404],
           ] as const;
           for (const [name, path, status] of pages) {

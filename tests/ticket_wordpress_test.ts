@@ -162,6 +162,53 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "a name correction updates the post's title and name field",
+        async () => {
+          const userId = randomUserId();
+          const token = await direct.tokenFor(userId);
+          const body = ticketBody();
+          await postJson(direct, TICKET, body, {
+            authorization: `Bearer ${token}`,
+          });
+          const res = await postJson(
+            direct,
+            `/api/turismo/users/${userId}/name`,
+            { name: "Nombre Corregido" },
+            { authorization: `Bearer ${token}` },
+          );
+          assert.equal(res.status, 200, await res.text());
+          const [post] = await readPosts(body.shareCode);
+          assert.equal(post.title.raw, "Nombre Corregido");
+          assert.equal(post.meta.turismo_name, "Nombre Corregido");
+          assert.equal(post.meta.turismo_email, body.email);
+        },
+      );
+
+      await t.step(
+        "an erasure deletes the post for good (not to the trash)",
+        async () => {
+          const userId = randomUserId();
+          const token = await direct.tokenFor(userId);
+          const body = ticketBody();
+          await postJson(direct, TICKET, body, {
+            authorization: `Bearer ${token}`,
+          });
+          assert.equal((await readPosts(body.shareCode)).length, 1);
+          const res = await postJson(
+            direct,
+            `/api/turismo/users/${userId}/erase`,
+            {},
+            { authorization: `Bearer ${token}` },
+          );
+          assert.equal(res.status, 202, await res.text());
+          // status=any includes trashed posts: none is left.
+          assert.deepEqual(await readPosts(body.shareCode), []);
+          // Deleting again (a retry after a lost answer) is no error.
+          await direct.deps.cms.deleteTicket(body.shareCode);
+        },
+      );
+
       await t.step("the post is not readable without credentials", async () => {
         const body = ticketBody();
         await postJson(direct, TICKET, body);

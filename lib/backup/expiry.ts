@@ -43,6 +43,7 @@ export const EXPIRING_FAMILIES: ReadonlyMap<string, number> = new Map<
   number
 >([
   [keys.session("")[0], SESSION_BOUND_MS],
+  [keys.sessionsByUser("")[0], SESSION_BOUND_MS],
   [keys.oauthFlow("")[0], FLOW_TTL_MS],
   [keys.rateLimit("", "")[0], RATE_LIMIT_BOUND_MS],
   [keys.ticketClaim("")[0], CLAIM_TTL_MS],

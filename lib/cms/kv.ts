@@ -1,4 +1,9 @@
-import { createCmsPost, getCmsPost } from "@/lib/db/cms_posts.ts";
+import {
+  createCmsPost,
+  deleteCmsPost,
+  getCmsPost,
+  renameCmsPost,
+} from "@/lib/db/cms_posts.ts";
 import type { TicketCms } from "./types.ts";
 
 /** The embedded CMS: ticket posts in Deno KV, numbered from a KV counter. */
@@ -7,5 +12,7 @@ export function createKvCms(kv: Deno.Kv): TicketCms {
     kind: "kv",
     findTicket: (shareCode) => getCmsPost(kv, shareCode),
     createTicket: async (input) => (await createCmsPost(kv, input)).post,
+    renameTicket: (shareCode, name) => renameCmsPost(kv, shareCode, name),
+    deleteTicket: (shareCode) => deleteCmsPost(kv, shareCode),
   };
 }

@@ -25,4 +25,14 @@ export interface TicketCms {
   findTicket(shareCode: string): Promise<CmsTicket | null>;
   /** Creates a ticket; the share code is unique. */
   createTicket(input: TicketInput): Promise<CmsTicket>;
+  /**
+   * Changes the name the ticket's post shows (its title and name field);
+   * `null` when there is no post with this share code.
+   */
+  renameTicket(shareCode: string, name: string): Promise<CmsTicket | null>;
+  /**
+   * Deletes the ticket's post for good (not to a trash). A post already
+   * gone is no error, so an erasure can run it again after a failure.
+   */
+  deleteTicket(shareCode: string): Promise<void>;
 }

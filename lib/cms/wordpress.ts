@@ -47,6 +47,10 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
     method: string,
     url: string,
     body?: unknown,
+    { acceptStatus = [] }: {
+      /** Error statuses that count as done (a DELETE of a post already gone). */
+      acceptStatus?: number[];
+    } = {},
   ): Promise<unknown> {
     let res: Response;
     try {
@@ -75,6 +79,7 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
       );
     }
     const text = await res.text().catch(() => "");
+    if (acceptStatus.includes(res.status)) return null;
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -160,6 +165,31 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
         throw new BadGatewayError("El CMS dio una respuesta no válida");
       }
       return toTicket(existing, input.shareCode);
+    },
+
+    async renameTicket(shareCode, name) {
+      const post = await findPost(shareCode);
+      if (!post) return null;
+      const updated = parse(
+        postSchema,
+        await call(
+          "POST",
+          `${endpoint}/${post.id}?_fields=id,slug,title,meta`,
+          { title: name, meta: { turismo_name: name } },
+        ),
+      );
+      return toTicket(updated, shareCode);
+    },
+
+    async deleteTicket(shareCode) {
+      // Found by slug, not by a stored id: a post created by a request
+      // whose answer was lost is found (and deleted) too.
+      const post = await findPost(shareCode);
+      if (!post) return;
+      await call("DELETE", `${endpoint}/${post.id}?force=true`, undefined, {
+        // Deleted meanwhile (another instance's retry): done all the same.
+        acceptStatus: [404, 410],
+      });
     },
   };
 }

@@ -12,6 +12,9 @@ const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 const isTrue = (value: string) =>
   ["1", "true", "yes", "on"].includes(value.toLowerCase());
 
+/** How long an unused guest passport is kept when `GUEST_PASSPORT_RETENTION_MONTHS` is not set. */
+export const DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS = 24;
+
 /** Every environment variable the service reads, with its default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -80,6 +83,8 @@ const envSchema = z.object({
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000)
     .default(10_000),
   RENDER_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
+  GUEST_PASSPORT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120)
+    .default(DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS),
   OPEN_DATA_LICENSE: z.string().default("CC-BY-4.0").transform(
     (value, ctx) => {
       const [name, path] = value.trim().split(/\s*,\s*/);
@@ -170,6 +175,11 @@ export interface Config {
   renderWorkers: number;
   /** The licence of the open data at /datos (`OPEN_DATA_LICENSE`). */
   openDataLicense: OpenDataLicense;
+  /**
+   * A guest passport unused this many months is erased with everything it
+   * holds (`GUEST_PASSPORT_RETENTION_MONTHS`, default 24).
+   */
+  guestPassportRetentionMonths: number;
 }
 
 /** One identity of `STAFF`: an e-mail address (lower case) or a provider subject, and its role. */
@@ -275,6 +285,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
     renderWorkers: e.RENDER_WORKERS,
     openDataLicense: e.OPEN_DATA_LICENSE,
+    guestPassportRetentionMonths: e.GUEST_PASSPORT_RETENTION_MONTHS,
   };
 }
 

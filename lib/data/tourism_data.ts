@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSLATABLE, withTranslations } from "./translations.ts";
 
 const slug = z.string().regex(
   /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
@@ -16,146 +17,214 @@ const money = z.strictObject({
   currency: z.literal("MXN"),
 });
 
-const attractionSchema = z.strictObject({
-  slug,
-  name: text,
-  category: z.enum([
-    "museo",
-    "naturaleza",
-    "historia",
-    "gastronomia",
-    "arquitectura",
-    "aventura",
-    "cultura",
-  ]),
-  summary: text.max(160),
-  description: text,
-  location: latLng,
-  address: text,
-  cost: z.strictObject({
-    adult: money,
-    child: money.optional(),
-    notes: text.optional(),
+const attractionSchema = withTranslations(
+  z.strictObject({
+    slug,
+    name: text,
+    category: z.enum([
+      "museo",
+      "naturaleza",
+      "historia",
+      "gastronomia",
+      "arquitectura",
+      "aventura",
+      "cultura",
+    ]),
+    summary: text.max(160),
+    description: text,
+    location: latLng,
+    address: text,
+    cost: z.strictObject({
+      adult: money,
+      child: money.optional(),
+      notes: text.optional(),
+    }),
+    schedule: text,
+    durationMinutes: z.number().int().positive(),
+    accessibility: text.optional(),
+    tips: z.array(text).optional(),
+    guideCode: z.string().regex(
+      /^[A-Za-z0-9]{4,16}$/,
+      "must be 4 to 16 letters or digits",
+    ),
   }),
-  schedule: text,
-  durationMinutes: z.number().int().positive(),
-  accessibility: text.optional(),
-  tips: z.array(text).optional(),
-  guideCode: z.string().regex(
-    /^[A-Za-z0-9]{4,16}$/,
-    "must be 4 to 16 letters or digits",
-  ),
-});
+  TRANSLATABLE.attractions.fields,
+);
 
-const providerSchema = z.strictObject({
-  slug,
-  name: text,
-  type: z.enum(["hotel", "restaurante", "guia"]),
-  description: text,
-  location: latLng,
-  address: text,
-  contact: z.strictObject({
-    phone: text,
-    email: z.email().optional(),
-    website: z.url().optional(),
-    whatsapp: text.optional(),
+const providerSchema = withTranslations(
+  z.strictObject({
+    slug,
+    name: text,
+    type: z.enum(["hotel", "restaurante", "guia"]),
+    description: text,
+    location: latLng,
+    address: text,
+    contact: z.strictObject({
+      phone: text,
+      email: z.email().optional(),
+      website: z.url().optional(),
+      whatsapp: text.optional(),
+    }),
+    priceRange: z.enum(["$", "$$", "$$$"]),
+    /** Opening hours or tour times, as a visitor reads them. */
+    schedule: text.optional(),
+    languages: z.array(text).optional(),
   }),
-  priceRange: z.enum(["$", "$$", "$$$"]),
-  /** Opening hours or tour times, as a visitor reads them. */
-  schedule: text.optional(),
-  languages: z.array(text).optional(),
-});
+  TRANSLATABLE.providers.fields,
+);
+
+/**
+ * Who answers for the visitors' personal data, for the privacy notice
+ * (`/aviso-de-privacidad`): the office that handles it and the municipal
+ * transparency unit that receives requests to see, correct or erase it.
+ */
+const privacySchema = withTranslations(
+  z.strictObject({
+    /** The office responsible, e.g. "Dirección de Turismo del H. Ayuntamiento de ...". */
+    office: text,
+    /** The office's address (domicilio del responsable). */
+    address: text,
+    /** The laws the notice rests on, general first. */
+    laws: z.array(text).min(1),
+    /** Where privacy requests go: address, e-mail and phone are all required. */
+    transparencyUnit: z.strictObject({
+      name: text,
+      address: text,
+      email: z.email(),
+      phone: text,
+      /** Office hours, as a visitor reads them. */
+      hours: text.optional(),
+    }),
+    /** The notice's last update. */
+    updated: isoDate,
+  }),
+  TRANSLATABLE.privacy.fields,
+);
 
 /** The schema of the tourism data set file (`TOURISM_DATA`). */
 export const tourismDataSchema = z.strictObject({
-  meta: z.strictObject({ demo: z.boolean(), notice: text, updated: isoDate }),
-  municipality: z.strictObject({
-    name: text,
-    state: text,
-    country: text,
-    timeZone: text.refine(isTimeZone, "must be an IANA time zone"),
-    center: latLng,
-    description: text,
-  }),
-  branding: z.strictObject({
-    name: text,
-    tagline: text,
-    colors: z.strictObject({
-      primary: color,
-      secondary: color,
-      accent: color,
-      background: color,
-      text: color,
-    }),
-    logoSvg: z.string().regex(/^\s*<svg[\s>]/, "must be inline SVG markup")
-      .refine(
-        (svg) =>
-          !/<script|\son\w+\s*=|href\s*=\s*["']\s*(?:https?:|javascript:)/i
-            .test(svg),
-        "must not contain scripts, event handlers or external references",
-      ),
-  }),
-  attractions: z.array(attractionSchema).min(1),
-  routes: z.array(z.strictObject({
-    slug,
-    name: text,
-    description: text,
-    durationHours: z.number().positive(),
-    difficulty: z.enum(["baja", "media", "alta"]),
-    distanceKm: z.number().min(0),
-    attractions: z.array(slug).min(1),
-  })),
-  packages: z.array(z.strictObject({
-    slug,
-    name: text,
-    description: text,
-    price: money,
-    per: z.enum(["persona", "grupo"]),
-    durationDays: z.number().positive(),
-    includes: z.array(text),
-    availability: text,
-    provider: slug.optional(),
-  })),
-  events: z.array(z.strictObject({
-    slug,
-    name: text,
-    description: text,
-    startDate: isoDate,
-    endDate: isoDate,
-    place: text,
-    attraction: slug.optional(),
-  })),
-  providers: z.array(providerSchema),
-  directions: z.array(z.strictObject({
-    fromCity: text,
-    distanceKm: z.number().positive(),
-    byCar: text,
-    byBus: text,
-    durationHours: z.number().positive(),
-    origin: latLng,
-  })).min(4),
-  weather: z.strictObject({
-    climate: text,
-    bestSeason: text,
-    seasons: z.array(z.strictObject({
-      months: text,
+  meta: withTranslations(
+    z.strictObject({ demo: z.boolean(), notice: text, updated: isoDate }),
+    TRANSLATABLE.meta.fields,
+  ),
+  municipality: withTranslations(
+    z.strictObject({
+      name: text,
+      state: text,
+      country: text,
+      timeZone: text.refine(isTimeZone, "must be an IANA time zone"),
+      center: latLng,
       description: text,
-      avgTempC: z.strictObject({ min: z.number(), max: z.number() }),
-    })),
-    packing: z.array(text),
-  }),
-  gastronomy: z.array(z.strictObject({
-    dish: text,
-    description: text,
-    whereToTry: slug.optional(),
-  })),
-  culture: z.strictObject({
-    history: text,
-    traditions: z.array(text),
-    etiquette: z.array(text),
-  }),
+    }),
+    TRANSLATABLE.municipality.fields,
+  ),
+  privacy: privacySchema,
+  branding: withTranslations(
+    z.strictObject({
+      name: text,
+      tagline: text,
+      colors: z.strictObject({
+        primary: color,
+        secondary: color,
+        accent: color,
+        background: color,
+        text: color,
+      }),
+      logoSvg: z.string().regex(/^\s*<svg[\s>]/, "must be inline SVG markup")
+        .refine(
+          (svg) =>
+            !/<script|\son\w+\s*=|href\s*=\s*["']\s*(?:https?:|javascript:)/i
+              .test(svg),
+          "must not contain scripts, event handlers or external references",
+        ),
+    }),
+    TRANSLATABLE.branding.fields,
+  ),
+  attractions: z.array(attractionSchema).min(1),
+  routes: z.array(withTranslations(
+    z.strictObject({
+      slug,
+      name: text,
+      description: text,
+      durationHours: z.number().positive(),
+      difficulty: z.enum(["baja", "media", "alta"]),
+      distanceKm: z.number().min(0),
+      attractions: z.array(slug).min(1),
+    }),
+    TRANSLATABLE.routes.fields,
+  )),
+  packages: z.array(withTranslations(
+    z.strictObject({
+      slug,
+      name: text,
+      description: text,
+      price: money,
+      per: z.enum(["persona", "grupo"]),
+      durationDays: z.number().positive(),
+      includes: z.array(text),
+      availability: text,
+      provider: slug.optional(),
+    }),
+    TRANSLATABLE.packages.fields,
+  )),
+  events: z.array(withTranslations(
+    z.strictObject({
+      slug,
+      name: text,
+      description: text,
+      startDate: isoDate,
+      endDate: isoDate,
+      place: text,
+      attraction: slug.optional(),
+    }),
+    TRANSLATABLE.events.fields,
+  )),
+  providers: z.array(providerSchema),
+  directions: z.array(withTranslations(
+    z.strictObject({
+      fromCity: text,
+      distanceKm: z.number().positive(),
+      byCar: text,
+      byBus: text,
+      durationHours: z.number().positive(),
+      origin: latLng,
+    }),
+    TRANSLATABLE.directions.fields,
+  )).min(4),
+  weather: withTranslations(
+    z.strictObject({
+      climate: text,
+      bestSeason: text,
+      seasons: z.array(z.strictObject({
+        months: text,
+        description: text,
+        avgTempC: z.strictObject({ min: z.number(), max: z.number() }),
+      })),
+      packing: z.array(text),
+    }),
+    TRANSLATABLE.weather.fields,
+  ),
+  gastronomy: z.array(withTranslations(
+    z.strictObject({
+      dish: text,
+      description: text,
+      whereToTry: slug.optional(),
+    }),
+    TRANSLATABLE.gastronomy.fields,
+  )),
+  culture: withTranslations(
+    z.strictObject({
+      history: text,
+      traditions: z.array(text),
+      etiquette: z.array(text),
+    }),
+    TRANSLATABLE.culture.fields,
+  ),
   emergency: z.array(
-    z.strictObject({ name: text, phone: text, notes: text.optional() }),
+    withTranslations(
+      z.strictObject({ name: text, phone: text, notes: text.optional() }),
+      TRANSLATABLE.emergency.fields,
+    ),
   ).min(1),
 }).superRefine(checkReferences);
 
@@ -167,6 +236,8 @@ export type Attraction = Omit<RawAttraction, "guideCode">;
 export type Provider = RawTourismData["providers"][number];
 export type Branding = RawTourismData["branding"];
 export type LatLng = z.infer<typeof latLng>;
+/** The privacy notice's responsible office and contact (`privacy`). */
+export type PrivacyContact = RawTourismData["privacy"];
 
 /** The data set without secrets: safe for pages, the chat prompt and responses. */
 export type TourismData = Omit<RawTourismData, "attractions"> & {
@@ -211,9 +282,7 @@ export async function parseTourismData(
   }
   const result = tourismDataSchema.safeParse(raw);
   if (!result.success) {
-    const lines = result.error.issues.slice(0, 20).map((issue) =>
-      `${formatPath(issue.path)}: ${issue.message}`
-    );
+    const lines = result.error.issues.flatMap(describeIssue).slice(0, 20);
     throw new DataError(`${source} is invalid: ${lines.join("; ")}`);
   }
   const slugByGuideCode = new Map<string, string>();
@@ -313,6 +382,27 @@ function isTimeZone(timeZone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * One line per problem, each naming its path: an unknown field by its own
+ * path (`attractions[2].i18n.en.descripton`), a bad record key (an overlay's
+ * language tag) with the reason rather than zod's generic "Invalid key".
+ */
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === "unrecognized_keys") {
+    const message = issue.message.startsWith("Unrecognized key")
+      ? "unknown field"
+      : issue.message;
+    return issue.keys.map((key) =>
+      `${formatPath([...issue.path, key])}: ${message}`
+    );
+  }
+  if (issue.code === "invalid_key" && issue.issues.length > 0) {
+    const reasons = issue.issues.map((inner) => inner.message).join("; ");
+    return [`${formatPath(issue.path)}: invalid key: ${reasons}`];
+  }
+  return [`${formatPath(issue.path)}: ${issue.message}`];
 }
 
 function formatPath(path: PropertyKey[]): string {

@@ -88,6 +88,39 @@ Deno.test("data set", async (t) => {
     );
   });
 
+  await t.step(
+    "a privacy notice without its office, contact or date is refused",
+    async () => {
+      const loaded = await loadTourismData(DATA_PATH);
+      assert.match(loaded.data.privacy.office, /Turismo/);
+      assert.ok(loaded.data.privacy.transparencyUnit.email.includes("@"));
+      await assertInvalid(
+        mutateShipped((d) => delete d.privacy),
+        /privacy/,
+      );
+      await assertInvalid(
+        mutateShipped((d) => delete d.privacy.transparencyUnit.email),
+        /privacy\.transparencyUnit\.email/,
+      );
+      await assertInvalid(
+        mutateShipped((d) => d.privacy.transparencyUnit.email = "en persona"),
+        /privacy\.transparencyUnit\.email/,
+      );
+      await assertInvalid(
+        mutateShipped((d) => d.privacy.transparencyUnit.phone = " "),
+        /privacy\.transparencyUnit\.phone/,
+      );
+      await assertInvalid(
+        mutateShipped((d) => delete d.privacy.transparencyUnit),
+        /privacy\.transparencyUnit/,
+      );
+      await assertInvalid(
+        mutateShipped((d) => d.privacy.updated = "ayer"),
+        /privacy\.updated/,
+      );
+    },
+  );
+
   await t.step("a logo with a script is refused", async () => {
     await assertInvalid(
       mutateShipped((d) =>

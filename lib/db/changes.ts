@@ -13,7 +13,17 @@ export type DataChange =
   /** A ticket was created or found again, linked to a user or not. */
   | { kind: "ticket"; shareCode: string; userId: string | null }
   /** A guest passport moved into an account: both routes and these attractions. */
-  | { kind: "merge"; fromUserId: string; intoUserId: string; slugs: string[] };
+  | { kind: "merge"; fromUserId: string; intoUserId: string; slugs: string[] }
+  /**
+   * A passport and its tickets are being erased: their route pages and
+   * cards, and the pages of the attractions that showed its notes.
+   */
+  | {
+    kind: "erasure";
+    userId: string | null;
+    shareCodes: string[];
+    slugs: string[];
+  };
 
 /** Receives each change a domain operation made. */
 export type OnDataChange = (change: DataChange) => void;

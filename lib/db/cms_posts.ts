@@ -36,3 +36,28 @@ export async function createCmsPost(
     return result.ok ? { post, created: true } : CONFLICT;
   });
 }
+
+/** Changes the name of a post of the embedded CMS; null when there is none. */
+export async function renameCmsPost(
+  kv: Deno.Kv,
+  shareCode: string,
+  name: string,
+): Promise<CmsTicket | null> {
+  return await runTransaction(async () => {
+    const entry = await kv.get<CmsTicket>(keys.cmsPost(shareCode));
+    if (!entry.value) return null;
+    const post: CmsTicket = { ...entry.value, name };
+    const result = await commit(
+      kv.atomic().check(entry).set(keys.cmsPost(shareCode), post),
+    );
+    return result.ok ? post : CONFLICT;
+  });
+}
+
+/** Deletes a post of the embedded CMS; deleting one that is gone is a no-op. */
+export async function deleteCmsPost(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<void> {
+  await kv.delete(keys.cmsPost(shareCode));
+}

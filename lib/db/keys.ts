@@ -148,4 +148,59 @@ export const keys = {
     ["unanswered_questions", groupKey] as const,
   /** Every group of unanswered questions (a prefix for `kv.list`). */
   unansweredQuestions: () => ["unanswered_questions"] as const,
+
+  // --- Personal data: export, erasure, retention (lib/db/erasures.ts,
+  // lib/db/passport_activity.ts, lib/db/personal_indexes.ts) -------------
+  /** The tickets holding one e-mail address (lower case): the panel's search for a request by e-mail. */
+  ticketByEmail: (email: string, shareCode: string) =>
+    ["tickets_by_email", email.toLowerCase(), shareCode.toLowerCase()] as const,
+  /** Every ticket of one e-mail address (a prefix for `kv.list`). */
+  ticketsByEmail: (email: string) =>
+    ["tickets_by_email", email.toLowerCase()] as const,
+  /** One of a user's sessions, by its handle, expiring with it: erasure signs every device out. */
+  sessionByUser: (userId: string, handle: string) =>
+    ["sessions_by_user", userId, handle] as const,
+  /** Every session of one user (a prefix for `kv.list`). */
+  sessionsByUser: (userId: string) => ["sessions_by_user", userId] as const,
+  /** An identity link of a user, the reverse of {@linkcode keys.userByIdentity}: export and erasure. */
+  identityOfUser: (userId: string, issuer: string, subject: string) =>
+    ["identities_by_user", userId, issuer, subject] as const,
+  /** Every identity link of one user (a prefix for `kv.list`). */
+  identitiesOfUser: (userId: string) => ["identities_by_user", userId] as const,
+  /** The last day (`YYYY-MM-DD`, UTC) a passport was used, with whether it is a guest's. */
+  passportLastSeen: (userId: string) =>
+    ["passports_last_seen", userId] as const,
+  /** A passport by the day it was last used: retention lists the days before its cut-off. */
+  passportByLastSeen: (day: string, userId: string) =>
+    ["passports_by_last_seen", day, userId] as const,
+  /** Prefix of the day-keyed last-use index. */
+  passportsByLastSeen: () => ["passports_by_last_seen"] as const,
+  /** An erasure, by its random id: its steps while it runs, then only its state (no one named). */
+  erasure: (erasureId: string) => ["erasures", erasureId] as const,
+  /** An erasure not finished yet (its id): the start-up scan and the retries list these only. */
+  pendingErasure: (erasureId: string) =>
+    ["erasures_pending", erasureId] as const,
+  /** Every unfinished erasure (a prefix for `kv.list`). */
+  pendingErasures: () => ["erasures_pending"] as const,
+  /** The erasure running for a user, so a second request joins it; deleted when it is done. */
+  erasureByUser: (userId: string) => ["erasures_by_user", userId] as const,
+  /**
+   * An erased share code, by the SHA-256 of the code in lower case (the
+   * code itself is not kept): its route page and card are gone for good,
+   * and nobody may claim it again.
+   */
+  erasedShareCode: (codeHash: string) =>
+    ["erased_share_codes", codeHash] as const,
+  /** Every ticket (a prefix for `kv.list`: the backfill, the panel's search before it). */
+  tickets: () => ["tickets"] as const,
+  /** Every tourist session (a prefix for `kv.list`: the backfill). */
+  sessions: () => ["sessions"] as const,
+  /** Every identity link (a prefix for `kv.list`: the backfill). */
+  usersByIdentity: () => ["users_by_identity"] as const,
+  /** Every user's counters (a prefix for `kv.list`: the backfill finds passports by them). */
+  userStatsAll: () => ["user_stats"] as const,
+  /** Every rate-limit entry (a prefix for `kv.list`: erasure finds a user's). */
+  rateLimits: () => ["rate_limits"] as const,
+  /** The one-time backfill of the personal-data indexes: done when set. */
+  personalIndexesBackfill: () => ["personal_indexes_backfill"] as const,
 };

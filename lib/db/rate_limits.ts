@@ -171,3 +171,21 @@ function checkOptions({ limit, windowMs }: RateLimitOptions): void {
 function toMs(now: Date | number): number {
   return typeof now === "number" ? now : now.getTime();
 }
+
+/**
+ * Deletes every rate-limit entry whose subject is `subject` (a user id), in
+ * any scope (erasure). Entries live at most an hour, so the list is short.
+ */
+export async function deleteRateLimitsOfSubject(
+  kv: Deno.Kv,
+  subject: string,
+): Promise<number> {
+  let count = 0;
+  for await (const entry of kv.list({ prefix: keys.rateLimits() })) {
+    if (entry.key[2] === subject) {
+      await kv.delete(entry.key);
+      count++;
+    }
+  }
+  return count;
+}

@@ -1,6 +1,7 @@
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countPassportOpened, DEFAULT_TIME_ZONE } from "./stats.ts";
+import { addFirstUseTo, getUseDay } from "./passport_activity.ts";
 
 /**
  * A signed-in browser session. The cookie holds only its id; KV keeps it
@@ -19,6 +20,11 @@ export interface Session {
   expiresAt: string;
   /** A guest passport: a user id of its own, no account behind it. */
   guest?: boolean;
+  /**
+   * The last day (`YYYY-MM-DD`, UTC) the session was used, written at most
+   * once a day (lib/db/passport_activity.ts); absent until its first use.
+   */
+  lastSeenDay?: string;
 }
 
 /** A sign-in in progress, kept under its `state` until the provider redirects back. */
@@ -93,16 +99,21 @@ export async function createSession(
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
       ...(guest ? { guest: true } : {}),
+      lastSeenDay: getUseDay(now),
     };
     const key = keys.session(session.handle);
     const operation = kv.atomic().check({ key, versionstamp: null }).set(
       key,
       session,
       { expireIn: ttlMs },
-    );
+    ).set(keys.sessionByUser(userId, session.handle), session.handle, {
+      expireIn: ttlMs,
+    });
     if (guest) {
       countPassportOpened(operation, { kind: "guest", at: now, timeZone });
     }
+    // Its first use (a guest's indexed for the retention rule).
+    addFirstUseTo(operation, { userId, guest, day: session.lastSeenDay! });
     const result = await commit(operation);
     return result.ok ? { sessionId, session } : CONFLICT;
   });
@@ -133,13 +144,130 @@ export async function getSessionByHandle(
   return session;
 }
 
-/** Deletes a session (sign-out); deleting an unknown id is a no-op. */
+/** Deletes a session (sign-out) and its index entry; deleting an unknown id is a no-op. */
 export async function deleteSession(
   kv: Deno.Kv,
   sessionId: string,
 ): Promise<void> {
   if (!RANDOM_ID.test(sessionId)) return;
-  await kv.delete(keys.session(await getSessionHandle(sessionId)));
+  await deleteSessionByHandle(kv, await getSessionHandle(sessionId));
+}
+
+/** Deletes a session by its handle, with its entry in the user's index. */
+export async function deleteSessionByHandle(
+  kv: Deno.Kv,
+  handle: string,
+): Promise<void> {
+  const session = await kv.get<Session>(keys.session(handle));
+  const operation = kv.atomic().delete(keys.session(handle));
+  if (session.value?.userId) {
+    operation.delete(keys.sessionByUser(session.value.userId, handle));
+  }
+  await commit(operation);
+}
+
+/** What an export shows of a session: when, never its id or handle. */
+export interface SessionSummary {
+  createdAt: string;
+  expiresAt: string;
+  /** The last day it was used (`YYYY-MM-DD`), or null before its first use. */
+  lastSeenDay: string | null;
+  guest: boolean;
+}
+
+/**
+ * A user's sessions (found by the `sessions_by_user` index), oldest first;
+ * live or expired but not yet dropped by KV.
+ */
+export async function listSessionsOfUser(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<Session[]> {
+  const handles: string[] = [];
+  for await (
+    const entry of kv.list<string>({ prefix: keys.sessionsByUser(userId) })
+  ) {
+    handles.push(entry.key.at(-1) as string);
+  }
+  const sessions: Session[] = [];
+  for (let i = 0; i < handles.length; i += 10) {
+    const entries = await kv.getMany<Session[]>(
+      handles.slice(i, i + 10).map((handle) => keys.session(handle)),
+    );
+    for (const entry of entries) {
+      if (entry.value?.userId === userId) sessions.push(entry.value);
+    }
+  }
+  return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * Deletes every session of a user and the index (signs every device out).
+ * Returns how many sessions there were.
+ */
+export async function deleteSessionsOfUser(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<number> {
+  let count = 0;
+  for await (
+    const entry of kv.list<string>({ prefix: keys.sessionsByUser(userId) })
+  ) {
+    const handle = entry.key.at(-1) as string;
+    await commit(
+      kv.atomic().delete(keys.session(handle)).delete(entry.key),
+    );
+    count++;
+  }
+  return count;
+}
+
+/** An identity link of a user: the provider (issuer) and the subject there. */
+export interface IdentityLink {
+  issuer: string;
+  subject: string;
+  /** ISO 8601: the first sign-in with it. */
+  createdAt: string;
+}
+
+/** A user's identity links (the `identities_by_user` index). */
+export async function listIdentitiesOfUser(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<IdentityLink[]> {
+  const links: IdentityLink[] = [];
+  for await (
+    const entry of kv.list<IdentityLink>({
+      prefix: keys.identitiesOfUser(userId),
+    })
+  ) {
+    links.push(entry.value);
+  }
+  return links;
+}
+
+/**
+ * Deletes a user's identity links both ways: a later sign-in with the same
+ * provider account opens a new, empty passport.
+ */
+export async function deleteIdentitiesOfUser(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<void> {
+  for (const link of await listIdentitiesOfUser(kv, userId)) {
+    await runTransaction(async () => {
+      const forward = await kv.get<IdentityUser>(
+        keys.userByIdentity(link.issuer, link.subject),
+      );
+      const operation = kv.atomic().check(forward).delete(
+        keys.identityOfUser(userId, link.issuer, link.subject),
+      );
+      if (forward.value?.userId === userId) {
+        operation.delete(keys.userByIdentity(link.issuer, link.subject));
+      }
+      return (await commit(operation)).ok ? undefined : CONFLICT;
+    });
+  }
 }
 
 /** Stores a sign-in in progress under its `state`, once, for `ttlMs`. */
@@ -207,7 +335,10 @@ export async function getOrCreateUserForIdentity(
       userId: crypto.randomUUID(),
       createdAt: now.toISOString(),
     };
-    const operation = kv.atomic().check(entry).set(key, user);
+    const operation = kv.atomic().check(entry).set(key, user).set(
+      keys.identityOfUser(user.userId, issuer, subject),
+      { issuer, subject, createdAt: user.createdAt } satisfies IdentityLink,
+    );
     countPassportOpened(operation, { kind: "account", at: now, timeZone });
     const result = await commit(operation);
     return result.ok ? { userId: user.userId, created: true } : CONFLICT;

@@ -153,7 +153,7 @@ export class StatsDelta {
 }
 
 /** The notes index key of a visit's notes, or null when it has none. */
-function getNoteKey(visit: CountedVisit): Deno.KvKey | null {
+export function getNoteKey(visit: CountedVisit): Deno.KvKey | null {
   if (!visit.notes) return null;
   const at = Date.parse(visit.ratedAt ?? visit.visitedAt);
   return keys.noteByTime(at, visit.visitId);

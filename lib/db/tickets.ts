@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countTicketCreated, DEFAULT_TIME_ZONE } from "./stats.ts";
@@ -13,18 +14,77 @@ export interface Ticket {
   /** The signed-in user whose visits the route page and share card show. */
   userId: string | null;
   createdAt: string;
+  /**
+   * How many times the tourist changed the name (absent: never). The share
+   * card's URL carries it, so a renamed card is a new URL for every cache.
+   */
+  nameRevision?: number;
 }
 
-/** Reads a ticket by its share code. */
+/** Saving a ticket whose share code was erased: it can never be claimed again. */
+export class ShareCodeErasedError extends Error {
+  override name = "ShareCodeErasedError";
+}
+
+/**
+ * The name of an erased share code in KV: the SHA-256 of the code in lower
+ * case, so the tombstone does not keep the code itself. Synchronous
+ * (node:crypto), so hot paths can build the key without awaiting.
+ */
+export function hashShareCode(shareCode: string): string {
+  return createHash("sha256").update(shareCode.toLowerCase()).digest(
+    "base64url",
+  );
+}
+
+/** The tombstone key of a share code. */
+export function getErasedShareCodeKey(shareCode: string): Deno.KvKey {
+  return keys.erasedShareCode(hashShareCode(shareCode));
+}
+
+/** Whether a share code was erased (its route is gone for good). */
+export async function isShareCodeErased(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<boolean> {
+  return (await kv.get(getErasedShareCodeKey(shareCode))).value !== null;
+}
+
+/**
+ * Reads a ticket by its share code. A code being erased (or erased) has no
+ * ticket from the moment its erasure was recorded, on every instance: the
+ * tombstone is read in the same round trip, so every page and card that
+ * finds a ticket here answers 404 at once.
+ */
 export async function getTicket(
   kv: Deno.Kv,
   shareCode: string,
 ): Promise<Ticket | null> {
+  const { erased, entry } = await readTicketEntry(kv, shareCode);
+  return erased.value === null ? entry.value : null;
+}
+
+/** A code's tombstone and its ticket's entry (the lower-case key's, else an earlier version's as typed). */
+async function readTicketEntry(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<{
+  erased: Deno.KvEntryMaybe<unknown>;
+  entry: Deno.KvEntryMaybe<Ticket>;
+}> {
   const key = keys.ticket(shareCode);
   const legacy = keys.ticketAsTyped(shareCode);
-  if (legacy[1] === key[1]) return (await kv.get<Ticket>(key)).value;
-  const [current, asTyped] = await kv.getMany<[Ticket, Ticket]>([key, legacy]);
-  return current.value ?? asTyped.value;
+  const entries = await kv.getMany<unknown[]>(
+    legacy[1] === key[1]
+      ? [getErasedShareCodeKey(shareCode), key]
+      : [getErasedShareCodeKey(shareCode), key, legacy],
+  );
+  const current = entries[1] as Deno.KvEntryMaybe<Ticket>;
+  const asTyped = entries[2] as Deno.KvEntryMaybe<Ticket> | undefined;
+  return {
+    erased: entries[0],
+    entry: current.value || !asTyped ? current : asTyped,
+  };
 }
 
 /** The share code of the ticket linked to a user, if any. */
@@ -36,7 +96,8 @@ export async function getShareCodeOfUser(
 }
 
 /**
- * Stores a ticket unless its share code is taken; links it to its user
+ * Stores a ticket unless its share code is taken (or was erased: a
+ * {@linkcode ShareCodeErasedError}), with its e-mail index; links it to its user
  * unless the user's passport already holds a ticket (one each: a second
  * one raced past the caller's check still shows the user's visits, but the
  * passport keeps its first). Returns the ticket stored under that share
@@ -53,10 +114,21 @@ export async function saveTicket(
   } = {},
 ): Promise<Ticket> {
   const key = keys.ticket(ticket.shareCode);
+  const tombstone = getErasedShareCodeKey(ticket.shareCode);
   return await runTransaction(async () => {
-    const existing = await kv.get<Ticket>(key);
+    const [existing, erased] = await kv.getMany<[Ticket, unknown]>([
+      key,
+      tombstone,
+    ]);
+    if (erased.value !== null) {
+      throw new ShareCodeErasedError("The share code was erased");
+    }
     if (existing.value) return existing.value;
-    const operation = kv.atomic().check(existing).set(key, ticket);
+    const operation = kv.atomic().check(existing, erased).set(key, ticket)
+      .set(
+        keys.ticketByEmail(ticket.email, ticket.shareCode),
+        ticket.shareCode,
+      );
     countTicketCreated(operation, { createdAt: ticket.createdAt, timeZone });
     if (ticket.userId) {
       const link = await kv.get<string>(keys.ticketByUser(ticket.userId));
@@ -104,4 +176,90 @@ export async function releaseShareCode(
   shareCode: string,
 ): Promise<void> {
   await kv.delete(keys.ticketClaim(shareCode));
+}
+
+/**
+ * Changes the name a ticket shows (its route page and card), counting the
+ * change in `nameRevision`. Returns the ticket as stored, or null when there
+ * is none (erased meanwhile).
+ */
+export async function renameTicket(
+  kv: Deno.Kv,
+  shareCode: string,
+  name: string,
+): Promise<Ticket | null> {
+  return await runTransaction(async () => {
+    const { erased, entry } = await readTicketEntry(kv, shareCode);
+    if (erased.value !== null || !entry.value) return null;
+    const ticket: Ticket = {
+      ...entry.value,
+      name,
+      nameRevision: (entry.value.nameRevision ?? 0) + 1,
+    };
+    const result = await commit(
+      kv.atomic().check(erased, entry).set(entry.key, ticket),
+    );
+    return result.ok ? ticket : CONFLICT;
+  });
+}
+
+/**
+ * The share codes of the tickets that hold an e-mail address (any case).
+ * Reads the index written with each ticket; until the start-up backfill
+ * has indexed the tickets of earlier versions (`indexed` false), it also
+ * scans every ticket: a rare admin path, answered right either way.
+ */
+export async function listShareCodesByEmail(
+  kv: Deno.Kv,
+  email: string,
+  { indexed }: { indexed: boolean },
+): Promise<string[]> {
+  const codes = new Set<string>();
+  for await (
+    const entry of kv.list<string>({ prefix: keys.ticketsByEmail(email) })
+  ) {
+    codes.add(entry.value.toLowerCase());
+  }
+  if (!indexed) {
+    const wanted = email.toLowerCase();
+    for await (const entry of kv.list<Ticket>({ prefix: keys.tickets() })) {
+      if (entry.value?.email?.toLowerCase() === wanted) {
+        codes.add(entry.value.shareCode.toLowerCase());
+      }
+    }
+  }
+  return [...codes].sort();
+}
+
+/**
+ * Deletes a ticket from KV with its links (the user's, the e-mail index,
+ * a claim in flight); the tombstone written before keeps the code from
+ * being claimed again. Deleting a ticket that is gone is a no-op.
+ */
+export async function deleteTicketRecords(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<void> {
+  await runTransaction(async () => {
+    const key = keys.ticket(shareCode);
+    const legacy = keys.ticketAsTyped(shareCode);
+    const entries = await kv.getMany<Ticket[]>(
+      legacy[1] === key[1] ? [key] : [key, legacy],
+    );
+    const operation = kv.atomic().check(...entries)
+      .delete(key)
+      .delete(legacy)
+      .delete(keys.ticketClaim(shareCode));
+    for (const { value: ticket } of entries) {
+      if (!ticket) continue;
+      operation.delete(keys.ticketByEmail(ticket.email, shareCode));
+      if (ticket.userId) {
+        const link = await kv.get<string>(keys.ticketByUser(ticket.userId));
+        if (link.value?.toLowerCase() === shareCode.toLowerCase()) {
+          operation.check(link).delete(keys.ticketByUser(ticket.userId));
+        }
+      }
+    }
+    return (await commit(operation)).ok ? undefined : CONFLICT;
+  });
 }

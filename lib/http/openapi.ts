@@ -26,6 +26,7 @@ export const TAGS = {
   passport: "Passport",
   shareCard: "Share card",
   assistant: "Assistant",
+  personalData: "Personal data",
   health: "Health",
 } as const;
 
@@ -89,6 +90,11 @@ export function apiDocument(
       {
         name: TAGS.assistant,
         description: "The tourism assistant (errors are `{reply}`)",
+      },
+      {
+        name: TAGS.personalData,
+        description:
+          "A tourist's own data: export it, correct the name on the route, erase it all (README, Personal data)",
       },
       { name: TAGS.health, description: "For load balancers and monitoring" },
     ],

@@ -12,6 +12,7 @@ import type { Config } from "@/lib/config/config.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import { mergePassports } from "@/lib/db/passports.ts";
+import { recordSessionUse } from "@/lib/db/passport_activity.ts";
 import {
   getOidcClient,
   type OidcIdentity,
@@ -177,12 +178,17 @@ export async function finishSignIn(
   return { purpose: "tourist", sessionId, session, next: flow.next };
 }
 
-/** The live session a cookie names, or `null` (none, unknown, tampered or expired). */
+/**
+ * The live session a cookie names, or `null` (none, unknown, tampered or
+ * expired). Its use is recorded (at most one write a day): an unused guest
+ * passport is erased after `GUEST_PASSPORT_RETENTION_MONTHS`.
+ */
 export async function getSignedInSession(
   { kv, now }: Pick<SignInDeps, "kv" | "now">,
   sessionId: string | undefined,
 ): Promise<Session | null> {
-  return sessionId ? await getSession(kv, sessionId, now()) : null;
+  const session = sessionId ? await getSession(kv, sessionId, now()) : null;
+  return session ? await recordSessionUse(kv, session, now()) : null;
 }
 
 /** Ends a session (sign-out). */

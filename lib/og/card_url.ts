@@ -1,6 +1,7 @@
 /**
- * The share card's URL as the pages link it, `?v=<visits>-<badges>`, built
- * and read here only: a visit or a badge changes `v`, so one URL names one
+ * The share card's URL as the pages link it, `?v=<visits>-<badges>` (and
+ * `-<name revision>` after a rename), built and read here only: a visit, a
+ * badge or a new name changes `v`, so one URL names one
  * card and may be answered from memory (see `ShareCards`). Also the URLs of
  * the public pages' cards, versioned by the data set.
  */
@@ -10,13 +11,19 @@ import { PAGE_CARD_VERSION } from "./card_key.ts";
 export interface CardCounts {
   visitCount: number;
   badgeCount: number;
+  /** The ticket's name changes (absent or 0: never renamed). */
+  nameRevision?: number;
 }
 
-const CARD_VERSION = /^\d{1,6}-\d{1,3}$/;
+const CARD_VERSION = /^\d{1,6}-\d{1,3}(-\d{1,6})?$/;
 
-/** `<visits>-<badges>`. */
-export function getCardVersion({ visitCount, badgeCount }: CardCounts): string {
-  return `${visitCount}-${badgeCount}`;
+/** `<visits>-<badges>`, and `-<name revision>` once the tourist renamed the ticket. */
+export function getCardVersion(
+  { visitCount, badgeCount, nameRevision }: CardCounts,
+): string {
+  return nameRevision
+    ? `${visitCount}-${badgeCount}-${nameRevision}`
+    : `${visitCount}-${badgeCount}`;
 }
 
 /** Whether a request's `v` has the shape of a card version. */

@@ -80,10 +80,12 @@ interface LatestAnswer {
  * branding), with one render per card even under concurrent first requests
  * (`lru-cache`'s fetch). A changed route is a new card, never a stale one.
  *
- * The pages link the card as `?v=<visits>-<badges>`, and (code, v, data
- * version) names one card: a visit or a badge changes `v`, the name never
- * changes, badges are only added. So the answer for a `v` is remembered and
- * given again without reading KV. Only the `v` computed from KV is stored,
+ * The pages link the card as `?v=<visits>-<badges>[-<name revision>]`, and
+ * (code, v, data version) names one card: a visit, a badge or a rename
+ * changes `v`, badges are only added. So the answer for a `v` is remembered
+ * and given again, with one KV read per code every
+ * {@linkcode LATEST_CARD_TTL_MS} at most to learn whether the route was
+ * erased meanwhile (then 404). Only the `v` computed from KV is stored,
  * never the one a request sent, so a made-up `v` cannot pin a wrong card; a
  * request with a `v` not seen yet reads KV. A request without `v` (the
  * spec's URL) is answered from a short per-instance memory
@@ -106,6 +108,13 @@ export class ShareCards {
   });
   /** Answers of card URLs without `v`, by share code, for a short time. */
   readonly #latest: LRUCache<string, LatestAnswer>;
+  /**
+   * Share codes whose ticket this instance found in KV within
+   * {@linkcode LATEST_CARD_TTL_MS}: an answer remembered for a code not
+   * checked since is given only after one KV read, so an erased route's
+   * card is a 404 on every instance within that time.
+   */
+  readonly #checked: LRUCache<string, true>;
   /** The share codes in {@linkcode #latest} by the user whose route they show. */
   readonly #latestByUser = new Map<string, Set<string>>();
   /** Counts this instance's writes: a read that saw one happen is not kept in {@linkcode #latest}. */
@@ -134,6 +143,12 @@ export class ShareCards {
         renderPool.render(context.card),
     });
     this.#answers = new LRUCache<string, CardAnswer>({ max: maxUrls });
+    this.#checked = new LRUCache<string, true>({
+      max: maxUrls,
+      ttl: LATEST_CARD_TTL_MS - 1,
+      ttlResolution: 0,
+      perf: { now: () => now().getTime() },
+    });
     this.#latest = new LRUCache<string, LatestAnswer>({
       max: maxUrls,
       // lru-cache keeps an entry while its age is at most `ttl`.
@@ -169,6 +184,12 @@ export class ShareCards {
     if (change.kind === "ticket") {
       this.#latest.delete(change.shareCode.toLowerCase());
     }
+    if (change.kind === "erasure") {
+      for (const code of change.shareCodes) {
+        this.#latest.delete(code.toLowerCase());
+        this.#checked.delete(code.toLowerCase());
+      }
+    }
   }
 
   get stats(): Readonly<ShareCardStats> {
@@ -189,6 +210,7 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): ShareCardImage | undefined {
+    if (!this.#checked.has(code.toLowerCase())) return undefined;
     const answer = this.#recall(code, v) ??
       (v === undefined
         ? this.#latest.get(code.toLowerCase())?.answer
@@ -210,11 +232,22 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
-    const answer = this.#recall(code, v) ??
+    let answer = this.#recall(code, v) ??
       (v === undefined
         ? this.#latest.get(code.toLowerCase())?.answer
-        : undefined) ??
-      await this.#read(code);
+        : undefined);
+    if (answer && !this.#checked.has(code.toLowerCase())) {
+      // Remembered, but is the route still there (erased elsewhere)?
+      const writesBefore = this.#writes;
+      if (!isShareCode(code) || !(await getTicket(this.#kv, code))) {
+        this.#latest.delete(code.toLowerCase());
+        throw new NotFoundError("No hay una ruta con ese código");
+      }
+      if (this.#writes === writesBefore) {
+        this.#checked.set(code.toLowerCase(), true);
+      }
+    }
+    answer ??= await this.#read(code);
     return await this.#image(answer, ifNoneMatch);
   }
 
@@ -320,9 +353,11 @@ export class ShareCards {
     const v = getCardVersion({
       visitCount: card.visitCount,
       badgeCount: card.badges.length,
+      nameRevision: ticket.nameRevision,
     });
     this.#answers.set(this.#answerKey(code, v), answer);
     if (this.#writes !== writesBefore) return answer; // Maybe stale already.
+    this.#checked.set(code.toLowerCase(), true);
     const latestKey = code.toLowerCase();
     this.#latest.set(latestKey, { answer, userId: ticket.userId });
     if (ticket.userId) {

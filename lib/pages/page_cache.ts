@@ -59,6 +59,12 @@ export function getStaleTags(change: DataChange): string[] {
         pageTags.user(change.intoUserId),
         ...change.slugs.map(pageTags.attraction),
       ];
+    case "erasure":
+      return [
+        ...(change.userId ? [pageTags.user(change.userId)] : []),
+        ...change.shareCodes.map(pageTags.shareCode),
+        ...change.slugs.map(pageTags.attraction),
+      ];
   }
 }
 

@@ -33,4 +33,5 @@ export type StaffAction =
   | "note_shown"
   | "question_resolved"
   | "export_downloaded"
-  | "erasure";
+  | "erasure"
+  | "personal_data_exported";

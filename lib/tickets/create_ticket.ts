@@ -5,8 +5,10 @@ import {
   claimShareCode,
   getShareCodeOfUser,
   getTicket,
+  isShareCodeErased,
   releaseShareCode,
   saveTicket,
+  ShareCodeErasedError,
   type Ticket,
 } from "@/lib/db/tickets.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
@@ -49,6 +51,8 @@ export async function createTicket(
   input: TicketInput,
   { clientIp }: { clientIp?: string } = {},
 ): Promise<Ticket> {
+  // An erased code is never claimed again (its old links must stay dead).
+  if (await isShareCodeErased(kv, input.shareCode)) throw erasedCode();
   if (input.userId) {
     // A passport holds one share ticket: a second one is refused, naming the first.
     const own = await getShareCodeOfUser(kv, input.userId);
@@ -128,7 +132,9 @@ async function findOrCreateTicket(
       wpId: post.wpId,
       userId: post.userId ?? input.userId ?? null,
       createdAt: now().toISOString(),
-    }, { timeZone });
+    }, { timeZone }).catch((error) => {
+      throw error instanceof ShareCodeErasedError ? erasedCode() : error;
+    });
   } finally {
     await releaseShareCode(kv, input.shareCode);
   }
@@ -141,6 +147,12 @@ function assertSameVisitor<T>(email: string, input: TicketInput, value: T): T {
     );
   }
   return value;
+}
+
+function erasedCode(): ConflictError {
+  return new ConflictError(
+    "Ese código para compartir ya no se puede usar; genera otro",
+  );
 }
 
 function tooManyTickets(retryAfterMs: number): TooManyRequestsError {

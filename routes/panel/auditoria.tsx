@@ -16,6 +16,7 @@ const ACTION_LABEL: Record<StaffAction, string> = {
   question_resolved: "Marcó una pregunta como resuelta",
   export_downloaded: "Descargó una exportación",
   erasure: "Borró datos personales",
+  personal_data_exported: "Exportó los datos personales de una persona",
 };
 
 const ROLE_LABEL = { admin: "Administración", viewer: "Consulta" } as const;

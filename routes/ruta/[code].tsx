@@ -52,6 +52,7 @@ export default function touristRoute(deps: AppDeps) {
         getShareCardPath(ticket.shareCode, {
           visitCount: route.visitCount,
           badgeCount: route.badges.length,
+          nameRevision: ticket.nameRevision,
         })
       }`;
       return renderPage(c, deps, {

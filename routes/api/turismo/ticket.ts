@@ -3,19 +3,14 @@ import type { AppDeps } from "@/deps.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { shareCodeSchema } from "@/lib/tickets/share_code.ts";
-import { cleanText } from "@/lib/text/clean.ts";
+import { ticketNameSchema } from "@/lib/tickets/name.ts";
 import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { optionalUser } from "@/lib/http/user.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
 
 const TicketRequest = z.object({
-  // Controls, bidi overrides and zero-width characters are removed, as on
-  // the share card: a name that is nothing else is empty (400). The 400s'
-  // Spanish sentences are in lib/http/validation_messages.ts.
-  name: z.string().trim().min(1).max(120)
-    .transform((name) => cleanText(name, 120))
-    .pipe(z.string().min(1)),
+  name: ticketNameSchema,
   email: z.string().trim().max(254).pipe(z.email()).openapi({
     format: "email",
   }),

@@ -30,12 +30,6 @@ export default function staffSignInPage(deps: AppDeps) {
               ? "Por seguridad, la sesión se cierra tras 8 horas sin actividad. Vuelve a entrar para seguir trabajando."
               : "El panel de la oficina de turismo es solo para el personal del portal."}
           </p>
-          <p class="privacy-hint">
-            Al entrar, el portal registra tu correo electrónico y lo que haces
-            en el panel (bitácora de auditoría), por seguridad y rendición de
-            cuentas. Consulta el{" "}
-            <a href="/aviso-de-privacidad#personal">aviso de privacidad</a>.
-          </p>
           {withProvider
             ? (
               <p>
@@ -50,6 +44,12 @@ export default function staffSignInPage(deps: AppDeps) {
                 acceso. Cada enlace sirve una sola vez y vence a los 15 minutos.
               </p>
             )}
+          <p class="privacy-hint">
+            Al entrar, el portal registra tu correo electrónico y lo que haces
+            en el panel (bitácora de auditoría), por seguridad y rendición de
+            cuentas. Consulta el{" "}
+            <a href="/aviso-de-privacidad#personal">aviso de privacidad</a>.
+          </p>
         </section>
       ),
     });

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { keys } from "@/lib/db/keys.ts";
+import { QUESTION_RETENTION_MS } from "@/lib/db/unanswered_questions.ts";
+import {
+  listPersonalRecords,
+  PERSONAL_RECORDS,
+  renderPersonalRecordsTable,
+} from "./retention.ts";
+
+/** A markdown table's rows as trimmed cells (the formatter pads them). */
+function parseTable(text: string): string[][] {
+  return text.trim().split("\n")
+    .filter((line) => line.startsWith("|") && !/^\|\s*-/.test(line))
+    .map((line) =>
+      line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim())
+    );
+}
+
+Deno.test("the table of personal records", async (t) => {
+  await t.step("the README's table is the one the code renders", async () => {
+    const readme = await Deno.readTextFile(
+      new URL("../../README.md", import.meta.url),
+    );
+    const start = readme.indexOf("<!-- personal-records:start -->");
+    const end = readme.indexOf("<!-- personal-records:end -->");
+    assert.ok(start > 0 && end > start, "the README marks the table");
+    assert.deepEqual(
+      parseTable(readme.slice(start, end)),
+      parseTable(renderPersonalRecordsTable()),
+      "regenerate the README's table from renderPersonalRecordsTable()",
+    );
+  });
+
+  await t.step("every KV key family it names is one of keys.ts", () => {
+    const families = new Set(
+      Object.values(keys).map((build) =>
+        (build as (...args: string[]) => readonly unknown[])("x", "x", "x")[0]
+      ),
+    );
+    for (const record of PERSONAL_RECORDS) {
+      for (const family of record.keyFamilies) {
+        assert.ok(families.has(family), `${record.id}: ${family}`);
+      }
+    }
+  });
+
+  await t.step("periods come from the constants and the setting", () => {
+    const questions = PERSONAL_RECORDS.find((r) =>
+      r.id === "unanswered_questions"
+    )!;
+    assert.deepEqual(questions.retention[0].retention, {
+      kind: "period",
+      amount: QUESTION_RETENTION_MS / 86_400_000,
+      unit: "days",
+      from: "last_question",
+      ms: QUESTION_RETENTION_MS,
+    });
+    const visits = listPersonalRecords({ guestPassportRetentionMonths: 6 })
+      .find((r) => r.id === "visits")!;
+    assert.deepEqual(visits.retention[0], {
+      appliesTo: "guest",
+      retention: {
+        kind: "period",
+        amount: 6,
+        unit: "months",
+        from: "last_use",
+        ms: null,
+        setting: "GUEST_PASSPORT_RETENTION_MONTHS",
+      },
+    });
+  });
+});
