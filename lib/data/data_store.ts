@@ -1,4 +1,14 @@
-import { DataError, type LoadedData, loadTourismData } from "./tourism_data.ts";
+import {
+  DataError,
+  type LoadedData,
+  loadTourismData,
+  type TourismData,
+} from "./tourism_data.ts";
+import {
+  BASE_LANG,
+  listDataLanguages,
+  listMissingTranslations,
+} from "./translations.ts";
 
 /** How often the data set file is checked for changes, by default. */
 export const DATA_POLL_INTERVAL_MS = 1_000;
@@ -29,21 +39,35 @@ export class DataStore {
   #reloadError?: string;
   #timer?: ReturnType<typeof setInterval>;
   #onError: (error: Error) => void;
+  #onWarning: (message: string) => void;
 
+  /**
+   * Takes `initial` as the version in force and logs, through `onWarning`
+   * (default `console.warn`), the texts it lacks in each of its languages.
+   */
   constructor(
     initial: LoadedData,
-    options: { path?: string; onError?: (error: Error) => void } = {},
+    options: {
+      path?: string;
+      onError?: (error: Error) => void;
+      onWarning?: (message: string) => void;
+    } = {},
   ) {
     this.#current = initial;
     this.#path = options.path;
     this.#onError = options.onError ??
       ((error) => console.error(error.message));
+    this.#onWarning = options.onWarning ?? console.warn;
+    this.#warnMissingTranslations();
   }
 
   /** Loads the file at `path` and returns a store for it. */
   static async open(
     path: string,
-    options: { onError?: (error: Error) => void } = {},
+    options: {
+      onError?: (error: Error) => void;
+      onWarning?: (message: string) => void;
+    } = {},
   ) {
     return new DataStore(await loadTourismData(path), { path, ...options });
   }
@@ -67,6 +91,7 @@ export class DataStore {
       if (next.version === this.#current.version) return false;
       this.#current = next;
       console.info(`Tourism data reloaded: version ${next.version}`);
+      this.#warnMissingTranslations();
       return true;
     } catch (error) {
       this.#reloadError = (error as Error).message;
@@ -113,6 +138,43 @@ export class DataStore {
     clearInterval(this.#timer);
     this.#timer = undefined;
   }
+
+  /** One line per language with texts that show in Spanish for want of a translation. */
+  #warnMissingTranslations(): void {
+    for (const line of describeMissingTranslations(this.#current.data)) {
+      this.#onWarning(line);
+    }
+  }
+}
+
+/** How many paths of each language the log line names before "…". */
+const MISSING_PATHS_SHOWN = 3;
+
+/**
+ * `Data set: 3 texts have no English translation (attractions[volcan].tips,
+ * …); they show in Spanish.`: one line per language the data set covers and
+ * does not cover fully, for the operator.
+ */
+function describeMissingTranslations(data: TourismData): string[] {
+  const languages = listDataLanguages(data);
+  const missing = listMissingTranslations(data, languages);
+  const names = new Intl.DisplayNames("en", { type: "language" });
+  const base = names.of(BASE_LANG);
+  return languages.flatMap((lang) => {
+    const paths = missing.filter((m) => m.lang === lang).map((m) => m.path);
+    if (paths.length === 0) return [];
+    const shown = paths.slice(0, MISSING_PATHS_SHOWN).join(", ") +
+      (paths.length > MISSING_PATHS_SHOWN ? ", …" : "");
+    const count = paths.length === 1
+      ? "1 text has"
+      : `${paths.length} texts have`;
+    const verb = paths.length === 1 ? "it shows" : "they show";
+    return [
+      `Data set: ${count} no ${
+        names.of(lang) ?? lang
+      } translation (${shown}); ${verb} in ${base}.`,
+    ];
+  });
 }
 
 /** What changes when a file is written or replaced; a missing file is a state too. */
