@@ -49,6 +49,9 @@ import { jsonBody } from "./lib/http/json_body.ts";
 import { apiDocument, registerSecuritySchemes } from "./lib/http/openapi.ts";
 import { requestLog } from "./lib/http/request_log.ts";
 import { type AppEnv, createRouter } from "./lib/http/router.ts";
+import { getLangs } from "./lib/i18n/catalogue.ts";
+import { setPageLang } from "./lib/i18n/context.ts";
+import { getLangPrefix } from "./lib/i18n/paths.ts";
 import {
   protectStaffForms,
   requireStaff,
@@ -93,6 +96,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }));
   app.use("/api/*", jsonBody({ timeoutMs: config.bodyTimeoutMs }));
   app.use(securityHeaders());
+  // The page's language from its path (`/en/...`), for pages and the 404.
+  app.use(setPageLang());
   // Staff console: "/panel/*" covers "/panel" too. Strangers get the 404
   // page; state-changing requests from another site are refused (403).
   app.use("/panel/*", requireStaff(deps));
@@ -110,23 +115,38 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route("/api/turismo/erasures", erasureStatusRoute(deps)); // GET /:erasureId
   app.route("/api/chat", chat(deps)); // POST
   app.route("/api/session-token", sessionToken(deps)); // POST, session cookie
-  // Pages
-  app.route("/", home(deps));
-  app.route("/turismo/atractivos", attractions(deps)); // GET /
-  app.route("/turismo/atractivos", attraction(deps)); // GET /:slug
-  app.route("/turismo/servicios", services(deps)); // GET /, ?tipo= ?cerca=
-  app.route("/turismo/servicios", provider(deps)); // GET /:slug
-  app.route("/turismo/informacion-practica", practicalInfo(deps)); // GET /
-  app.route("/aviso-de-privacidad", privacyNotice(deps)); // GET /
-  app.route("/ruta", touristRoute(deps)); // GET /:code
-  app.route("/mi-pasaporte", passportPage(deps));
-  app.route("/mi-pasaporte", passportData(deps)); // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
-  app.route("/datos", openDataPage(deps)); // GET
-  app.route("/datos", openDataFiles(deps)); // GET /<file>.csv, /datapackage.json
+  // Public pages, once per language: the default language's at these
+  // paths, each other's under its code (`/en/turismo/atractivos`); the
+  // page reads its language with getLang(c). A new catalogue folder in
+  // locales/ is a new set of pages, with no change here.
+  for (const lang of getLangs()) {
+    const prefix = getLangPrefix(lang); // "" or "/en"
+    if (prefix) {
+      // The language's home page is `/en/`: `/en` leads there.
+      app.get(prefix, (c) => c.redirect(`${prefix}/`, 301));
+    }
+    app.route(`${prefix}/`, home(deps));
+    app.route(`${prefix}/turismo/atractivos`, attractions(deps)); // GET /
+    app.route(`${prefix}/turismo/atractivos`, attraction(deps)); // GET /:slug
+    app.route(`${prefix}/turismo/servicios`, services(deps)); // GET /, ?tipo= ?cerca=
+    app.route(`${prefix}/turismo/servicios`, provider(deps)); // GET /:slug
+    app.route(`${prefix}/turismo/informacion-practica`, practicalInfo(deps)); // GET /
+    app.route(`${prefix}/aviso-de-privacidad`, privacyNotice(deps)); // GET /
+    app.route(`${prefix}/ruta`, touristRoute(deps)); // GET /:code
+    app.route(`${prefix}/mi-pasaporte`, passportPage(deps));
+    app.route(`${prefix}/mi-pasaporte`, passportData(deps)); // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
+    app.route(`${prefix}/datos`, openDataPage(deps)); // GET
+    app.route(`${prefix}/datos`, openDataFiles(deps)); // GET /<file>.csv, /datapackage.json
+    // Share cards of the public pages (og:image); route cards stay under /api
+    app.route(`${prefix}/og/inicio.png`, homeCard(deps)); // GET
+    app.route(`${prefix}/og/atractivos`, attractionCard(deps)); // GET /:slug.png
+    // A tourist's sign-in and sign-out, their message pages in the language
+    // (the provider's callback stays at one address: /auth/callback)
+    app.route(`${prefix}/auth/signin`, signin(deps)); // GET
+    app.route(`${prefix}/auth/signout`, signout(deps)); // POST
+  }
   // Sign-in
-  app.route("/auth/signin", signin(deps)); // GET
   app.route("/auth/callback", authCallback(deps)); // GET
-  app.route("/auth/signout", signout(deps)); // POST
   app.route("/auth/personal", staffSignInPage(deps)); // GET, ?sesion=vencida
   app.route("/auth/personal/proveedor", staffProviderSignIn(deps)); // GET
   app.route("/auth/personal", staffLink(deps)); // GET, POST /:token
@@ -142,9 +162,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Assets
   app.route("/theme.css", theme(deps));
   app.route("/logo.svg", logo(deps));
-  // Share cards of the public pages (og:image); route cards stay under /api
-  app.route("/og/inicio.png", homeCard(deps)); // GET
-  app.route("/og/atractivos", attractionCard(deps)); // GET /:slug.png
   app.route("/static", staticFiles());
 
   registerSecuritySchemes(app.openAPIRegistry, config);

@@ -4,8 +4,16 @@ import {
   buildHistory,
   type ChatMessage,
   isChatMessage,
-  OFFLINE_REPLY,
 } from "./chat_client.ts";
+import { createTranslate } from "./messages.ts";
+import { getIslandMessages } from "@/lib/i18n/context.ts";
+
+/** The chat island's `t` in a language, from the real catalogue. */
+function chatTranslate(lang: string) {
+  const { messages, locale } = getIslandMessages(lang, "chat");
+  return createTranslate(messages, locale);
+}
+const spanish = chatTranslate("es");
 
 function sse(body: string, status = 200): typeof fetch {
   return () =>
@@ -57,6 +65,7 @@ Deno.test("askAssistant", async (t) => {
   await t.step("streams deltas and resolves with the whole reply", async () => {
     const seen: string[] = [];
     const result = await askAssistant({
+      t: spanish,
       message: "hola",
       history: [],
       onText: (text) => seen.push(text),
@@ -72,6 +81,7 @@ Deno.test("askAssistant", async (t) => {
     "an error event is the server's Spanish reply, marked as failed",
     async () => {
       const result = await askAssistant({
+        t: spanish,
         message: "hola",
         history: [],
         fetchFn: sse(
@@ -89,6 +99,7 @@ Deno.test("askAssistant", async (t) => {
         Promise.resolve(Response.json(body, { status }));
       assert.deepEqual(
         await askAssistant({
+          t: spanish,
           message: "a",
           history: [],
           fetchFn: json(200, { reply: "**sí**" }),
@@ -97,6 +108,7 @@ Deno.test("askAssistant", async (t) => {
       );
       assert.deepEqual(
         await askAssistant({
+          t: spanish,
           message: "a",
           history: [],
           fetchFn: json(429, { reply: "Espera un momento." }),
@@ -108,18 +120,103 @@ Deno.test("askAssistant", async (t) => {
 
   await t.step("a network failure is a Spanish message", async () => {
     const result = await askAssistant({
+      t: spanish,
       message: "a",
       history: [],
       fetchFn: () => Promise.reject(new TypeError("Failed to fetch")),
     });
-    assert.deepEqual(result, { ok: false, reply: OFFLINE_REPLY });
+    assert.deepEqual(result, {
+      ok: false,
+      reply:
+        "No pude conectar con el asistente. Revisa tu conexión e inténtalo de nuevo.",
+    });
   });
+
+  await t.step(
+    "asked from an English page, a network failure is an English message",
+    async () => {
+      const result = await askAssistant({
+        t: chatTranslate("en"),
+        lang: "en",
+        message: "a",
+        history: [],
+        fetchFn: () => Promise.reject(new TypeError("Failed to fetch")),
+      });
+      assert.deepEqual(result, {
+        ok: false,
+        reply:
+          "I couldn't reach the assistant. Check your connection and try again.",
+      });
+    },
+  );
+
+  await t.step(
+    "a stream cut before any text is the page language's broken-connection message",
+    async () => {
+      const result = await askAssistant({
+        t: chatTranslate("en"),
+        message: "a",
+        history: [],
+        fetchFn: sse(""),
+      });
+      assert.deepEqual(result, {
+        ok: false,
+        reply:
+          "Something went wrong with the connection. Please try again later.",
+      });
+    },
+  );
+
+  await t.step(
+    "an English page's question says its language, in the body and in Accept-Language",
+    async () => {
+      let sent: Request | undefined;
+      await askAssistant({
+        t: chatTranslate("en"),
+        lang: "en",
+        message: "What can I see in one day?",
+        history: [],
+        fetchFn: (input, init) => {
+          sent = new Request(
+            new URL(String(input), "http://portal.test"),
+            init,
+          );
+          return Promise.resolve(Response.json({ reply: "ok" }));
+        },
+      });
+      assert.equal(sent!.headers.get("accept-language"), "en");
+      assert.equal((await sent!.json()).lang, "en");
+    },
+  );
+
+  await t.step(
+    "a Spanish page's question says Accept-Language: es and keeps the body as before",
+    async () => {
+      let sent: Request | undefined;
+      await askAssistant({
+        t: spanish,
+        lang: "es",
+        message: "hola",
+        history: [],
+        fetchFn: (input, init) => {
+          sent = new Request(
+            new URL(String(input), "http://portal.test"),
+            init,
+          );
+          return Promise.resolve(Response.json({ reply: "ok" }));
+        },
+      });
+      assert.equal(sent!.headers.get("accept-language"), "es");
+      assert.deepEqual(await sent!.json(), { message: "hola", history: [] });
+    },
+  );
 
   await t.step(
     "sends message, history, location and asks for a stream",
     async () => {
       let sent: Request | undefined;
       await askAssistant({
+        t: spanish,
         message: "x".repeat(600),
         history: [{ role: "user", content: "antes" }],
         location: { lat: 20.88, lng: -103.83 },
@@ -138,6 +235,8 @@ Deno.test("askAssistant", async (t) => {
       assert.equal(body.message.length, 500);
       assert.deepEqual(body.history, [{ role: "user", content: "antes" }]);
       assert.deepEqual(body.location, { lat: 20.88, lng: -103.83 });
+      assert.equal(body.lang, undefined, "no language: the API's default");
+      assert.equal(sent!.headers.get("accept-language"), null);
     },
   );
 });

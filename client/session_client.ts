@@ -3,8 +3,11 @@
  * islands call the JSON API with a short-lived bearer token from `POST
  * /api/session-token` (the HttpOnly session cookie never reaches script),
  * renewed before it expires and once more after a 401. With `guest`, a
- * visitor without a passport gets a guest passport at the first call.
+ * visitor without a passport gets a guest passport at the first call. Every
+ * call says the page's language (`Accept-Language`), so the API words its
+ * errors in it.
  */
+import type { Translate } from "./messages.ts";
 
 /** An API answer: the status, the parsed JSON body (`{}` when it was not JSON) and `Retry-After` in seconds. */
 export interface ApiResult {
@@ -30,13 +33,18 @@ const RENEW_EARLY_MS = 30_000;
  * {@linkcode SessionExpiredError}.
  */
 export function createSessionApi(
-  { fetchFn = fetch, now = Date.now, guest = false }: {
+  { fetchFn = fetch, now = Date.now, guest = false, lang }: {
     fetchFn?: typeof fetch;
     now?: () => number;
     /** Give a visitor without a passport a guest passport at the first call. */
     guest?: boolean;
+    /** The page's language, sent as `Accept-Language` (none: the API's default, Spanish). */
+    lang?: string;
   } = {},
 ) {
+  const language: Record<string, string> = lang
+    ? { "accept-language": lang }
+    : {};
   let cached: { token: string; userId: string; renewAt: number } | null = null;
 
   async function getToken(
@@ -46,7 +54,7 @@ export function createSessionApi(
     const res = await fetchFn("/api/session-token", {
       method: "POST",
       credentials: "same-origin",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...language },
       body: JSON.stringify(guest ? { guest: true } : {}),
     });
     const body = await res.json().catch(() => ({}));
@@ -73,6 +81,7 @@ export function createSessionApi(
       headers: {
         "content-type": "application/json",
         authorization: `Bearer ${token}`,
+        ...language,
       },
       body: JSON.stringify(body),
     });
@@ -106,42 +115,44 @@ export function createSessionApi(
   };
 }
 
-/** The Spanish message for a failed verification (the statuses of docs/API.md, verify-visit). */
-export function describeVerifyError(result: ApiResult): string {
+/**
+ * The message for a failed verification (the statuses of docs/API.md,
+ * verify-visit), from the `session` namespace of the island's messages.
+ */
+export function describeVerifyError(result: ApiResult, t: Translate): string {
   switch (result.status) {
     case 400:
-      return "Escribe el código tal como aparece en el atractivo.";
+      return t("session.verifyBadRequest");
     case 404: {
       const left = result.body.remainingAttempts;
-      const more = typeof left === "number"
-        ? ` Te ${left === 1 ? "queda 1 intento" : `quedan ${left} intentos`}.`
-        : "";
-      return `Ese código no corresponde a ningún atractivo. Revísalo e inténtalo de nuevo.${more}`;
+      return typeof left === "number"
+        ? t("session.verifyNotFoundAttempts", { left })
+        : t("session.verifyNotFound");
     }
     case 409:
-      return "Ya habías registrado tu visita a este atractivo.";
+      return t("session.verifyAlready");
     case 429: {
       const minutes = Math.max(1, Math.ceil((result.retryAfter ?? 60) / 60));
-      return `Demasiados códigos incorrectos seguidos. Podrás intentarlo de nuevo en ${
-        minutes === 1 ? "1 minuto" : `${minutes} minutos`
-      }.`;
+      return t("session.verifyTooMany", { minutes });
     }
     default:
-      return "No pudimos registrar tu visita en este momento. Inténtalo de nuevo en unos minutos.";
+      return t("session.verifyFailed");
   }
 }
 
-/** The Spanish message for a failed rating. */
-export function describeRateError(result: ApiResult): string {
-  if (result.status === 404) {
-    return "Primero registra tu visita a este atractivo.";
-  }
-  return "No pudimos guardar tu calificación. Inténtalo de nuevo en unos minutos.";
+/** The message for a failed rating, from the `rating` namespace. */
+export function describeRateError(result: ApiResult, t: Translate): string {
+  return t(result.status === 404 ? "rating.noVisit" : "rating.failed");
 }
 
-/** What to tell a visitor whose request failed before any answer. */
-export const OFFLINE_MESSAGE =
-  "No pudimos conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.";
-/** What to tell a visitor whose session ended while the page was open. */
-export const SESSION_EXPIRED_MESSAGE =
-  "Tu sesión terminó. Vuelve a iniciar sesión para continuar.";
+/**
+ * The message for a request that failed before any answer: the session
+ * ended while the page was open, or the network is down.
+ */
+export function describeFailure(error: unknown, t: Translate): string {
+  return t(
+    error instanceof SessionExpiredError
+      ? "session.sessionExpired"
+      : "session.offline",
+  );
+}

@@ -1,15 +1,17 @@
 import { useState } from "preact/hooks";
+import type { Translate } from "./messages.ts";
 
 /** Where "usar mi ubicación" stands. */
 export type LocationState = "off" | "asking" | "on" | "error";
 
-/** What the chat says about the location, by state. */
-export const LOCATION_TEXT: Record<LocationState, string> = {
-  off: "",
-  asking: "Buscando tu ubicación…",
-  on: "Ubicación activada: te recomendaré lo más cercano.",
-  error: "No pudimos obtener tu ubicación. Revisa los permisos del navegador.",
-};
+/**
+ * What the chat and the services directory say about the location, by
+ * state, from the shared `location` namespace of the island's messages
+ * (nothing while it is off).
+ */
+export function describeLocation(state: LocationState, t: Translate): string {
+  return state === "off" ? "" : t(`location.${state}`);
+}
 
 /**
  * The visitor's position for the chat, asked only when they switch it on

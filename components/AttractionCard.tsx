@@ -1,15 +1,22 @@
 import type { Attraction } from "@/lib/data/tourism_data.ts";
 import {
-  CATEGORY_LABELS,
   formatMinutes,
   formatMoney,
+  getCategoryLabel,
 } from "@/lib/format/format.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
 
-/** An attraction in a grid: category, name, summary, cost and time. */
+/**
+ * An attraction in a grid: category, name, summary, cost and time, in
+ * `lang` (`attraction` as `localizeData` gives it for that language).
+ */
 export function AttractionCard(
-  { attraction, headingLevel = 3, extra }: {
+  { attraction, lang, headingLevel = 3, extra }: {
     attraction: Attraction;
+    lang: Lang;
     headingLevel?: 2 | 3;
     /** A line under the summary, e.g. a distance. */
     extra?: string;
@@ -22,27 +29,29 @@ export function AttractionCard(
         <Icon name={attraction.category} class="card__icon" />
       </div>
       <div class="card__body">
-        <p class="chip">{CATEGORY_LABELS[attraction.category]}</p>
+        <p class="chip">{getCategoryLabel(attraction.category, lang)}</p>
         <Heading class="card__title">
           <a
             class="card__link"
-            href={`/turismo/atractivos/${attraction.slug}`}
+            href={localizePath(lang, `/turismo/atractivos/${attraction.slug}`)}
           >
             {attraction.name}
           </a>
         </Heading>
-        <p class="card__summary">{attraction.summary}</p>
+        <p class="card__summary">
+          <DataText of={attraction} field="summary" lang={lang} />
+        </p>
         {extra && <p class="card__extra">{extra}</p>}
         <ul class="facts-inline">
           <li>
             <Icon name="cash" />
-            <span class="sr-only">Costo:</span>
-            {formatMoney(attraction.cost.adult)}
+            <span class="sr-only">{t(lang, "common.cost")}</span>
+            {formatMoney(attraction.cost.adult, undefined, lang)}
           </li>
           <li>
             <Icon name="clock" />
-            <span class="sr-only">Duración sugerida:</span>
-            {formatMinutes(attraction.durationMinutes)}
+            <span class="sr-only">{t(lang, "common.suggestedDuration")}</span>
+            {formatMinutes(attraction.durationMinutes, lang)}
           </li>
         </ul>
       </div>

@@ -1,36 +1,35 @@
 import type { ChatMessage } from "@/client/chat_client.ts";
+import type { Translate } from "@/client/messages.ts";
 
-const SUGGESTIONS = [
-  "¿Qué puedo visitar en un día?",
-  "¿Cómo llego desde Guadalajara?",
-  "¿Dónde como birria cerca del centro?",
-];
+/** The suggested questions' keys in the `chat` namespace. */
+const SUGGESTIONS = ["suggestion1", "suggestion2", "suggestion3"];
 
 /**
  * The chat's conversation: a welcome with suggested questions, then the
  * messages. Assistant replies are rendered with `renderMarkdown` (safe
  * Markdown, lib/pages/markdown.ts) once it has loaded, as plain text before.
+ * Worded by `t`, the chat island's messages.
  */
 export function ChatMessages(
-  { messages, renderMarkdown, pending, onSuggest }: {
+  { messages, renderMarkdown, pending, onSuggest, t }: {
     messages: ChatMessage[];
     renderMarkdown: ((source: string) => string) | null;
     pending: boolean;
     onSuggest: (question: string) => void;
+    t: Translate;
   },
 ) {
   return (
     <>
       {messages.length === 0 && (
         <div class="chat__welcome">
-          <p>
-            ¡Hola! Soy el asistente turístico. Pregúntame por atractivos, rutas,
-            hoteles, restaurantes o cómo llegar.
-          </p>
-          <ul class="chat__suggestions" aria-label="Preguntas sugeridas">
-            {SUGGESTIONS.map((s) => (
-              <li key={s}>
-                <button type="button" onClick={() => onSuggest(s)}>{s}</button>
+          <p>{t("welcome")}</p>
+          <ul class="chat__suggestions" aria-label={t("suggestionsLabel")}>
+            {SUGGESTIONS.map((key) => (
+              <li key={key}>
+                <button type="button" onClick={() => onSuggest(t(key))}>
+                  {t(key)}
+                </button>
               </li>
             ))}
           </ul>
@@ -44,7 +43,7 @@ export function ChatMessages(
           }`}
         >
           <span class="sr-only">
-            {m.role === "user" ? "Tú:" : "Asistente:"}
+            {t(m.role === "user" ? "you" : "assistant")}
           </span>
           {m.role === "assistant" && renderMarkdown && !m.error
             ? (
@@ -62,7 +61,7 @@ export function ChatMessages(
         </div>
       ))}
       {pending && messages.at(-1)?.role === "user" && (
-        <p class="chat__typing">El asistente está escribiendo…</p>
+        <p class="chat__typing">{t("typing")}</p>
       )}
     </>
   );

@@ -1,38 +1,24 @@
+import type { Lang } from "@/lib/i18n/catalogue.ts";
+import { t } from "@/lib/i18n/catalogue.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
 import { Icon } from "./Icon.tsx";
 
-const TEXT = {
-  403: {
-    title: "No tienes permiso para esto",
-    body:
-      "Tu cuenta no puede hacer esta acción. Si crees que es un error, habla con quien administra el portal.",
-  },
-  404: {
-    title: "No encontramos esta página",
-    body:
-      "Es posible que la dirección tenga un error o que la página haya cambiado de lugar. Si buscabas la ruta de un viajero, revisa que el enlace esté completo.",
-  },
-  500: {
-    title: "Algo salió mal",
-    body:
-      "Tuvimos un problema al mostrar esta página. Inténtalo de nuevo en unos minutos.",
-  },
-} as const;
-
 /**
- * The friendly error pages (403, 404, 500): what happened and where to go
- * next. A 403 (only staff meet one) may say why (`title`, `body`) and leads
- * back to the panel.
+ * The friendly error pages (403, 404, 500) in the page's language: what
+ * happened and where to go next. A 403 (only staff meet one) may say why
+ * (`title`, `body`) and leads back to the panel.
  */
 export function ErrorPage(
-  { status, title, body }: {
+  { status, lang, title, body }: {
     status: 403 | 404 | 500;
+    lang: Lang;
     title?: string;
     body?: string;
   },
 ) {
   const text = {
-    title: title ?? TEXT[status].title,
-    body: body ?? TEXT[status].body,
+    title: title ?? t(lang, `errors.title${status}`),
+    body: body ?? t(lang, `errors.body${status}`),
   };
   return (
     <section class="container error-page" aria-labelledby="error-title">
@@ -44,28 +30,31 @@ export function ErrorPage(
           <ul class="button-row">
             <li>
               <a class="button" href="/panel">
-                Volver al panel <Icon name="arrow" />
+                {t(lang, "errors.backToPanel")} <Icon name="arrow" />
               </a>
             </li>
           </ul>
         )
-        : <ErrorLinks />}
+        : <ErrorLinks lang={lang} />}
     </section>
   );
 }
 
-/** Where a lost visitor can go next. */
-function ErrorLinks() {
+/** Where a lost visitor can go next, in `lang`'s pages. */
+function ErrorLinks({ lang }: { lang: Lang }) {
   return (
     <ul class="button-row">
       <li>
-        <a class="button" href="/">
-          Ir al inicio <Icon name="arrow" />
+        <a class="button" href={localizePath(lang, "/")}>
+          {t(lang, "errors.goHome")} <Icon name="arrow" />
         </a>
       </li>
       <li>
-        <a class="button button--ghost" href="/turismo/atractivos">
-          Ver atractivos
+        <a
+          class="button button--ghost"
+          href={localizePath(lang, "/turismo/atractivos")}
+        >
+          {t(lang, "errors.seeAttractions")}
         </a>
       </li>
     </ul>

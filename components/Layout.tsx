@@ -2,10 +2,17 @@ import type { ComponentChildren } from "preact";
 import ChatWidget from "@/islands/ChatWidget.tsx";
 import type { AssetManifest } from "@/lib/pages/assets.ts";
 import { Island, IslandsOnPage } from "@/components/Island.tsx";
+import { getLangMeta, getLangs, type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
+import { getIslandMessages } from "@/lib/i18n/context.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
+import { Fallback } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
 
 /** What every page shows of the municipality, from the current data set. */
 export interface SiteInfo {
+  /** The page's language: every text below is in it, or marked in `fallbacks`. */
+  lang: Lang;
   brandName: string;
   tagline: string;
   municipality: string;
@@ -16,7 +23,10 @@ export interface SiteInfo {
   dataVersion: string;
   /** The data set's demo notice, when it is a demo. */
   demoNotice?: string;
-  emergency: { name: string; phone: string }[];
+  /** `nameFallback`: the language the name is really in, when not the page's. */
+  emergency: { name: string; phone: string; nameFallback?: string }[];
+  /** Texts shown in another language than the page's (see `DataText`). */
+  fallbacks?: { tagline?: string; demoNotice?: string };
   /**
    * Whether the tourism assistant can answer (a model is configured): without
    * one the chat is not rendered at all, nor its script loaded.
@@ -50,8 +60,10 @@ export interface PageHead {
   /** `og:title` and `twitter:title`, when not `title` (e.g. without the site's name). */
   shareTitle?: string;
   /**
-   * This page's canonical address (`<link rel="canonical">`, `og:url`): an
-   * absolute URL or a path of this site. None on error pages.
+   * This page's canonical address in the default language (an absolute URL
+   * or a path of this site): the layout writes `<link rel="canonical">` and
+   * `og:url` in the page's language and the `hreflang` alternates of every
+   * language from it. None on error pages.
    */
   url?: string;
   /**
@@ -73,7 +85,7 @@ export interface PageHead {
  */
 export function getHeadTags(
   head: PageHead,
-  site: Pick<SiteInfo, "brandName" | "defaultImage">,
+  site: Pick<SiteInfo, "brandName" | "defaultImage"> & { lang?: Lang },
   origin?: string,
 ): [string, string][] {
   const absolute = (url: string) => origin ? new URL(url, origin).href : url;
@@ -86,10 +98,11 @@ export function getHeadTags(
   if (head.robots) tags.robots = head.robots;
   tags["og:type"] = "website";
   tags["og:site_name"] = site.brandName;
-  tags["og:locale"] = "es_MX";
+  const lang = site.lang ?? getLangs()[0];
+  tags["og:locale"] = getLangMeta(lang).ogLocale;
   tags["og:title"] = title;
   tags["og:description"] = description;
-  if (head.url) tags["og:url"] = absolute(head.url);
+  if (head.url) tags["og:url"] = absolute(localizeUrl(lang, head.url));
   if (image) {
     tags["og:image"] = absolute(image.url);
     tags["og:image:type"] = image.type ?? "image/png";
@@ -104,34 +117,112 @@ export function getHeadTags(
     tags["twitter:image"] = tags["og:image"];
     tags["twitter:image:alt"] = image.alt;
   }
-  return Object.entries({ ...tags, ...extra });
+  const entries = Object.entries({ ...tags, ...extra });
+  // One `og:locale:alternate` per other language, right after `og:locale`.
+  const at = entries.findIndex(([key]) => key === "og:locale") + 1;
+  entries.splice(
+    at,
+    0,
+    ...getLangs().filter((other) => other !== lang).map((
+      other,
+    ): [string, string] => [
+      "og:locale:alternate",
+      getLangMeta(other).ogLocale,
+    ]),
+  );
+  return entries;
 }
 
+/**
+ * An address of this site (a path or an absolute URL, in any language) as
+ * `lang`'s page: `/en/ruta/x` and `/ruta/x` are both `/ruta/x` in Spanish.
+ */
+export function localizeUrl(lang: Lang, url: string): string {
+  const localize = (path: string) =>
+    localizePath(lang, splitLangPath(path).path);
+  if (url.startsWith("/")) {
+    const at = url.search(/[?#]/);
+    return at < 0
+      ? localize(url)
+      : `${localize(url.slice(0, at))}${url.slice(at)}`;
+  }
+  const parsed = new URL(url);
+  parsed.pathname = localize(parsed.pathname);
+  return parsed.href;
+}
+
+/** The menu: default-language paths and `layout` message keys. */
 const NAV = [
-  { href: "/", label: "Inicio" },
-  { href: "/turismo/atractivos", label: "Atractivos" },
-  { href: "/#rutas", label: "Rutas" },
-  { href: "/turismo/servicios", label: "Servicios" },
-  { href: "/turismo/informacion-practica", label: "Información práctica" },
-  { href: "/mi-pasaporte", label: "Mi pasaporte" },
+  { href: "/", label: "navHome" },
+  { href: "/turismo/atractivos", label: "navAttractions" },
+  { href: "/#rutas", label: "navRoutes" },
+  { href: "/turismo/servicios", label: "navServices" },
+  { href: "/turismo/informacion-practica", label: "navPracticalInfo" },
+  { href: "/mi-pasaporte", label: "navPassport" },
 ];
 
+/** The footer's links: default-language paths and `layout` message keys. */
+const FOOTER_LINKS = [
+  { href: "/turismo/atractivos", label: "footerAttractions" },
+  { href: "/#rutas", label: "footerRoutes" },
+  { href: "/turismo/servicios", label: "footerServices" },
+  { href: "/turismo/informacion-practica", label: "footerPracticalInfo" },
+  { href: "/#eventos", label: "footerEvents" },
+  { href: "/#boleto", label: "footerTicket" },
+  { href: "/datos", label: "footerOpenData" },
+];
+
+/** A default-language path with its `#fragment`, in `lang`. */
+function localizeHref(lang: Lang, href: string): string {
+  const [path, fragment] = href.split("#");
+  return `${localizePath(lang, path)}${
+    fragment === undefined ? "" : `#${fragment}`
+  }`;
+}
+
 /**
- * The page shell: head, skip link, header (demo notice, brand, chat, menu),
- * main landmark, footer. Everything visible is inside a landmark.
+ * The page shell: head, skip link, header (language offer, demo notice,
+ * brand, language switcher, chat, menu), main landmark, footer. Everything
+ * visible is inside a landmark, in the page's language (`site.lang`).
  */
 export function Layout(
-  { site, head, assets, path, origin, children }: {
+  {
+    site,
+    head,
+    assets,
+    path,
+    search = "",
+    origin,
+    alternates = true,
+    children,
+  }: {
     site: SiteInfo;
     head: PageHead;
     assets: AssetManifest | null;
-    /** The request path, to mark the current section in the menu. */
+    /**
+     * The request path without its language prefix (`/turismo/atractivos`
+     * on `/en/turismo/atractivos`): marks the current section in the menu
+     * and is the same page in each language for the switcher.
+     */
     path: string;
+    /** The request's query (`?categoria=museo`), kept by the switcher. */
+    search?: string;
     /** The public origin (`BASE_URL`'s or the request's): head URLs are absolute. */
     origin?: string;
+    /** The `hreflang` links to this page in each language (not on error pages). */
+    alternates?: boolean;
     children: ComponentChildren;
   },
 ) {
+  const { lang } = site;
+  // Pages with no other-language version (errors, sign-in answers) get no
+  // switcher and no offer: their links would lead to a 404.
+  const others = alternates ? getLangs().filter((other) => other !== lang) : [];
+  const at = (href: string) => localizeHref(lang, href);
+  const absolute = (url: string) => origin ? new URL(url, origin).href : url;
+  /** This page in each language: the canonical address, else the request's path. */
+  const pageIn = (other: Lang) =>
+    absolute(localizeUrl(other, head.url ?? path));
   const v = encodeURIComponent(site.dataVersion);
   const section = path === "/"
     ? "/"
@@ -147,7 +238,7 @@ export function Layout(
   const islands = new Set<string>();
   return (
     <IslandsOnPage.Provider value={islands}>
-      <html lang="es-MX">
+      <html lang={getLangMeta(lang).intlLocale}>
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -157,11 +248,23 @@ export function Layout(
           {head.refreshTo && (
             <meta http-equiv="refresh" content={`0;url=${head.refreshTo}`} />
           )}
-          {head.url && (
-            <link
-              rel="canonical"
-              href={origin ? new URL(head.url, origin).href : head.url}
-            />
+          {head.url && <link rel="canonical" href={pageIn(lang)} />}
+          {alternates && (
+            <>
+              {getLangs().map((other) => (
+                <link
+                  rel="alternate"
+                  hreflang={other}
+                  href={pageIn(other)}
+                  key={other}
+                />
+              ))}
+              <link
+                rel="alternate"
+                hreflang="x-default"
+                href={pageIn(getLangs()[0])}
+              />
+            </>
           )}
           {getHeadTags(head, site, origin).map(([key, content]) =>
             key.startsWith("og:")
@@ -189,17 +292,19 @@ export function Layout(
           ))}
         </head>
         <body>
-          <a class="skip-link" href="#contenido">Saltar al contenido</a>
+          <a class="skip-link" href="#contenido">
+            {t(lang, "layout.skipLink")}
+          </a>
           <header class="site-header">
             {site.demoNotice && (
               <p class="demo-banner">
-                <Icon name="info" />{" "}
-                <a href="#aviso-demo">Sitio de demostración</a>: los datos son
-                ilustrativos.
+                <Icon name="info" /> {tRich(lang, "layout.demoBanner", {
+                  link: (children) => <a href="#aviso-demo">{children}</a>,
+                })}
               </p>
             )}
             <div class="container site-header__inner">
-              <a class="brand" href="/">
+              <a class="brand" href={at("/")}>
                 <img
                   class="brand__logo"
                   src={`/logo.svg?v=${v}`}
@@ -210,7 +315,10 @@ export function Layout(
                 <span class="brand__text">
                   <span class="brand__name">{site.brandName}</span>
                   <span class="brand__sub">
-                    Portal turístico oficial · {site.municipality}, {site.state}
+                    {t(lang, "layout.brandSub", {
+                      municipality: site.municipality,
+                      state: site.state,
+                    })}
                   </span>
                 </span>
               </a>
@@ -224,27 +332,57 @@ export function Layout(
                   <Island
                     name="ChatWidget"
                     component={ChatWidget}
-                    props={{ brandName: site.brandName }}
+                    props={{
+                      brandName: site.brandName,
+                      ...getIslandMessages(site.lang, "chat", {
+                        shared: ["location"],
+                      }),
+                    }}
                   />
                 </div>
               )}
-              <nav class="site-nav" aria-label="Principal">
+              {others.length > 0 && (
+                <nav
+                  class="lang-switch"
+                  aria-label={t(lang, "common.language")}
+                >
+                  <ul>
+                    {others.map((other) => (
+                      <li key={other}>
+                        <a
+                          href={`${localizePath(other, path)}${search}`}
+                          hreflang={other}
+                          lang={other}
+                          data-lang-choice={other}
+                          data-offer={t(other, "common.offer")}
+                          data-offer-accept={t(other, "common.offerAccept")}
+                          data-offer-dismiss={t(other, "common.offerDismiss")}
+                        >
+                          {getLangMeta(other).name}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </nav>
+              )}
+              <nav class="site-nav" aria-label={t(lang, "layout.navLabel")}>
                 <ul>
                   {NAV.map((item) => (
                     <li key={item.href}>
                       <a
-                        href={item.href}
+                        href={at(item.href)}
                         aria-current={item.href === section
                           ? "page"
                           : undefined}
                       >
-                        {item.label}
+                        {t(lang, `layout.${item.label}`)}
                       </a>
                     </li>
                   ))}
                 </ul>
               </nav>
             </div>
+            {others.length > 0 && <LanguageOfferSlot islands={islands} />}
           </header>
           <main id="contenido" tabIndex={-1}>{children}</main>
           <footer class="site-footer">
@@ -254,58 +392,59 @@ export function Layout(
                 <h2 class="site-footer__title">
                   {site.brandName}
                 </h2>
-                <p>{site.tagline}</p>
                 <p>
-                  Ayuntamiento de {site.municipality}, {site.state},{" "}
-                  {site.country}.
+                  <Fallback lang={lang} from={site.fallbacks?.tagline}>
+                    {site.tagline}
+                  </Fallback>
+                </p>
+                <p>
+                  {t(lang, "layout.footerCouncil", {
+                    municipality: site.municipality,
+                    state: site.state,
+                    country: site.country,
+                  })}
                 </p>
               </div>
               <nav aria-labelledby="pie-enlaces">
-                <h2 id="pie-enlaces" class="site-footer__title">Explora</h2>
+                <h2 id="pie-enlaces" class="site-footer__title">
+                  {t(lang, "layout.footerExplore")}
+                </h2>
                 <ul class="site-footer__links">
-                  <li>
-                    <a href="/turismo/atractivos">Atractivos turísticos</a>
-                  </li>
-                  <li>
-                    <a href="/#rutas">Rutas sugeridas</a>
-                  </li>
-                  <li>
-                    <a href="/turismo/servicios">
-                      Hoteles, restaurantes y guías
-                    </a>
-                  </li>
-                  <li>
-                    <a href="/turismo/informacion-practica">
-                      Información práctica
-                    </a>
-                  </li>
-                  <li>
-                    <a href="/#eventos">Agenda de eventos</a>
-                  </li>
-                  <li>
-                    <a href="/#boleto">Obtén tu boleto turístico</a>
-                  </li>
-                  <li>
-                    <a href="/datos">Datos abiertos</a>
-                  </li>
+                  {FOOTER_LINKS.map((link) => (
+                    <li key={link.href}>
+                      <a href={at(link.href)}>
+                        {t(lang, `layout.${link.label}`)}
+                      </a>
+                    </li>
+                  ))}
                 </ul>
               </nav>
               <section aria-labelledby="pie-emergencias">
                 <h2 id="pie-emergencias" class="site-footer__title">
-                  Teléfonos de emergencia
+                  {t(lang, "layout.footerEmergency")}
                 </h2>
                 <ul class="site-footer__links">
                   {site.emergency.slice(0, 4).map((entry) => (
-                    <li key={entry.name}>
-                      {entry.name}:{" "}
-                      <a href={`tel:${entry.phone.replace(/[^\d+]/g, "")}`}>
-                        {entry.phone}
-                      </a>
+                    <li key={entry.phone}>
+                      {tRich(lang, "layout.footerEmergencyPhone", {
+                        name: (
+                          <Fallback lang={lang} from={entry.nameFallback}>
+                            {entry.name}
+                          </Fallback>
+                        ),
+                        phone: (
+                          <a
+                            href={`tel:${entry.phone.replace(/[^\d+]/g, "")}`}
+                          >
+                            {entry.phone}
+                          </a>
+                        ),
+                      })}
                     </li>
                   ))}
                   <li>
-                    <a href="/turismo/informacion-practica#emergencias">
-                      Todos los teléfonos útiles
+                    <a href={at("/turismo/informacion-practica#emergencias")}>
+                      {t(lang, "layout.footerAllPhones")}
                     </a>
                   </li>
                 </ul>
@@ -313,14 +452,19 @@ export function Layout(
             </div>
             {site.demoNotice && (
               <p class="container site-footer__notice" id="aviso-demo">
-                {site.demoNotice}
+                <Fallback lang={lang} from={site.fallbacks?.demoNotice}>
+                  {site.demoNotice}
+                </Fallback>
               </p>
             )}
             <p class="container site-footer__legal">
-              © {site.municipality},{" "}
-              {site.state}. Este portal no usa cookies de terceros ni
-              rastreadores.{" "}
-              <a href="/aviso-de-privacidad">Aviso de privacidad</a>
+              {tRich(lang, "layout.footerLegal", {
+                municipality: site.municipality,
+                state: site.state,
+                link: (children) => (
+                  <a href={at("/aviso-de-privacidad")}>{children}</a>
+                ),
+              })}
             </p>
           </footer>
           {assets && <IslandPreloads assets={assets} islands={islands} />}
@@ -328,6 +472,17 @@ export function Layout(
       </html>
     </IslandsOnPage.Provider>
   );
+}
+
+/**
+ * Where the `LanguageOffer` island draws its banner, under the header's
+ * menu: an island marker without props (it reads the offers from the
+ * switcher's links, which carry them in their language), so the page has no
+ * script for it and the server renders nothing there.
+ */
+function LanguageOfferSlot({ islands }: { islands: Set<string> }) {
+  islands.add("LanguageOffer");
+  return <div class="island" data-island="LanguageOffer" />;
 }
 
 /**

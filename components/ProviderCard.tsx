@@ -1,23 +1,46 @@
 import type { Provider } from "@/lib/data/tourism_data.ts";
 import { formatDistance } from "@/lib/format/format.ts";
+import { getFallbackLang } from "@/lib/data/translations.ts";
 import { getMapsUrl } from "@/lib/geo/geo.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import {
   type DirectoryEntry,
   formatWebsite,
   getTelUrl,
   getWhatsAppUrl,
-  PRICE_RANGE_LABELS,
-  PROVIDER_TYPE_LABELS,
 } from "@/lib/services/directory.ts";
+import { DataText, Fallback } from "./DataText.tsx";
 import { BrandIcon, Icon } from "./Icon.tsx";
 
-const NEW_WINDOW = <span class="sr-only">(se abre en una ventana nueva)</span>;
+/** A message of the services pages (`locales/<lang>/page_services.json`). */
+export function tServices(
+  lang: Lang,
+  key: string,
+  values?: Record<string, string | number>,
+): string {
+  return t(lang, `page_services.${key}`, values);
+}
+
+const PRICE_LEVELS: Record<Provider["priceRange"], string> = {
+  "$": "low",
+  "$$": "medium",
+  "$$$": "high",
+};
+
+function NewWindow({ lang }: { lang: Lang }) {
+  return <span class="sr-only">{t(lang, "common.opensInNewWindow")}</span>;
+}
 
 /** `$$ · Precio medio`, the dollar signs hidden from screen readers. */
-export function PriceRange({ range }: { range: Provider["priceRange"] }) {
+export function PriceRange(
+  { range, lang }: { range: Provider["priceRange"]; lang: Lang },
+) {
   return (
     <>
-      <span aria-hidden="true">{range} ·</span> {PRICE_RANGE_LABELS[range]}
+      <span aria-hidden="true">{range} ·</span>{" "}
+      {tServices(lang, "priceRange", { level: PRICE_LEVELS[range] })}
     </>
   );
 }
@@ -28,7 +51,11 @@ export function PriceRange({ range }: { range: Provider["priceRange"] }) {
  * e-mail address and the website (a provider's page); a card keeps them short.
  */
 export function ContactLinks(
-  { provider, full = false }: { provider: Provider; full?: boolean },
+  { provider, lang, full = false }: {
+    provider: Provider;
+    lang: Lang;
+    full?: boolean;
+  },
 ) {
   const { contact } = provider;
   return (
@@ -36,7 +63,8 @@ export function ContactLinks(
       <li>
         <a class="contact-links__call" href={getTelUrl(contact.phone)}>
           <Icon name="phone" />
-          <span class="sr-only">Llamar al</span> {contact.phone}
+          <span class="sr-only">{tServices(lang, "callLabel")}</span>{" "}
+          {contact.phone}
         </a>
       </li>
       {contact.whatsapp && (
@@ -50,14 +78,15 @@ export function ContactLinks(
             {full && (
               <span class="contact-links__detail">{contact.whatsapp}</span>
             )}
-            {NEW_WINDOW}
+            <NewWindow lang={lang} />
           </a>
         </li>
       )}
       {contact.email && (
         <li>
           <a href={`mailto:${contact.email}`}>
-            <Icon name="send" /> {full ? contact.email : "Correo"}
+            <Icon name="send" />{" "}
+            {full ? contact.email : tServices(lang, "email")}
           </a>
         </li>
       )}
@@ -65,8 +94,8 @@ export function ContactLinks(
         <li>
           <a href={contact.website} target="_blank" rel="noopener noreferrer">
             <Icon name="external" />{" "}
-            {full ? formatWebsite(contact.website) : "Sitio web"}
-            {NEW_WINDOW}
+            {full ? formatWebsite(contact.website) : tServices(lang, "website")}
+            <NewWindow lang={lang} />
           </a>
         </li>
       )}
@@ -76,60 +105,83 @@ export function ContactLinks(
           target="_blank"
           rel="noopener noreferrer"
         >
-          <Icon name="pin" /> Ver en el mapa
-          {NEW_WINDOW}
+          <Icon name="pin" /> {tServices(lang, "map")}
+          <NewWindow lang={lang} />
         </a>
       </li>
     </ul>
   );
 }
 
+/** A provider's languages (`Español, Inglés`), marked when not translated. */
+export function ProviderLanguages(
+  { provider, lang }: { provider: Provider; lang: Lang },
+) {
+  return (
+    <Fallback lang={lang} from={getFallbackLang(provider, "languages")}>
+      {provider.languages?.join(", ")}
+    </Fallback>
+  );
+}
+
 /**
  * A provider in the directory: kind, name (to its page), distance from the
  * visitor when known, prices, hours, address, contact and the nearest
- * attractions with their distances.
+ * attractions with their distances. `entry` comes from a data set localized
+ * to `lang` (`localizeData`): texts without a translation are marked.
  */
-export function ProviderCard({ entry }: { entry: DirectoryEntry }) {
+export function ProviderCard(
+  { entry, lang }: { entry: DirectoryEntry; lang: Lang },
+) {
   const { provider, distanceKm, nearby } = entry;
   return (
     <article class="provider" id={`prestador-${provider.slug}`}>
-      <p class="chip">{PROVIDER_TYPE_LABELS[provider.type].chip}</p>
+      <p class="chip">{tServices(lang, "typeChip", { type: provider.type })}</p>
       <h3 class="provider__name">
-        <a href={`/turismo/servicios/${provider.slug}`}>{provider.name}</a>
+        <a href={localizePath(lang, `/turismo/servicios/${provider.slug}`)}>
+          {provider.name}
+        </a>
       </h3>
       {distanceKm !== undefined && (
         <p class="provider__distance">
           <Icon name="locate" />
           <span>
-            A <strong>{formatDistance(distanceKm)}</strong> de ti
-            <span class="sr-only">, en línea recta</span>
+            {tRich(lang, "page_services.distanceFromYou", {
+              distance: formatDistance(distanceKm, lang),
+              strong: (chunks) => <strong>{chunks}</strong>,
+            })}
+            <span class="sr-only">{tServices(lang, "inStraightLine")}</span>
           </span>
         </p>
       )}
-      <p class="provider__description">{provider.description}</p>
+      <p class="provider__description">
+        <DataText of={provider} field="description" lang={lang} />
+      </p>
       <dl class="provider__facts">
         <div>
           <dt>
             <Icon name="cash" />
-            <span class="sr-only">Precios</span>
+            <span class="sr-only">{tServices(lang, "prices")}</span>
           </dt>
           <dd>
-            <PriceRange range={provider.priceRange} />
+            <PriceRange range={provider.priceRange} lang={lang} />
           </dd>
         </div>
         {provider.schedule && (
           <div>
             <dt>
               <Icon name="clock" />
-              <span class="sr-only">Horario</span>
+              <span class="sr-only">{tServices(lang, "schedule")}</span>
             </dt>
-            <dd>{provider.schedule}</dd>
+            <dd>
+              <DataText of={provider} field="schedule" lang={lang} />
+            </dd>
           </div>
         )}
         <div>
           <dt>
             <Icon name="pin" />
-            <span class="sr-only">Dirección</span>
+            <span class="sr-only">{tServices(lang, "address")}</span>
           </dt>
           <dd>{provider.address}</dd>
         </div>
@@ -137,23 +189,32 @@ export function ProviderCard({ entry }: { entry: DirectoryEntry }) {
           <div>
             <dt>
               <Icon name="chat" />
-              <span class="sr-only">Idiomas</span>
+              <span class="sr-only">{tServices(lang, "languages")}</span>
             </dt>
-            <dd>{provider.languages.join(", ")}</dd>
+            <dd>
+              <ProviderLanguages provider={provider} lang={lang} />
+            </dd>
           </div>
         )}
       </dl>
-      <ContactLinks provider={provider} />
+      <ContactLinks provider={provider} lang={lang} />
       {nearby.length > 0 && (
         <div class="provider__nearby">
-          <p class="provider__nearby-title">Atractivos cerca</p>
+          <p class="provider__nearby-title">{tServices(lang, "nearby")}</p>
           <ul>
             {nearby.map(({ attraction, distanceKm }) => (
               <li key={attraction.slug}>
-                <a href={`/turismo/atractivos/${attraction.slug}`}>
+                <a
+                  href={localizePath(
+                    lang,
+                    `/turismo/atractivos/${attraction.slug}`,
+                  )}
+                >
                   {attraction.name}
                 </a>{" "}
-                <span class="provider__km">({formatDistance(distanceKm)})</span>
+                <span class="provider__km">
+                  ({formatDistance(distanceKm, lang)})
+                </span>
               </li>
             ))}
           </ul>

@@ -1,53 +1,62 @@
 import type { TourismData } from "@/lib/data/tourism_data.ts";
-import {
-  DIFFICULTY_LABELS,
-  formatDistance,
-  formatHours,
-} from "@/lib/format/format.ts";
+import { formatDistance, formatHours } from "@/lib/format/format.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
 
 type TourRoute = TourismData["routes"][number];
 
-/** A suggested route: what it is, how long, how hard, and its stops in order. */
+/**
+ * A suggested route: what it is, how long, how hard, and its stops in
+ * order, in `lang` (`route` as `localizeData` gives it for that language).
+ */
 export function RouteCard(
-  { route, names, highlight }: {
+  { route, names, lang, highlight }: {
     route: TourRoute;
     /** Attraction names by slug. */
     names: ReadonlyMap<string, string>;
+    lang: Lang;
     /** A stop to mark as "you are here". */
     highlight?: string;
   },
 ) {
   return (
     <article class="route-card" id={`ruta-${route.slug}`}>
-      <h3 class="route-card__title">{route.name}</h3>
+      <h3 class="route-card__title">
+        <DataText of={route} field="name" lang={lang} />
+      </h3>
       <ul class="facts-inline">
         <li>
           <Icon name="clock" />
-          <span class="sr-only">Duración:</span>
-          {formatHours(route.durationHours)}
+          <span class="sr-only">{t(lang, "common.duration")}</span>
+          {formatHours(route.durationHours, lang)}
         </li>
         <li>
           <Icon name="route" />
-          <span class="sr-only">Distancia:</span>
-          {formatDistance(route.distanceKm)}
+          <span class="sr-only">{t(lang, "common.distance")}</span>
+          {formatDistance(route.distanceKm, lang)}
         </li>
         <li>
           <Icon name="mountain" />
-          Dificultad {DIFFICULTY_LABELS[route.difficulty]?.toLowerCase() ??
-            route.difficulty}
+          {t(lang, "common.routeDifficulty", { difficulty: route.difficulty })}
         </li>
       </ul>
-      <p>{route.description}</p>
-      <ol class="stops" aria-label={`Paradas de ${route.name}`}>
+      <p>
+        <DataText of={route} field="description" lang={lang} />
+      </p>
+      <ol
+        class="stops"
+        aria-label={t(lang, "common.routeStops", { route: route.name })}
+      >
         {route.attractions.map((slug) => (
           <li key={slug} class={slug === highlight ? "stops__here" : undefined}>
-            <a href={`/turismo/atractivos/${slug}`}>
+            <a href={localizePath(lang, `/turismo/atractivos/${slug}`)}>
               {names.get(slug) ?? slug}
             </a>
             {slug === highlight && (
               <span class="sr-only">
-                (este atractivo)
+                {t(lang, "common.thisAttraction")}
               </span>
             )}
           </li>

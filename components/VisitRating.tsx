@@ -1,12 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import {
   type ApiResult,
+  describeFailure,
   describeRateError,
   type JsonBody,
-  OFFLINE_MESSAGE,
-  SESSION_EXPIRED_MESSAGE,
-  SessionExpiredError,
 } from "@/client/session_client.ts";
+import type { Translate } from "@/client/messages.ts";
 
 /** The part of the session API the rating form uses. */
 interface Api {
@@ -21,11 +20,12 @@ const STARS = [1, 2, 3, 4, 5] as const;
 /**
  * A visit's rating (1 to 5 stars, as radio buttons) and notes, saved with
  * `POST /api/turismo/rate-visit` for the passport's user. Used inside the
- * Passport and CheckIn islands.
+ * Passport and CheckIn islands, whose messages include the `rating` namespace.
  */
 export function VisitRating(
-  { api, visit }: {
+  { api, visit, t }: {
     api: Api;
+    t: Translate;
     visit: {
       visitId: string;
       slug: string;
@@ -60,17 +60,12 @@ export function VisitRating(
         const saved = result.body;
         setRating(typeof saved.rating === "number" ? saved.rating : null);
         setNotes(typeof saved.notes === "string" ? saved.notes : "");
-        setMessage({ ok: true, text: "Guardamos tu calificación." });
+        setMessage({ ok: true, text: t("rating.saved") });
       } else {
-        setMessage({ ok: false, text: describeRateError(result) });
+        setMessage({ ok: false, text: describeRateError(result, t) });
       }
     } catch (error) {
-      setMessage({
-        ok: false,
-        text: error instanceof SessionExpiredError
-          ? SESSION_EXPIRED_MESSAGE
-          : OFFLINE_MESSAGE,
-      });
+      setMessage({ ok: false, text: describeFailure(error, t) });
     }
     setBusy(false);
   }
@@ -78,7 +73,7 @@ export function VisitRating(
   return (
     <form class="rating-form" onSubmit={save}>
       <fieldset class="stars">
-        <legend>Tu calificación</legend>
+        <legend>{t("rating.legend")}</legend>
         {STARS.map((value) => (
           <label key={value} class="stars__star">
             <input
@@ -92,12 +87,12 @@ export function VisitRating(
               {rating !== null && value <= rating ? "★" : "☆"}
             </span>
             <span class="sr-only">
-              {value === 1 ? "1 estrella" : `${value} estrellas`}
+              {t("rating.stars", { count: value })}
             </span>
           </label>
         ))}
       </fieldset>
-      <label for={`${id}-notas`}>Notas (opcional)</label>
+      <label for={`${id}-notas`}>{t("rating.notes")}</label>
       <textarea
         id={`${id}-notas`}
         name="notes"
@@ -111,7 +106,7 @@ export function VisitRating(
         type="submit"
         disabled={!ready || busy}
       >
-        {busy ? "Guardando…" : "Guardar calificación"}
+        {busy ? t("rating.saving") : t("rating.save")}
       </button>
       <p
         role="status"

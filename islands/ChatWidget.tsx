@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ChatMessages } from "@/components/ChatMessages.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import {
@@ -8,7 +9,9 @@ import {
   isChatMessage,
   MAX_MESSAGE_CHARS,
 } from "@/client/chat_client.ts";
-import { LOCATION_TEXT, useGeolocation } from "@/client/use_geolocation.ts";
+import { describeLocation, useGeolocation } from "@/client/use_geolocation.ts";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
+import { localizePath } from "@/client/paths.ts";
 
 type Markdown = (source: string) => string;
 
@@ -21,9 +24,18 @@ const STORAGE_KEY = "turismo-chat";
  * messages go with each question. Replies stream in and are rendered as safe
  * Markdown (lib/pages/markdown.ts, loaded on first open). Hidden until
  * hydrated: without JavaScript it could not work. The layout renders it only
- * when a model is configured.
+ * when a model is configured. It asks and answers in the page's language;
+ * its messages: `chat`, with the shared `location`.
  */
-export default function ChatWidget({ brandName }: { brandName: string }) {
+export default function ChatWidget(
+  { brandName, lang, locale, messages: catalogue }: IslandLanguage & {
+    brandName: string;
+  },
+) {
+  const t = useMemo(() => createTranslate(catalogue, locale), [
+    catalogue,
+    locale,
+  ]);
   const [ready, setReady] = useState(false);
   const [open, setOpen] = useState(false);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -80,6 +92,10 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
     setOpen(false);
   }
 
+  const privacyLink = (text: ComponentChildren[]) => (
+    <a href={localizePath(lang, "/aviso-de-privacidad#asistente")}>{text}</a>
+  );
+
   async function send(text: string) {
     const message = text.trim().slice(0, MAX_MESSAGE_CHARS);
     if (!message || pending) return;
@@ -97,6 +113,8 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
       message,
       history,
       location: geo.location,
+      lang,
+      t,
       onText: (soFar) => show(soFar),
     });
     show(reply, !ok);
@@ -119,7 +137,7 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
       >
         <Icon name="chat" />
         {/* Visually hidden on a phone, where the button is an icon in the header. */}
-        <span class="chat__launcher-label">Asistente turístico</span>
+        <span class="chat__launcher-label">{t("launcher")}</span>
       </button>
       <section
         id="chat-panel"
@@ -132,10 +150,10 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
         {/* A div, not <header>: a second banner landmark when open. */}
         <div class="chat__header">
           <h2 id="chat-title" class="chat__title">
-            <Icon name="chat" /> Asistente de {brandName}
+            <Icon name="chat" /> {t("title", { brand: brandName })}
           </h2>
           <button type="button" class="chat__icon-button" onClick={close}>
-            <Icon name="close" label="Cerrar el asistente" />
+            <Icon name="close" label={t("close")} />
           </button>
         </div>
         <div
@@ -144,20 +162,19 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
           role="log"
           aria-live="polite"
           aria-busy={pending ? "true" : "false"}
-          aria-label="Conversación"
+          aria-label={t("log")}
         >
           <ChatMessages
             messages={messages}
             renderMarkdown={markdown?.render ?? null}
             pending={pending}
             onSuggest={send}
+            t={t}
           />
         </div>
         {messages.length === 0 && (
           <p class="chat__privacy">
-            Tus preguntas se envían a un servicio externo de inteligencia
-            artificial para responderte: no escribas datos personales.{" "}
-            <a href="/aviso-de-privacidad#asistente">Aviso de privacidad</a>
+            {t.rich("privacy", { link: privacyLink })}
           </p>
         )}
         <form
@@ -167,13 +184,13 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
             send(input);
           }}
         >
-          <label for="chat-input" class="sr-only">Escribe tu pregunta</label>
+          <label for="chat-input" class="sr-only">{t("inputLabel")}</label>
           <textarea
             id="chat-input"
             ref={field}
             rows={2}
             maxLength={MAX_MESSAGE_CHARS}
-            placeholder="Escribe tu pregunta…"
+            placeholder={t("placeholder")}
             value={input}
             onInput={(e) => setInput(e.currentTarget.value)}
             onKeyDown={(e) => {
@@ -188,7 +205,7 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
             class="chat__send"
             disabled={pending || !input.trim()}
           >
-            <Icon name="send" label="Enviar" />
+            <Icon name="send" label={t("send")} />
           </button>
         </form>
         <div class="chat__tools">
@@ -202,7 +219,7 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
             onClick={geo.toggle}
           >
             <Icon name="locate" />
-            Usar mi ubicación
+            {t("location.use")}
           </button>
           {messages.length > 0 && (
             <button
@@ -211,22 +228,19 @@ export default function ChatWidget({ brandName }: { brandName: string }) {
               onClick={() => setMessages([])}
               disabled={pending}
             >
-              Nueva conversación
+              {t("newConversation")}
             </button>
           )}
         </div>
-        <p class="chat__status" role="status">{LOCATION_TEXT[geo.state]}</p>
+        <p class="chat__status" role="status">
+          {describeLocation(geo.state, t)}
+        </p>
         {geo.state === "off" && (
           <p class="chat__hint" id="chat-ubicacion-aviso">
-            Si la activas, tu ubicación se envía con cada pregunta al servicio
-            de inteligencia artificial, solo mientras siga activada.{" "}
-            <a href="/aviso-de-privacidad#asistente">Más información</a>
+            {t.rich("locationHint", { link: privacyLink })}
           </p>
         )}
-        <p class="chat__note">
-          Respuestas generadas con IA: confirma precios y horarios antes de tu
-          visita.
-        </p>
+        <p class="chat__note">{t("note")}</p>
       </section>
     </div>
   );

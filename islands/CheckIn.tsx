@@ -1,12 +1,15 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
 import {
   createSessionApi,
   describeVerifyError,
-  OFFLINE_MESSAGE,
 } from "@/client/session_client.ts";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
+import { localizePath } from "@/client/paths.ts";
 
-export type CheckInProps = {
+/** Its messages: `checkin`, with the shared `session`, `rating` and `badges`. */
+export type CheckInProps = IslandLanguage & {
   /** The attraction of the page. */
   slug: string;
   name: string;
@@ -36,9 +39,13 @@ function normalizeCode(value: string): string {
  * passport at the first code: no account, no set-up.
  */
 export default function CheckIn(
-  { slug, name, attractionNames }: CheckInProps,
+  { slug, name, attractionNames, lang, locale, messages }: CheckInProps,
 ) {
-  const api = useMemo(() => createSessionApi({ guest: true }), []);
+  const t = useMemo(() => createTranslate(messages, locale), [
+    messages,
+    locale,
+  ]);
+  const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const [code, setCode] = useState("");
   const [fromLink, setFromLink] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -77,7 +84,7 @@ export default function CheckIn(
     event.preventDefault();
     const typed = normalizeCode(code);
     if (!typed) {
-      setOutcome({ kind: "error", text: "Escribe el código del atractivo." });
+      setOutcome({ kind: "error", text: t("session.emptyCode") });
       input.current?.focus();
       return;
     }
@@ -103,10 +110,10 @@ export default function CheckIn(
           slug: String(body.atractivo),
         });
       } else {
-        setOutcome({ kind: "error", text: describeVerifyError(result) });
+        setOutcome({ kind: "error", text: describeVerifyError(result, t) });
       }
     } catch {
-      setOutcome({ kind: "error", text: OFFLINE_MESSAGE });
+      setOutcome({ kind: "error", text: t("session.offline") });
     }
     setBusy(false);
   }
@@ -124,14 +131,11 @@ export default function CheckIn(
         <form class="verify-form" onSubmit={submit} noValidate>
           {fromLink && (
             <p class="check-in__linked">
-              Tienes el código de <strong>{name}</strong>. Confirma tu visita:
+              {t.rich("linked", { name, strong })}
             </p>
           )}
-          <label for="codigo-visita">Código del atractivo</label>
-          <p class="field__hint" id="codigo-visita-ayuda">
-            Está en el cartel del lugar. Mayúsculas, minúsculas y espacios dan
-            igual.
-          </p>
+          <label for="codigo-visita">{t("codeLabel")}</label>
+          <p class="field__hint" id="codigo-visita-ayuda">{t("codeHint")}</p>
           <input
             id="codigo-visita"
             name="code"
@@ -150,13 +154,16 @@ export default function CheckIn(
             type="submit"
             disabled={!ready || busy}
           >
-            {busy ? "Registrando…" : "Registrar mi visita"}
+            {busy ? t("submitting") : t("submit")}
           </button>
           <p class="field__hint privacy-hint">
-            Si aún no tienes pasaporte, tu primer código abre uno de invitado y
-            guarda una cookie en este navegador para reconocerlo. Más detalles
-            en el{" "}
-            <a href="/aviso-de-privacidad#pasaporte">aviso de privacidad</a>.
+            {t.rich("privacy", {
+              link: (text) => (
+                <a href={localizePath(lang, "/aviso-de-privacidad#pasaporte")}>
+                  {text}
+                </a>
+              ),
+            })}
           </p>
         </form>
       )}
@@ -165,21 +172,22 @@ export default function CheckIn(
         {outcome?.kind === "ok" && (
           <p class="notice notice--ok">
             {outcome.slug === slug
-              ? `¡Listo! Registramos tu visita a ${name}.`
-              : `Ese código es de ${visitedName}: registramos tu visita allí.`}
+              ? t("done", { name })
+              : t("doneElsewhere", { name: visitedName })}
           </p>
         )}
         {outcome?.kind === "already" && (
-          <p class="notice">
-            Ya registraste tu visita a {visitedName}. Puedes calificarla aquí.
-          </p>
+          <p class="notice">{t("already", { name: visitedName })}</p>
         )}
         {outcome?.kind === "ok" && outcome.badge && (
           <p class="badge-unlocked celebrate">
             <span class="celebrate__icon" aria-hidden="true">
               {outcome.badge.icon}
             </span>{" "}
-            ¡Desbloqueaste la insignia <strong>{outcome.badge.name}</strong>!
+            {t.rich("badges.unlocked", {
+              badge: t("badges.name", outcome.badge),
+              strong,
+            })}
           </p>
         )}
       </div>
@@ -194,14 +202,23 @@ export default function CheckIn(
               notes: null,
             }}
             key={visited.visitId}
+            t={t}
           />
           <p>
-            <a class="button button--ghost" href="/mi-pasaporte">
-              Ver mi pasaporte
+            <a
+              class="button button--ghost"
+              href={localizePath(lang, "/mi-pasaporte")}
+            >
+              {t("seePassport")}
             </a>
           </p>
         </>
       )}
     </div>
   );
+}
+
+/** A message's `<strong>` part. */
+function strong(text: ComponentChildren[]) {
+  return <strong>{text}</strong>;
 }

@@ -1,8 +1,10 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { Icon } from "@/components/Icon.tsx";
-import { LOCATION_TEXT, useGeolocation } from "@/client/use_geolocation.ts";
+import { describeLocation, useGeolocation } from "@/client/use_geolocation.ts";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 
-export type NearMeProps = {
+/** Its messages: `nearme`, with the shared `location`. */
+export type NearMeProps = IslandLanguage & {
   /** Whether the page is already sorted by a location (`?cerca=`). */
   active: boolean;
 };
@@ -14,7 +16,11 @@ export type NearMeProps = {
  * by distance. Hidden until hydrated: without JavaScript it could not work
  * (the page says so in a `<noscript>`).
  */
-export default function NearMe({ active }: NearMeProps) {
+export default function NearMe({ active, locale, messages }: NearMeProps) {
+  const t = useMemo(() => createTranslate(messages, locale), [
+    messages,
+    locale,
+  ]);
   const [ready, setReady] = useState(false);
   const geo = useGeolocation();
 
@@ -30,8 +36,8 @@ export default function NearMe({ active }: NearMeProps) {
   }, [geo.location]);
 
   const status = geo.location
-    ? "Ordenando por distancia…"
-    : LOCATION_TEXT[geo.state === "on" ? "off" : geo.state];
+    ? t("sorting")
+    : describeLocation(geo.state === "on" ? "off" : geo.state, t);
   return (
     <div class="near-me" hidden={!ready}>
       <button
@@ -41,7 +47,7 @@ export default function NearMe({ active }: NearMeProps) {
         onClick={geo.toggle}
       >
         <Icon name="locate" />
-        {active ? "Actualizar mi ubicación" : "Usar mi ubicación"}
+        {active ? t("update") : t("location.use")}
       </button>
       <p class="near-me__status" role="status">{status}</p>
     </div>

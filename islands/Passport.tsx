@@ -1,12 +1,13 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
 import {
   createSessionApi,
+  describeFailure,
   describeVerifyError,
-  OFFLINE_MESSAGE,
-  SESSION_EXPIRED_MESSAGE,
-  SessionExpiredError,
 } from "@/client/session_client.ts";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
+import { localizePath } from "@/client/paths.ts";
 
 /** A visit as the passport shows it; dates are already worded by the server. */
 export interface PassportVisit {
@@ -25,7 +26,8 @@ export interface PassportBadge {
   unlockedLabel: string;
 }
 
-export type PassportProps = {
+/** Its messages: `passport`, with the shared `session`, `rating` and `badges`. */
+export type PassportProps = IslandLanguage & {
   /** Attraction names by slug, to name a visit the API reports by slug. */
   attractionNames: Record<string, string>;
   /** The municipality's time zone, to word dates of new visits. */
@@ -45,7 +47,12 @@ type Notice = { kind: "ok" | "error"; text: string; badge?: PassportBadge };
  * the first code.
  */
 export default function Passport(props: PassportProps) {
-  const api = useMemo(() => createSessionApi({ guest: true }), []);
+  const { lang, locale } = props;
+  const t = useMemo(
+    () => createTranslate(props.messages, locale),
+    [props.messages, locale],
+  );
+  const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const [visits, setVisits] = useState(props.visits);
   const [badges, setBadges] = useState(props.badges);
   const [busy, setBusy] = useState(false);
@@ -64,7 +71,7 @@ export default function Passport(props: PassportProps) {
     event.preventDefault();
     const code = input.current?.value.trim() ?? "";
     if (!code) {
-      setNotice({ kind: "error", text: "Escribe el código del atractivo." });
+      setNotice({ kind: "error", text: t("session.emptyCode") });
       input.current?.focus();
       return;
     }
@@ -76,9 +83,9 @@ export default function Passport(props: PassportProps) {
       );
       const body = result.body as Record<string, never>;
       if (result.status !== 200) {
-        setNotice({ kind: "error", text: describeVerifyError(result) });
+        setNotice({ kind: "error", text: describeVerifyError(result, t) });
       } else {
-        const when = formatNow(props.timeZone);
+        const when = formatNow(props.timeZone, locale);
         const slug = String(body.atractivo);
         const name = props.attractionNames[slug] ?? slug;
         setVisits((list) => [...list, {
@@ -93,16 +100,11 @@ export default function Passport(props: PassportProps) {
           ? { ...(body.badge as PassportBadge), unlockedLabel: when }
           : undefined;
         if (badge) setBadges((list) => [...list, badge]);
-        setNotice({ kind: "ok", text: `¡Visita registrada: ${name}!`, badge });
+        setNotice({ kind: "ok", text: t("registered", { name }), badge });
         if (input.current) input.current.value = "";
       }
     } catch (error) {
-      setNotice({
-        kind: "error",
-        text: error instanceof SessionExpiredError
-          ? SESSION_EXPIRED_MESSAGE
-          : OFFLINE_MESSAGE,
-      });
+      setNotice({ kind: "error", text: describeFailure(error, t) });
     }
     setBusy(false);
   }
@@ -110,12 +112,10 @@ export default function Passport(props: PassportProps) {
   return (
     <div class="passport">
       <section class="passport__verify" aria-labelledby="verificar-titulo">
-        <h2 id="verificar-titulo">Registrar una visita</h2>
+        <h2 id="verificar-titulo">{t("verifyTitle")}</h2>
         <form class="verify-form" onSubmit={verify} noValidate>
-          <label for="codigo-guia">Código del atractivo</label>
-          <p class="field__hint" id="codigo-guia-ayuda">
-            Lo encuentras en la placa del atractivo o te lo da tu guía.
-          </p>
+          <label for="codigo-guia">{t("codeLabel")}</label>
+          <p class="field__hint" id="codigo-guia-ayuda">{t("codeHint")}</p>
           <input
             id="codigo-guia"
             name="code"
@@ -127,7 +127,7 @@ export default function Passport(props: PassportProps) {
             aria-describedby="codigo-guia-ayuda"
           />
           <button class="button" type="submit" disabled={!ready || busy}>
-            {busy ? "Verificando…" : "Verificar visita"}
+            {busy ? t("verifying") : t("verify")}
           </button>
         </form>
         <div role="status" aria-live="polite" class="verify-result">
@@ -141,68 +141,83 @@ export default function Passport(props: PassportProps) {
           {notice?.badge && (
             <p class="badge-unlocked">
               <span aria-hidden="true">{notice.badge.icon}</span>{" "}
-              ¡Desbloqueaste la insignia <strong>{notice.badge.name}</strong>!
+              {t.rich("badges.unlocked", {
+                badge: t("badges.name", {
+                  id: notice.badge.id,
+                  name: notice.badge.name,
+                }),
+                strong,
+              })}
             </p>
           )}
         </div>
       </section>
 
       <section aria-labelledby="progreso-titulo">
-        <h2 id="progreso-titulo">Tu progreso</h2>
+        <h2 id="progreso-titulo">{t("progressTitle")}</h2>
         <p>
-          Visitaste <strong>{visits.length}</strong> de {total}{" "}
-          atractivos ({percent} %).
+          {t.rich("progress", {
+            visited: visits.length,
+            total,
+            percent,
+            strong,
+          })}
         </p>
         <progress max={100} value={percent} aria-labelledby="progreso-titulo" />
       </section>
 
       <section aria-labelledby="insignias-titulo">
-        <h2 id="insignias-titulo">Insignias</h2>
-        {badges.length === 0
-          ? <p>Con 5 visitas verificadas obtienes tu primera insignia.</p>
-          : (
-            <ul class="badge-list">
-              {badges.map((badge) => (
-                <li key={badge.id}>
-                  <span aria-hidden="true">{badge.icon}</span> {badge.name}{" "}
-                  <span class="muted">({badge.unlockedLabel})</span>
-                </li>
-              ))}
-            </ul>
-          )}
+        <h2 id="insignias-titulo">{t("badgesTitle")}</h2>
+        {badges.length === 0 ? <p>{t("noBadges")}</p> : (
+          <ul class="badge-list">
+            {badges.map((badge) => (
+              <li key={badge.id}>
+                <span aria-hidden="true">{badge.icon}</span>{" "}
+                {t("badges.name", { id: badge.id, name: badge.name })}{" "}
+                <span class="muted">({badge.unlockedLabel})</span>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
 
       <section aria-labelledby="visitas-titulo">
-        <h2 id="visitas-titulo">Mis visitas</h2>
-        {visits.length === 0
-          ? (
-            <p>
-              Aún no registras visitas. Escribe arriba el código de un atractivo
-              para empezar.
-            </p>
-          )
-          : (
-            <ol class="visit-list">
-              {visits.map((visit) => (
-                <li key={visit.visitId}>
-                  <h3>
-                    <a href={`/turismo/atractivos/${visit.slug}`}>
-                      {visit.name}
-                    </a>
-                  </h3>
-                  <p class="muted">Visitado el {visit.visitedLabel}</p>
-                  <VisitRating api={api} visit={visit} />
-                </li>
-              ))}
-            </ol>
-          )}
+        <h2 id="visitas-titulo">{t("visitsTitle")}</h2>
+        {visits.length === 0 ? <p>{t("noVisits")}</p> : (
+          <ol class="visit-list">
+            {visits.map((visit) => (
+              <li key={visit.visitId}>
+                <h3>
+                  <a
+                    href={localizePath(
+                      lang,
+                      `/turismo/atractivos/${visit.slug}`,
+                    )}
+                  >
+                    {visit.name}
+                  </a>
+                </h3>
+                <p class="muted">
+                  {t("visitedOn", { date: visit.visitedLabel })}
+                </p>
+                <VisitRating api={api} visit={visit} t={t} />
+              </li>
+            ))}
+          </ol>
+        )}
       </section>
     </div>
   );
 }
 
-function formatNow(timeZone: string): string {
-  return new Intl.DateTimeFormat("es-MX", {
+/** A message's `<strong>` part. */
+function strong(text: ComponentChildren[]) {
+  return <strong>{text}</strong>;
+}
+
+/** Today as the page words a visit's day, in the page's locale. */
+function formatNow(timeZone: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, {
     day: "numeric",
     month: "long",
     year: "numeric",

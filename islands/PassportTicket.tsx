@@ -1,22 +1,30 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import {
-  createSessionApi,
-  OFFLINE_MESSAGE,
-  SESSION_EXPIRED_MESSAGE,
-  SessionExpiredError,
-} from "@/client/session_client.ts";
+import { createSessionApi, describeFailure } from "@/client/session_client.ts";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
+import { localizePath } from "@/client/paths.ts";
 import { createShareCode } from "./TicketForm.tsx";
+
+/** Its messages: `ticket`, with the shared `session`. */
+export type PassportTicketProps = IslandLanguage & {
+  /** The passport's ticket, when it has one. */
+  shareCode: string | null;
+};
 
 /**
  * "Mi boleto" on the passport: the link to the passport's one ticket and
  * route page, or a short form that creates it linked to the passport
  * (`POST /api/turismo/ticket` with the passport's bearer token and a share
- * code made in the browser).
+ * code made in the browser). The ticket is made in the page's language, so
+ * its route page and share card speak it.
  */
 export default function PassportTicket(
-  { shareCode: initial }: { shareCode: string | null },
+  { shareCode: initial, lang, locale, messages }: PassportTicketProps,
 ) {
-  const api = useMemo(() => createSessionApi({ guest: true }), []);
+  const t = useMemo(() => createTranslate(messages, locale), [
+    messages,
+    locale,
+  ]);
+  const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const [shareCode, setShareCode] = useState(initial);
   const [busy, setBusy] = useState(false);
   // Rendered disabled on the server: a click before hydration would submit
@@ -31,8 +39,11 @@ export default function PassportTicket(
   if (shareCode) {
     return (
       <p>
-        <a class="button" href={`/ruta/${encodeURIComponent(shareCode)}`}>
-          Ver mi boleto y mi ruta
+        <a
+          class="button"
+          href={localizePath(lang, `/ruta/${encodeURIComponent(shareCode)}`)}
+        >
+          {t("seeTicket")}
         </a>
       </p>
     );
@@ -44,7 +55,7 @@ export default function PassportTicket(
     const name = String(data.get("name") ?? "").trim();
     const email = String(data.get("email") ?? "").trim();
     if (!name || !email) {
-      setError("Escribe tu nombre y tu correo electrónico.");
+      setError(t("nameAndEmailMissing"));
       return;
     }
     pending.current ??= createShareCode();
@@ -54,6 +65,7 @@ export default function PassportTicket(
         name,
         email,
         shareCode: pending.current,
+        lang,
       });
       const own = typeof result.body.shareCode === "string"
         ? result.body.shareCode
@@ -67,17 +79,11 @@ export default function PassportTicket(
           ? result.body.details
           : "";
         setError(
-          result.status === 400 && details
-            ? details
-            : "No pudimos crear tu boleto. Inténtalo de nuevo en unos minutos.",
+          result.status === 400 && details ? details : t("failedShort"),
         );
       }
     } catch (caught) {
-      setError(
-        caught instanceof SessionExpiredError
-          ? SESSION_EXPIRED_MESSAGE
-          : OFFLINE_MESSAGE,
-      );
+      setError(describeFailure(caught, t));
     }
     setBusy(false);
   }
@@ -85,7 +91,7 @@ export default function PassportTicket(
   return (
     <form class="ticket-form" ref={form} onSubmit={submit} noValidate>
       <div class="field">
-        <label for="pasaporte-nombre">Nombre completo</label>
+        <label for="pasaporte-nombre">{t("name")}</label>
         <input
           id="pasaporte-nombre"
           name="name"
@@ -95,7 +101,7 @@ export default function PassportTicket(
         />
       </div>
       <div class="field">
-        <label for="pasaporte-correo">Correo electrónico</label>
+        <label for="pasaporte-correo">{t("email")}</label>
         <input
           id="pasaporte-correo"
           name="email"
@@ -111,7 +117,7 @@ export default function PassportTicket(
         type="submit"
         disabled={!ready || busy}
       >
-        {busy ? "Creando tu boleto…" : "Crear mi boleto para compartir"}
+        {busy ? t("submitting") : t("create")}
       </button>
     </form>
   );

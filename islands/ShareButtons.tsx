@@ -1,14 +1,23 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { BrandIcon, Icon } from "@/components/Icon.tsx";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 
 /**
  * Share links for a route page (WhatsApp, Facebook, X), which work without
  * JavaScript, and a copy-link button that uses the Clipboard API and falls
- * back to selecting the link in its field for a manual copy.
+ * back to selecting the link in its field for a manual copy. `text` is the
+ * page's share sentence, already in its language; its messages: `share`.
  */
 export default function ShareButtons(
-  { url, text }: { url: string; text: string },
+  { url, text, locale, messages }: IslandLanguage & {
+    url: string;
+    text: string;
+  },
 ) {
+  const t = useMemo(() => createTranslate(messages, locale), [
+    messages,
+    locale,
+  ]);
   const [ready, setReady] = useState(false);
   const [status, setStatus] = useState("");
   const input = useRef<HTMLInputElement>(null);
@@ -39,29 +48,29 @@ export default function ShareButtons(
   async function copy() {
     try {
       await navigator.clipboard.writeText(url);
-      setStatus("¡Enlace copiado!");
+      setStatus(t("copied"));
     } catch {
       input.current?.focus();
       input.current?.select();
-      setStatus("Enlace seleccionado: cópialo con Ctrl+C o mantén pulsado.");
+      setStatus(t("selected"));
     }
   }
 
   return (
     <div class="share">
       <ul class="share__list">
-        {targets.map((t) => (
-          <li key={t.brand}>
+        {targets.map((target) => (
+          <li key={target.brand}>
             <a
-              class={`share__button share__button--${t.brand}`}
-              href={t.href}
+              class={`share__button share__button--${target.brand}`}
+              href={target.href}
               target="_blank"
               rel="noopener noreferrer"
             >
-              <BrandIcon name={t.brand} />
+              <BrandIcon name={target.brand} />
               <span>
-                {t.label}
-                <span class="sr-only">(se abre en una ventana nueva)</span>
+                {target.label}
+                <span class="sr-only">{t("newWindow")}</span>
               </span>
             </a>
           </li>
@@ -73,12 +82,12 @@ export default function ShareButtons(
             onClick={copy}
           >
             <Icon name="copy" />
-            <span>Copiar enlace</span>
+            <span>{t("copy")}</span>
           </button>
         </li>
       </ul>
       <label class="share__url">
-        <span>Enlace de tu ruta</span>
+        <span>{t("url")}</span>
         <input
           ref={input}
           type="url"

@@ -1,6 +1,12 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { createSessionApi } from "@/client/session_client.ts";
+import {
+  createTranslate,
+  type IslandLanguage,
+  type Translate,
+} from "@/client/messages.ts";
+import { localizePath } from "@/client/paths.ts";
 
 type Field = "name" | "email" | "phone";
 type Errors = Partial<Record<Field | "form", string>>;
@@ -32,13 +38,21 @@ export function createShareCode(length = 12): string {
  * takes them to their route page; a passport that has a ticket already is
  * taken to that one. The server renders it with the button
  * disabled (it needs JavaScript; the page says so in a `<noscript>`), and
- * hydration enables it.
+ * hydration enables it. The ticket is made in the page's language (`lang`),
+ * so its route page and share card speak it. Its messages: `ticket`, with
+ * the shared `session`.
  */
-export default function TicketForm() {
+export default function TicketForm(
+  { lang, locale, messages }: IslandLanguage,
+) {
+  const t = useMemo(() => createTranslate(messages, locale), [
+    messages,
+    locale,
+  ]);
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const api = useMemo(() => createSessionApi({ guest: true }), []);
+  const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const form = useRef<HTMLFormElement>(null);
   // One code per visitor and form: a retry after a network error reuses it,
   // which the API answers with the same ticket instead of a second one.
@@ -56,8 +70,8 @@ export default function TicketForm() {
     const data = new FormData(form.current!);
     const value = (field: Field) => String(data.get(field) ?? "").trim();
     const missing: Errors = {};
-    if (!value("name")) missing.name = "Escribe tu nombre.";
-    if (!value("email")) missing.email = "Escribe tu correo electrónico.";
+    if (!value("name")) missing.name = t("nameMissing");
+    if (!value("email")) missing.email = t("emailMissing");
     setErrors(missing);
     if (Object.keys(missing).length > 0) {
       focusField(Object.keys(missing)[0]);
@@ -72,19 +86,21 @@ export default function TicketForm() {
         name: value("name"),
         email: value("email"),
         shareCode: shareCode.current,
+        lang,
         ...(value("phone") ? { phone: value("phone") } : {}),
       });
       const body = result.body;
       const mine = typeof body.shareCode === "string" ? body.shareCode : null;
       if (result.status === 200 || (result.status === 409 && mine)) {
-        location.assign(
+        location.assign(localizePath(
+          lang,
           `/ruta/${encodeURIComponent(mine ?? shareCode.current)}`,
-        );
+        ));
         return;
       }
       if (result.status === 409) shareCode.current = null;
       const field = typeof body.field === "string" ? body.field : "";
-      const message = describeError(result.status, body);
+      const message = describeError(result.status, body, t);
       if (field === "name" || field === "email" || field === "phone") {
         setErrors({ [field]: message });
         focusField(field);
@@ -92,10 +108,7 @@ export default function TicketForm() {
         setErrors({ form: message });
       }
     } catch {
-      setErrors({
-        form:
-          "No pudimos conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.",
-      });
+      setErrors({ form: t("session.offline") });
     }
     setBusy(false);
   }
@@ -108,7 +121,7 @@ export default function TicketForm() {
       noValidate
       aria-describedby={errors.form ? "boleto-error" : undefined}
     >
-      <Field id="name" label="Nombre completo" error={errors.name}>
+      <Field id="name" label={t("name")} error={errors.name}>
         <input
           id="boleto-name"
           name="name"
@@ -119,7 +132,7 @@ export default function TicketForm() {
           {...invalid(errors.name, "name")}
         />
       </Field>
-      <Field id="email" label="Correo electrónico" error={errors.email}>
+      <Field id="email" label={t("email")} error={errors.email}>
         <input
           id="boleto-email"
           name="email"
@@ -130,7 +143,7 @@ export default function TicketForm() {
           {...invalid(errors.email, "email")}
         />
       </Field>
-      <Field id="phone" label="Teléfono (opcional)" error={errors.phone}>
+      <Field id="phone" label={t("phone")} error={errors.phone}>
         <input
           id="boleto-phone"
           name="phone"
@@ -148,13 +161,16 @@ export default function TicketForm() {
         type="submit"
         disabled={!ready || busy}
       >
-        {busy ? "Creando tu boleto…" : "Obtener mi boleto"}
+        {busy ? t("submitting") : t("submit")}
       </button>
       <p class="field__hint privacy-hint">
-        Usamos tu nombre, correo y teléfono solo para emitir tu boleto y tu
-        página de ruta, donde tu nombre lo ve quien tenga el enlace. Conoce tus
-        derechos en el{" "}
-        <a href="/aviso-de-privacidad#boleto">aviso de privacidad</a>.
+        {t.rich("privacy", {
+          link: (text) => (
+            <a href={localizePath(lang, "/aviso-de-privacidad#boleto")}>
+              {text}
+            </a>
+          ),
+        })}
       </p>
     </form>
   );
@@ -185,17 +201,16 @@ function invalid(error: string | undefined, id: Field) {
     : {};
 }
 
-function describeError(status: number, body: Record<string, unknown>): string {
+function describeError(
+  status: number,
+  body: Record<string, unknown>,
+  t: Translate,
+): string {
   const details = typeof body.details === "string" ? body.details : "";
-  // A 400's details is a whole Spanish sentence naming the field
-  // (lib/http/validation_messages.ts), shown as it is.
+  // A 400's details is a whole sentence naming the field, in the language
+  // the request asked for (lib/http/validation_messages.ts), shown as it is.
   if (status === 400 && details) return details;
-  if (status === 409) {
-    return "Ese código de boleto ya está en uso. Vuelve a enviar el formulario.";
-  }
-  if (status === 429) {
-    return "Demasiados intentos seguidos. Espera un momento e inténtalo de nuevo.";
-  }
-  return details ||
-    "No pudimos crear tu boleto en este momento. Inténtalo de nuevo en unos minutos.";
+  if (status === 409) return t("codeTaken");
+  if (status === 429) return t("tooMany");
+  return details || t("failed");
 }

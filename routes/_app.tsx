@@ -14,19 +14,30 @@ import { PAGE_SECURITY_HEADERS } from "@/lib/http/security_headers.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import { getPageCardPath } from "@/lib/og/card_url.ts";
 import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
+import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
 
 /**
- * The municipality as every page shows it, from the data set in force; the
- * chat only when a model is configured (fixed for the process, so cached
- * pages stay right).
+ * The municipality as every page shows it, from the data set in force, in
+ * `lang`; the chat only when a model is configured (fixed for the process,
+ * so cached pages stay right).
  */
 export function getSiteInfo(
   loaded: LoadedData,
-  { chatAvailable = false }: { chatAvailable?: boolean } = {},
+  { chatAvailable = false, lang = DEFAULT_LANG }: {
+    chatAvailable?: boolean;
+    lang?: Lang;
+  } = {},
 ): SiteInfo {
-  const { branding, municipality, meta, emergency } = loaded.data;
+  const { branding, municipality, meta, emergency } = localizeData(
+    loaded.data,
+    lang,
+  );
   const home = { kind: "home" } as const;
   return {
+    lang,
     brandName: branding.name,
     tagline: branding.tagline,
     municipality: municipality.name,
@@ -35,11 +46,20 @@ export function getSiteInfo(
     themeColor: branding.colors.primary,
     dataVersion: loaded.version,
     demoNotice: meta.demo ? meta.notice : undefined,
-    emergency: emergency.map(({ name, phone }) => ({ name, phone })),
+    emergency: emergency.map((entry) => ({
+      name: entry.name,
+      phone: entry.phone,
+      nameFallback: getFallbackLang(entry, "name"),
+    })),
+    fallbacks: {
+      tagline: getFallbackLang(branding, "tagline"),
+      demoNotice: getFallbackLang(meta, "notice"),
+    },
     chatAvailable,
     defaultImage: {
-      url: getPageCardPath(home, loaded.version),
-      alt: describePageCard(getPageCard(loaded, home)!),
+      // The card in the page's language: /en/og/inicio.png on English pages.
+      url: localizePath(lang, getPageCardPath(home, loaded.version)),
+      alt: describePageCard(getPageCard(loaded, { ...home, lang })!),
     },
   };
 }
@@ -50,7 +70,7 @@ export function getSiteInfo(
  * cached by browsers or proxies.
  */
 export function renderPage(
-  c: Context,
+  c: Context<AppEnv>,
   deps: AppDeps,
   { head, body, status = 200 }: {
     head: PageHead;
@@ -58,15 +78,20 @@ export function renderPage(
     status?: ContentfulStatusCode;
   },
 ): Response {
+  const lang = getLang(c);
+  const query = new URL(c.req.url).search;
   const html = renderToString(
     <Layout
       site={getSiteInfo(deps.data.current(), {
         chatAvailable: deps.openai !== undefined,
+        lang,
       })}
       head={head}
       assets={getAssets()}
-      path={c.req.path}
+      path={splitLangPath(c.req.path).path}
+      search={query}
       origin={getPublicOrigin(c, deps.config)}
+      alternates={status < 400}
     >
       {body}
     </Layout>,
@@ -77,15 +102,29 @@ export function renderPage(
   });
 }
 
-/** The friendly "page not found" page, status 404. */
-export function renderNotFoundPage(c: Context, deps: AppDeps): Response {
+/** `title · site name`, the `<title>` of most pages, in `lang`. */
+export function getPageTitle(
+  lang: Lang,
+  title: string,
+  deps: Pick<AppDeps, "data">,
+): string {
+  const { branding } = localizeData(deps.data.current().data, lang);
+  return t(lang, "layout.pageTitle", { title, site: branding.name });
+}
+
+/** The friendly "page not found" page, status 404, in the path's language. */
+export function renderNotFoundPage(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+): Response {
+  const lang = getLang(c);
   return renderPage(c, deps, {
     status: 404,
     head: {
-      title: `Página no encontrada · ${deps.data.current().data.branding.name}`,
-      description: "La página que buscas no existe o cambió de dirección.",
+      title: getPageTitle(lang, t(lang, "errors.notFoundTitle"), deps),
+      description: t(lang, "errors.notFoundDescription"),
     },
-    body: <ErrorPage status={404} />,
+    body: <ErrorPage status={404} lang={lang} />,
   });
 }
 
@@ -95,23 +134,27 @@ export function renderNotFoundPage(c: Context, deps: AppDeps): Response {
  * says why, in its Spanish message and details.
  */
 export function renderForbiddenPage(
-  c: Context,
+  c: Context<AppEnv>,
   deps: AppDeps,
   error?: HttpError,
 ): Response {
+  const lang = getLang(c);
   const response = renderPage(c, deps, {
     status: 403,
     head: {
-      title: `${
-        error?.message ?? "Sin permiso"
-      } · ${deps.data.current().data.branding.name}`,
-      description: error?.details ?? "No tienes permiso para esta acción.",
+      title: getPageTitle(
+        lang,
+        error?.message ?? t(lang, "errors.forbiddenTitle"),
+        deps,
+      ),
+      description: error?.details ?? t(lang, "errors.forbiddenDescription"),
       image: null,
       robots: "noindex",
     },
     body: (
       <ErrorPage
         status={403}
+        lang={lang}
         title={error?.message}
         body={error?.details}
       />
@@ -137,17 +180,18 @@ export function createPageRouter(deps: AppDeps): Hono<AppEnv> {
       return renderForbiddenPage(c, deps, error);
     }
     console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+    const lang = getLang(c);
     try {
       return renderPage(c, deps, {
         status: 500,
         head: {
-          title: "Error del servidor",
-          description: "Ocurrió un error inesperado.",
+          title: t(lang, "errors.serverErrorTitle"),
+          description: t(lang, "errors.serverErrorDescription"),
         },
-        body: <ErrorPage status={500} />,
+        body: <ErrorPage status={500} lang={lang} />,
       });
     } catch {
-      return c.text("Error interno del servidor", 500);
+      return c.text(t(lang, "errors.serverErrorText"), 500);
     }
   });
   return app;

@@ -1,5 +1,9 @@
 import { PrivacyNotice } from "@/components/PrivacyNotice.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import { listPersonalRecords } from "@/lib/personal_data/retention.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
@@ -8,6 +12,8 @@ import { createPageRouter, renderPage } from "@/routes/_app.tsx";
  * `/aviso-de-privacidad`: the privacy notice (integral, with its simplified
  * summary), from the data set's responsible office and the record table of
  * lib/personal_data, so the periods it states are the ones the code keeps.
+ * The Spanish notice is the legally binding one; `/en/aviso-de-privacidad`
+ * is its translation and says so.
  */
 export default function privacyNotice(deps: AppDeps) {
   const { config } = deps;
@@ -19,18 +25,22 @@ export default function privacyNotice(deps: AppDeps) {
     "/",
     (c) =>
       servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
-        const { data } = deps.data.current();
+        const lang = getLang(c);
+        const data = localizeData(deps.data.current().data, lang);
+        const brand = data.branding.name;
         return renderPage(c, deps, {
           head: {
-            title: `Aviso de privacidad · ${data.branding.name}`,
-            description:
-              `Qué datos personales recaba el portal turístico de ${data.municipality.name}, para qué, a dónde van, cuánto tiempo se guardan y cómo consultarlos, corregirlos o borrarlos.`,
-            shareTitle: `Aviso de privacidad de ${data.branding.name}`,
-            url: "/aviso-de-privacidad",
+            title: `${t(lang, "page_privacy.title")} · ${brand}`,
+            description: t(lang, "page_privacy.description", {
+              municipality: data.municipality.name,
+            }),
+            shareTitle: t(lang, "page_privacy.shareTitle", { brand }),
+            url: localizePath(lang, "/aviso-de-privacidad"),
           },
           body: (
             <PrivacyNotice
-              brandName={data.branding.name}
+              lang={lang}
+              brandName={brand}
               municipality={data.municipality}
               privacy={data.privacy}
               demo={data.meta.demo}

@@ -1,5 +1,7 @@
+import type { ComponentChildren } from "preact";
 import { BADGE_DEFINITIONS } from "@/lib/passport/badges.ts";
 import { AttractionCard } from "@/components/AttractionCard.tsx";
+import { DataText, Fallback } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import TicketForm from "@/islands/TicketForm.tsx";
@@ -12,6 +14,11 @@ import {
   formatMoney,
 } from "@/lib/format/format.ts";
 import { Island } from "@/components/Island.tsx";
+import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
+import { getLangMeta, type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import {
   getUpcomingEvents,
@@ -22,12 +29,13 @@ import { createPageRouter, renderPage } from "./_app.tsx";
 /** How many attractions the home page features before "see all". */
 const FEATURED = 8;
 
-/** `/`: the portal's front page. */
+/** `/`: the portal's front page (`/en/` in English). */
 export default function home(deps: AppDeps) {
   return createPageRouter(deps).get("/", (c) =>
     // Its "próximos eventos" may lag by PAGE_TTL_MS at midnight.
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
-      const { data } = deps.data.current();
+      const lang = getLang(c);
+      const data = localizeData(deps.data.current().data, lang);
       const events = getUpcomingEvents(data.events, {
         now: deps.now(),
         timeZone: data.municipality.timeZone,
@@ -39,7 +47,7 @@ export default function home(deps: AppDeps) {
           description: clipDescription(data.municipality.description),
           url: "/",
         },
-        body: <HomePage data={data} events={events} />,
+        body: <HomePage data={data} events={events} lang={lang} />,
       });
     }));
 }
@@ -58,9 +66,17 @@ function clipDescription(text: string, max = 160): string {
 }
 
 function HomePage(
-  { data, events }: { data: TourismData; events: UpcomingEvent[] },
+  { data, events, lang }: {
+    /** The data set in `lang` (`localizeData`). */
+    data: TourismData;
+    events: UpcomingEvent[];
+    lang: Lang;
+  },
 ) {
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
+  const at = (path: string) => localizePath(lang, path);
+  const bold = (children: ComponentChildren[]) => <strong>{children}</strong>;
+  const { weather } = data;
   return (
     <>
       <section class="hero" aria-labelledby="hero-title">
@@ -71,46 +87,68 @@ function HomePage(
               {data.municipality.country}
             </p>
             <h1 id="hero-title" class="hero__title">{data.branding.name}</h1>
-            <p class="hero__tagline">{data.branding.tagline}</p>
-            <p class="hero__text">{data.municipality.description}</p>
+            <p class="hero__tagline">
+              <DataText of={data.branding} field="tagline" lang={lang} />
+            </p>
+            <p class="hero__text">
+              <DataText
+                of={data.municipality}
+                field="description"
+                lang={lang}
+              />
+            </p>
             <ul class="button-row">
               <li>
-                <a class="button button--accent" href="/turismo/atractivos">
-                  Explorar atractivos <Icon name="arrow" />
+                <a
+                  class="button button--accent"
+                  href={at("/turismo/atractivos")}
+                >
+                  {t(lang, "page_home.exploreAttractions")}{" "}
+                  <Icon name="arrow" />
                 </a>
               </li>
               <li>
                 <a class="button button--light" href="#boleto">
-                  <Icon name="ticket" /> Obtén tu boleto
+                  <Icon name="ticket" /> {t(lang, "page_home.getTicket")}
                 </a>
               </li>
             </ul>
             <ul class="hero__stats">
               <li>
-                <strong>{data.attractions.length}</strong> atractivos
+                {tRich(lang, "page_home.statAttractions", {
+                  count: data.attractions.length,
+                  b: bold,
+                })}
               </li>
               <li>
-                <strong>{data.routes.length}</strong> rutas
+                {tRich(lang, "page_home.statRoutes", {
+                  count: data.routes.length,
+                  b: bold,
+                })}
               </li>
               {events.length > 0 && (
                 <li>
-                  <strong>{events.length}</strong>{" "}
-                  {events.length === 1 ? "próximo evento" : "próximos eventos"}
+                  {tRich(lang, "page_home.statEvents", {
+                    count: events.length,
+                    b: bold,
+                  })}
                 </li>
               )}
             </ul>
           </div>
           <aside class="plan-card" aria-labelledby="plan-title">
             <h2 id="plan-title" class="plan-card__title">
-              <Icon name="route" /> Planea tu visita
+              <Icon name="route" /> {t(lang, "page_home.planTitle")}
             </h2>
             <ul class="plan-card__routes">
               {data.directions.map((d) => (
                 <li key={d.fromCity}>
-                  <span>Desde {d.fromCity}</span>
+                  <span>
+                    {t(lang, "page_home.fromCity", { city: d.fromCity })}
+                  </span>
                   <strong>
-                    {formatDistance(d.distanceKm)} ·{" "}
-                    {formatHours(d.durationHours)}
+                    {formatDistance(d.distanceKm, lang)} ·{" "}
+                    {formatHours(d.durationHours, lang)}
                   </strong>
                 </li>
               ))}
@@ -118,19 +156,28 @@ function HomePage(
             <p class="plan-card__season">
               <Icon name="calendar" />
               <span>
-                <strong>Mejor temporada:</strong>{" "}
-                {data.weather.bestSeason.split(";")[0]}
+                {tRich(lang, "page_home.bestSeason", {
+                  b: bold,
+                  season: (
+                    <Fallback
+                      lang={lang}
+                      from={getFallbackLang(weather, "bestSeason")}
+                    >
+                      {weather.bestSeason.split(";")[0]}
+                    </Fallback>
+                  ),
+                })}
               </span>
             </p>
             <ul class="plan-card__links">
               <li>
-                <a href="/turismo/servicios">
-                  Dónde dormir, comer y contratar guía <Icon name="arrow" />
+                <a href={at("/turismo/servicios")}>
+                  {t(lang, "page_home.whereToStay")} <Icon name="arrow" />
                 </a>
               </li>
               <li>
-                <a href="/turismo/informacion-practica">
-                  Clima, qué llevar y teléfonos útiles <Icon name="arrow" />
+                <a href={at("/turismo/informacion-practica")}>
+                  {t(lang, "page_home.weatherAndPhones")} <Icon name="arrow" />
                 </a>
               </li>
             </ul>
@@ -141,14 +188,20 @@ function HomePage(
       <section class="section" aria-labelledby="atractivos-title">
         <div class="container">
           <div class="section__head">
-            <h2 id="atractivos-title">Atractivos imperdibles</h2>
-            <a class="section__more" href="/turismo/atractivos">
-              Ver los {data.attractions.length} atractivos <Icon name="arrow" />
+            <h2 id="atractivos-title">{t(lang, "page_home.mustSee")}</h2>
+            <a class="section__more" href={at("/turismo/atractivos")}>
+              {t(lang, "page_home.seeAll", { count: data.attractions.length })}
+              {" "}
+              <Icon name="arrow" />
             </a>
           </div>
           <div class="grid">
             {data.attractions.slice(0, FEATURED).map((attraction) => (
-              <AttractionCard attraction={attraction} key={attraction.slug} />
+              <AttractionCard
+                attraction={attraction}
+                lang={lang}
+                key={attraction.slug}
+              />
             ))}
           </div>
         </div>
@@ -161,11 +214,16 @@ function HomePage(
       >
         <div class="container">
           <div class="section__head">
-            <h2 id="rutas-title">Rutas sugeridas</h2>
+            <h2 id="rutas-title">{t(lang, "page_home.routes")}</h2>
           </div>
           <div class="grid grid--wide">
             {data.routes.map((route) => (
-              <RouteCard route={route} names={names} key={route.slug} />
+              <RouteCard
+                route={route}
+                names={names}
+                lang={lang}
+                key={route.slug}
+              />
             ))}
           </div>
         </div>
@@ -173,26 +231,31 @@ function HomePage(
 
       <section class="section" id="eventos" aria-labelledby="eventos-title">
         <div class="container">
-          <h2 id="eventos-title">Próximos eventos</h2>
+          <h2 id="eventos-title">{t(lang, "page_home.events")}</h2>
           {events.length === 0
-            ? (
-              <p>
-                Por ahora no hay eventos próximos en la agenda. ¡Vuelve pronto!
-              </p>
-            )
+            ? <p>{t(lang, "page_home.noEvents")}</p>
             : (
               <ul class="events">
                 {events.map(({ event, ongoing }) => (
                   <li class="event" key={event.slug}>
-                    {ongoing && <p class="chip event__now">En curso</p>}
+                    {ongoing && (
+                      <p class="chip event__now">
+                        {t(lang, "page_home.ongoing")}
+                      </p>
+                    )}
                     <p class="event__date">
                       <Icon name="calendar" />
-                      {formatDateRange(event.startDate, event.endDate)}
+                      {formatDateRange(event.startDate, event.endDate, lang)}
                     </p>
-                    <h3 class="event__title">{event.name}</h3>
-                    <p>{event.description}</p>
+                    <h3 class="event__title">
+                      <DataText of={event} field="name" lang={lang} />
+                    </h3>
+                    <p>
+                      <DataText of={event} field="description" lang={lang} />
+                    </p>
                     <p class="event__place">
-                      <Icon name="pin" /> {event.place}
+                      <Icon name="pin" />{" "}
+                      <DataText of={event} field="place" lang={lang} />
                     </p>
                   </li>
                 ))}
@@ -203,18 +266,23 @@ function HomePage(
 
       <section class="section section--tinted" aria-labelledby="paquetes-title">
         <div class="container">
-          <h2 id="paquetes-title">Paquetes turísticos</h2>
+          <h2 id="paquetes-title">{t(lang, "page_home.packages")}</h2>
           <ul class="packages">
             {data.packages.map((pkg) => (
               <li class="package" key={pkg.slug}>
-                <h3 class="package__title">{pkg.name}</h3>
+                <h3 class="package__title">
+                  <DataText of={pkg} field="name" lang={lang} />
+                </h3>
                 <p class="package__price">
-                  {formatMoney(pkg.price, "Sin costo")}{" "}
-                  <span>por {pkg.per}</span>
+                  {formatMoney(pkg.price, t(lang, "common.noCost"), lang)}{" "}
+                  <span>{t(lang, "page_home.per", { per: pkg.per })}</span>
                 </p>
-                <p>{pkg.description}</p>
+                <p>
+                  <DataText of={pkg} field="description" lang={lang} />
+                </p>
                 <p class="package__availability">
-                  <Icon name="calendar" /> {pkg.availability}
+                  <Icon name="calendar" />{" "}
+                  <DataText of={pkg} field="availability" lang={lang} />
                 </p>
               </li>
             ))}
@@ -229,38 +297,43 @@ function HomePage(
       >
         <div class="container ticket__inner">
           <div class="ticket__intro">
-            <h2 id="boleto-title">Tu boleto turístico</h2>
-            <p class="lead">
-              Regístrate gratis y recibe tu página personal de viaje: en cada
-              atractivo encontrarás un código guía para registrar tu visita,
-              calificarla y ganar insignias.
-            </p>
+            <h2 id="boleto-title">{t(lang, "page_home.ticketTitle")}</h2>
+            <p class="lead">{t(lang, "page_home.ticketLead")}</p>
             <ul class="ticket__perks">
               <li>
-                <Icon name="check" /> Tu ruta con los lugares que visitas
+                <Icon name="check" /> {t(lang, "page_home.perkRoute")}
               </li>
               <li>
-                <Icon name="check" /> Insignias:{" "}
-                {new Intl.ListFormat("es", { type: "conjunction" }).format(
-                  BADGE_DEFINITIONS.map((badge) => badge.name),
-                )}
+                <Icon name="check" /> {t(lang, "page_home.perkBadges", {
+                  badges: new Intl.ListFormat(getLangMeta(lang).intlLocale, {
+                    type: "conjunction",
+                  }).format(
+                    BADGE_DEFINITIONS.map((badge) =>
+                      t(lang, "badges.name", { id: badge.id, name: badge.name })
+                    ),
+                  ),
+                })}
               </li>
               <li>
-                <Icon name="check" /> Una imagen para compartir en redes
+                <Icon name="check" /> {t(lang, "page_home.perkShare")}
               </li>
             </ul>
             <p class="ticket__signin">
-              ¿Ya registras tus visitas? Tu boleto también se crea desde{" "}
-              <a href="/mi-pasaporte">Mi pasaporte</a>, unido a tu cuenta.
+              {tRich(lang, "page_home.signedIn", {
+                link: (children) => (
+                  <a href={at("/mi-pasaporte")}>{children}</a>
+                ),
+              })}
             </p>
           </div>
           <div class="ticket__form">
-            <Island name="TicketForm" component={TicketForm} props={{}} />
+            <Island
+              name="TicketForm"
+              component={TicketForm}
+              props={getIslandMessages(lang, "ticket", { shared: ["session"] })}
+            />
             <noscript>
-              <p class="form-error">
-                Para obtener tu boleto necesitas activar JavaScript en tu
-                navegador.
-              </p>
+              <p class="form-error">{t(lang, "page_home.noscript")}</p>
             </noscript>
           </div>
         </div>

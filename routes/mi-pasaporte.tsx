@@ -4,6 +4,10 @@ import type { Session } from "@/lib/db/sessions.ts";
 import { readSessionCookie } from "@/lib/oauth/cookies.ts";
 import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
 import { formatDate } from "@/lib/format/format.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
 import { Island } from "@/components/Island.tsx";
 import { createPageRouter, renderPage } from "./_app.tsx";
 import {
@@ -13,7 +17,20 @@ import {
 import Passport from "@/islands/Passport.tsx";
 import PassportTicket from "@/islands/PassportTicket.tsx";
 
-const SIGN_IN_HREF = "/auth/signin?next=%2Fmi-pasaporte";
+/** A message of the passport pages (`locales/<lang>/page_passport.json`). */
+export function tPassport(
+  lang: Lang,
+  key: string,
+  values?: Record<string, string | number>,
+): string {
+  return t(lang, `page_passport.${key}`, values);
+}
+
+/** Sign-in, coming back to this page in its language. */
+function getSignInHref(lang: Lang): string {
+  const next = encodeURIComponent(localizePath(lang, "/mi-pasaporte"));
+  return `${localizePath(lang, "/auth/signin")}?next=${next}`;
+}
 
 /**
  * `GET /mi-pasaporte`: the tourist's visits, badges and progress, with
@@ -24,8 +41,13 @@ const SIGN_IN_HREF = "/auth/signin?next=%2Fmi-pasaporte";
  */
 export default function passportPage(deps: AppDeps) {
   return createPageRouter(deps).get("/", async (c) => {
+    const lang = getLang(c);
+    const tr = (key: string, values?: Record<string, string | number>) =>
+      tPassport(lang, key, values);
     const loaded = deps.data.current();
-    const brand = loaded.data.branding.name;
+    const data = localizeData(loaded.data, lang);
+    const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
+    const brand = data.branding.name;
     const { timeZone } = loaded.data.municipality;
     const session = await getSignedInSession(
       deps,
@@ -39,22 +61,23 @@ export default function passportPage(deps: AppDeps) {
       : [getEmptyRoute(loaded), null];
     const ticket = shareCode ? await getTicket(deps.kv, shareCode) : null;
     const notice = c.req.query("aviso") === "nombre" && ticket
-      ? `Listo: tu ruta y tu tarjeta ahora muestran «${ticket.name}».`
+      ? tr("nameChanged", { name: ticket.name })
       : null;
     const response = renderPage(c, deps, {
       head: {
-        title: `Mi pasaporte · ${brand}`,
-        description: "Tus visitas, insignias y calificaciones.",
+        title: `${tr("title")} · ${brand}`,
+        description: tr("description"),
         // Private: one visitor's own page, nothing to share or index.
-        url: "/mi-pasaporte",
+        url: localizePath(lang, "/mi-pasaporte"),
         image: null,
         robots: "noindex",
       },
       body: (
         <div class="container passport-page">
-          <h1>Mi pasaporte</h1>
+          <h1>{tr("title")}</h1>
           {notice && <p class="notice notice--ok" role="status">{notice}</p>}
           <Greeting
+            lang={lang}
             session={session}
             canSignIn={deps.config.oidc !== undefined}
           />
@@ -62,15 +85,16 @@ export default function passportPage(deps: AppDeps) {
             name="Passport"
             component={Passport}
             props={{
-              attractionNames: Object.fromEntries(
-                loaded.data.attractions.map((a) => [a.slug, a.name]),
-              ),
+              ...getIslandMessages(lang, "passport", {
+                shared: ["session", "rating", "badges"],
+              }),
+              attractionNames: Object.fromEntries(names),
               timeZone,
               visits: route.visits.map((visit) => ({
                 visitId: visit.visitId,
                 slug: visit.slug,
-                name: visit.name,
-                visitedLabel: formatDate(visit.visitedAt, timeZone),
+                name: names.get(visit.slug) ?? visit.name,
+                visitedLabel: formatDate(visit.visitedAt, timeZone, lang),
                 rating: visit.rating,
                 notes: visit.notes,
               })),
@@ -78,20 +102,25 @@ export default function passportPage(deps: AppDeps) {
                 id: badge.id,
                 name: badge.name,
                 icon: badge.icon,
-                unlockedLabel: formatDate(badge.unlockedAt, timeZone),
+                unlockedLabel: formatDate(badge.unlockedAt, timeZone, lang),
               })),
               totalAttractions: route.totalAttractions,
             }}
           />
           <section aria-labelledby="boleto-titulo">
-            <h2 id="boleto-titulo">Mi boleto para compartir</h2>
+            <h2 id="boleto-titulo">{tr("ticketTitle")}</h2>
             <Island
               name="PassportTicket"
               component={PassportTicket}
-              props={{ shareCode }}
+              props={{
+                ...getIslandMessages(lang, "ticket", { shared: ["session"] }),
+                shareCode,
+              }}
             />
           </section>
-          {session && <DataControls ticketName={ticket?.name ?? null} />}
+          {session && (
+            <DataControls lang={lang} ticketName={ticket?.name ?? null} />
+          )}
         </div>
       ),
     });
@@ -105,26 +134,30 @@ export default function passportPage(deps: AppDeps) {
  * the route, erase it all (with a confirmation page). Plain forms and
  * links: they work before any script loads.
  */
-function DataControls({ ticketName }: { ticketName: string | null }) {
+function DataControls(
+  { lang, ticketName }: { lang: Lang; ticketName: string | null },
+) {
+  const tr = (key: string) => tPassport(lang, key);
   return (
     <section class="data-controls" aria-labelledby="datos-titulo">
-      <h2 id="datos-titulo">Tus datos</h2>
+      <h2 id="datos-titulo">{tr("dataTitle")}</h2>
       <p>
         <a
           class="button button--ghost"
-          href="/mi-pasaporte/datos.json"
+          href={localizePath(lang, "/mi-pasaporte/datos.json")}
           download
         >
-          Descargar mis datos
+          {tr("download")}
         </a>{" "}
-        <span class="muted">
-          Todo lo que guardamos de ti, en un archivo JSON.
-        </span>
+        <span class="muted">{tr("downloadNote")}</span>
       </p>
       {ticketName !== null && (
-        <form method="post" action="/mi-pasaporte/nombre">
+        <form
+          method="post"
+          action={localizePath(lang, "/mi-pasaporte/nombre")}
+        >
           <label>
-            Nombre en tu ruta y tu tarjeta
+            {tr("nameLabel")}
             <input
               name="name"
               required
@@ -133,12 +166,15 @@ function DataControls({ ticketName }: { ticketName: string | null }) {
               autocomplete="name"
             />
           </label>
-          <button class="button" type="submit">Cambiar nombre</button>
+          <button class="button" type="submit">{tr("changeName")}</button>
         </form>
       )}
       <p>
-        <a class="button button--ghost" href="/mi-pasaporte/borrar">
-          Borrar mi pasaporte y mis datos
+        <a
+          class="button button--ghost"
+          href={localizePath(lang, "/mi-pasaporte/borrar")}
+        >
+          {tr("erase")}
         </a>
       </p>
     </section>
@@ -147,18 +183,25 @@ function DataControls({ ticketName }: { ticketName: string | null }) {
 
 /** Who the passport belongs to, and how to keep it. */
 function Greeting(
-  { session, canSignIn }: { session: Session | null; canSignIn: boolean },
+  { lang, session, canSignIn }: {
+    lang: Lang;
+    session: Session | null;
+    canSignIn: boolean;
+  },
 ) {
+  const tr = (key: string, values?: Record<string, string>) =>
+    tPassport(lang, key, values);
   if (session && !session.guest) {
     return (
       <>
         <p class="lead">
-          {session.name ? `Hola, ${session.name}. ` : "Hola. "}
-          Registra cada atractivo que visites con su código y reúne insignias.
+          {session.name
+            ? tr("helloNamed", { name: session.name })
+            : tr("hello")}
         </p>
-        <form method="post" action="/auth/signout">
+        <form method="post" action={localizePath(lang, "/auth/signout")}>
           <button class="button button--ghost" type="submit">
-            Cerrar sesión
+            {tr("signOut")}
           </button>
         </form>
       </>
@@ -167,18 +210,14 @@ function Greeting(
   return (
     <>
       <p class="lead">
-        {session
-          ? "Tu pasaporte de invitado se guarda en este navegador."
-          : "Registra cada atractivo que visites con el código de su cartel y reúne insignias. No necesitas cuenta: tu pasaporte se guarda en este navegador."}
+        {session ? tr("guestKept") : tr("firstVisit")}
       </p>
       {canSignIn && (
         <p>
-          <a class="button button--ghost" href={SIGN_IN_HREF}>
-            Iniciar sesión para guardarlo en tu cuenta
+          <a class="button button--ghost" href={getSignInHref(lang)}>
+            {tr("signIn")}
           </a>{" "}
-          <span class="muted">
-            Tus visitas, calificaciones e insignias pasan a tu cuenta.
-          </span>
+          <span class="muted">{tr("signInNote")}</span>
         </p>
       )}
     </>

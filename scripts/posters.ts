@@ -17,7 +17,13 @@ import {
 import { DataError, loadTourismData } from "@/lib/data/tourism_data.ts";
 import { describeKvPath } from "@/lib/db/kv.ts";
 import { listCurrentGuideCodes } from "@/lib/passport/guide_codes.ts";
-import { indexHtml, posterSvg, posterUrl } from "@/lib/posters/poster.ts";
+import {
+  getPosterSecondLang,
+  indexHtml,
+  posterSvg,
+  posterUrl,
+} from "@/lib/posters/poster.ts";
+import { localizeData } from "@/lib/data/translations.ts";
 
 export {
   escapeXml,
@@ -126,6 +132,15 @@ async function main(): Promise<number> {
   const place =
     `${municipality.name}, ${municipality.state}, ${municipality.country}`;
 
+  const second = getPosterSecondLang();
+  const secondNames = new Map(
+    second
+      ? localizeData(loaded.data, second).attractions.map((a) => [
+        a.slug,
+        a.name,
+      ])
+      : [],
+  );
   const outDir = values.out.replace(/\/+$/, "") || ".";
   await Deno.mkdir(outDir, { recursive: true });
   for (const attraction of attractions) {
@@ -136,6 +151,11 @@ async function main(): Promise<number> {
       name: attraction.name,
       code,
       url: posterUrl(base.url, attraction.slug, code),
+      // Bilingual: the name under the Spanish one in the second language.
+      second: second === undefined ? undefined : {
+        lang: second,
+        name: secondNames.get(attraction.slug) ?? attraction.name,
+      },
     });
     await Deno.writeTextFile(`${outDir}/${attraction.slug}.svg`, svg);
   }

@@ -8,6 +8,12 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { saveTicket } from "@/lib/db/tickets.ts";
+import {
+  DEFAULT_LANG,
+  getLangs,
+  t as translate,
+} from "@/lib/i18n/catalogue.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
 import { ensureBuild } from "@/scripts/build.ts";
 import {
   browserSkipReason,
@@ -35,7 +41,13 @@ const REPLY = "Te recomiendo la **Plaza Principal de Tequila** 🌵:\n\n" +
   "Más en [Plaza Principal](/turismo/atractivos/plaza-principal).";
 
 /** A page of the portal to check, by name; `{route}` etc. are filled in. */
-type PageSpec = { name: string; path: string; status?: number };
+type PageSpec = {
+  name: string;
+  path: string;
+  status?: number;
+  /** The page's language (default Spanish). */
+  lang?: string;
+};
 
 /**
  * The pages every check visits. Extend this list with each new page
@@ -55,10 +67,26 @@ const PAGES: PageSpec[] = [
   },
   { name: "practical information", path: "/turismo/informacion-practica" },
   { name: "privacy notice", path: "/aviso-de-privacidad" },
+  { name: "open data", path: "/datos" },
   { name: "staff sign-in", path: "/auth/personal" },
   { name: "not found", path: "/turismo/atractivos/no-existe", status: 404 },
 ];
 
+/**
+ * The same pages in every other language (`/en/...`); the staff console
+ * stays Spanish-only.
+ */
+const ALL_PAGES: PageSpec[] = [
+  ...PAGES,
+  ...getLangs().filter((lang) => lang !== DEFAULT_LANG).flatMap((lang) =>
+    PAGES.filter((spec) => !spec.path.startsWith("/auth/")).map((spec) => ({
+      ...spec,
+      name: `${spec.name} (${lang})`,
+      path: localizePath(lang, spec.path),
+      lang,
+    }))
+  ),
+];
 /**
  * What a floating control covers on the page, scrolled from the top to the
  * end in steps of half a screen (at most 80 steps, the end included): at
@@ -248,10 +276,10 @@ Deno.test({
         "on a phone no floating control covers text, from the top to the end of every page",
         async () => {
           const context = await newGuestContext({ viewport: PHONE });
-          for (const spec of PAGES) {
+          for (const spec of ALL_PAGES) {
             const { page, watch } = await open(context, spec);
             const launcher = page.getByRole("button", {
-              name: "Asistente turístico",
+              name: translate(spec.lang ?? DEFAULT_LANG, "chat.launcher"),
             });
             assert.ok(await launcher.isVisible(), `${spec.name}: the button`);
             const covered = await findCoveredText(page);
@@ -281,7 +309,7 @@ Deno.test({
       );
 
       await t.step(
-        "axe-core finds no violation on any page, at phone and desktop width, chat open too",
+        "axe-core finds no violation on any page in every language, at phone and desktop width, chat open too",
         async () => {
           const failures: string[] = [];
           for (const viewport of [PHONE, DESKTOP]) {
@@ -291,7 +319,7 @@ Deno.test({
               viewport,
               bypassCSP: true,
             });
-            for (const spec of PAGES) {
+            for (const spec of ALL_PAGES) {
               const { page } = await open(context, spec);
               const violations = await runAxe(page);
               if (violations.length) {

@@ -174,6 +174,36 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
   );
 
   await t.step(
+    "from the English passport a tourist lands back on it, greeted and signed out in English",
+    async () => {
+      const browser = new CookieClient();
+      const res = await signIn(h, browser, { next: "/en/mi-pasaporte" });
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.get("location"), "/en/mi-pasaporte");
+      const page = await getPage(h, browser, "/en/mi-pasaporte");
+      assert.equal(page.res.status, 200);
+      assert.match(page.html, /<html lang="en-US">/);
+      assert.match(page.html, /Hi, Turista ana\. Check in at every attraction/);
+      assert.match(
+        page.html,
+        /<form method="post" action="\/en\/auth\/signout"><button class="button button--ghost" type="submit">Sign out<\/button>/,
+      );
+      assert.match(page.html, /<h2 id="datos-titulo">Your data<\/h2>/);
+      const out = await browser.fetch(`${h.origin}/en/auth/signout`, {
+        method: "POST",
+        headers: { origin: h.origin },
+      });
+      assert.equal(out.status, 303);
+      assert.equal(out.headers.get("location"), "/en/");
+      const after = await getPage(h, browser, "/en/mi-pasaporte");
+      assert.match(
+        after.html,
+        /href="\/en\/auth\/signin\?next=%2Fen%2Fmi-pasaporte">Sign in to keep it in your account/,
+      );
+    },
+  );
+
+  await t.step(
     "the authorization request carries PKCE S256, state, nonce and the configured redirect URI",
     async () => {
       const browser = new CookieClient();
@@ -441,6 +471,33 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
   });
 
   await t.step(
+    "a sign-in cancelled from an English page answers in English, its links to English pages",
+    async () => {
+      const browser = new CookieClient();
+      const res = await browser.fetch(
+        `${h.origin}/en/auth/signin?next=%2Fen%2Fmi-pasaporte`,
+      );
+      assert.equal(res.status, 302);
+      await res.body?.cancel();
+      const cancelled = new URL(`${h.origin}/auth/callback`);
+      cancelled.search = new URLSearchParams({
+        error: "access_denied",
+        state: browser.cookie("signin-state")!,
+        iss: h.provider.issuer,
+      }).toString();
+      const page = await browser.fetch(cancelled);
+      assert.equal(page.status, 400);
+      const html = await page.text();
+      assert.match(html, /<html lang="en-US">/);
+      assert.match(html, /<h1 id="auth-title">You canceled signing in<\/h1>/);
+      assert.match(html, /No data was shared\./);
+      assert.ok(html.includes('href="/en/auth/signin"'), "try again");
+      assert.ok(html.includes('href="/en/"'), "home");
+      assert.ok(!html.includes("Cancelaste"));
+    },
+  );
+
+  await t.step(
     "a session id planted before sign-in is never used: a new id, and the old session ends",
     async () => {
       const planted = await createSession(kv, {
@@ -626,6 +683,27 @@ Deno.test("POST /auth/signout", async (t) => {
     assert.ok(await getSession(kv, sessionId, h.ctx.clock.now()));
   });
 
+  await t.step(
+    "under /en the refusals are English pages and the session stays",
+    async () => {
+      const get = await browser.fetch(`${h.origin}/en/auth/signout`);
+      assert.equal(get.status, 405);
+      const getHtml = await get.text();
+      assert.match(getHtml, /<html lang="en-US">/);
+      assert.match(getHtml, /To sign out, use the “Sign out” button/);
+      const post = await browser.fetch(`${h.origin}/en/auth/signout`, {
+        method: "POST",
+        headers: { origin: "https://evil.example" },
+      });
+      assert.equal(post.status, 403);
+      assert.match(
+        await post.text(),
+        /You weren&#39;t signed out|You weren't signed out/,
+      );
+      assert.ok(await getSession(kv, sessionId, h.ctx.clock.now()));
+    },
+  );
+
   let pageToken = "";
   await t.step(
     "the portal's sign-out button deletes the session and the cookie and goes home",
@@ -704,6 +782,24 @@ Deno.test("sign-in when the provider is down or not configured", async (t) => {
   );
 
   await t.step(
+    "without OIDC configuration /en/auth/signin is an English 503 page",
+    async () => {
+      await using ctx = await createTestContext();
+      const res = await ctx.app.request("/en/auth/signin");
+      assert.equal(res.status, 503);
+      const html = await res.text();
+      assert.match(html, /<html lang="en-US">/);
+      assert.match(
+        html,
+        /<h1 id="auth-title">Sign-in isn(&#39;|')t available<\/h1>/,
+      );
+      assert.ok(html.includes('<a class="button button--ghost" href="/en/">'));
+      const page = await ctx.app.request("/en/mi-pasaporte");
+      assert.doesNotMatch(await page.text(), /\/auth\/signin/);
+    },
+  );
+
+  await t.step(
     "a provider that refuses connections is a Spanish 502 page",
     async () => {
       const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -722,6 +818,13 @@ Deno.test("sign-in when the provider is down or not configured", async (t) => {
       assert.match(res.headers.get("content-type")!, /^text\/html/);
       assert.match(await res.text(), /No pudimos comunicarnos/);
       assert.equal(res.headers.getSetCookie().length, 0);
+      const english = await ctx.app.request(
+        "/en/auth/signin?next=%2Fen%2Fmi-pasaporte",
+      );
+      assert.equal(english.status, 502);
+      const html = await english.text();
+      assert.match(html, /We couldn(&#39;|')t reach the sign-in service/);
+      assert.ok(html.includes('href="/en/auth/signin"'), "try again");
     },
   );
 

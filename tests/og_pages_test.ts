@@ -5,6 +5,9 @@
  * versioning by the data set; and the Open Graph and Twitter tags of every
  * public page, absolute and pointing at images that answer.
  */
+import { localizeData } from "@/lib/data/translations.ts";
+import { getLangMeta } from "@/lib/i18n/catalogue.ts";
+import { splitLangPath } from "@/lib/i18n/paths.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { DataStore } from "@/lib/data/data_store.ts";
@@ -307,10 +310,12 @@ Deno.test("every public page's head has absolute share tags", async (t) => {
       const html = await (await ctx.app.request(path)).text();
       for (const [, href] of html.matchAll(/<a [^>]*href="(\/[^"#?]*)/g)) {
         const link = decode(href);
+        // Each language's pages (`/en/...`, linked by the switcher) too.
+        const { path: page } = splitLangPath(link);
         if (
           found.has(link) || link.startsWith("/api/") ||
-          link.startsWith("/auth/") || link.startsWith("/ruta/") ||
-          link === "/mi-pasaporte" ||
+          link.startsWith("/auth/") || page.startsWith("/ruta/") ||
+          page === "/mi-pasaporte" ||
           // Files (the open data's CSV and JSON), not pages.
           /\.[a-z]+$/.test(link)
         ) continue;
@@ -342,8 +347,14 @@ Deno.test("every public page's head has absolute share tags", async (t) => {
         assert.ok(head.one(key).trim().length > 0, key);
       }
       assert.equal(head.one("og:type"), "website");
-      assert.equal(head.one("og:locale"), "es_MX");
-      assert.equal(head.one("og:site_name"), SHIPPED.branding.name);
+      assert.equal(
+        head.one("og:locale"),
+        getLangMeta(splitLangPath(path).lang).ogLocale,
+      );
+      assert.equal(
+        head.one("og:site_name"),
+        localizeData(SHIPPED, splitLangPath(path).lang).branding.name,
+      );
       assert.equal(head.one("og:image:type"), "image/png");
       assert.equal(head.one("og:image:width"), "1200");
       assert.equal(head.one("og:image:height"), "630");

@@ -180,7 +180,7 @@ Deno.test("GET /", async (t) => {
       assert.match(html, /<a href="\/" aria-current="page">Inicio<\/a>/);
       assert.match(
         html,
-        /<div class="island" data-island="ChatWidget">.*<script type="application\/json" data-island-props>\{"brandName":"Visita Tequila"\}<\/script><\/div>/s,
+        /<div class="island" data-island="ChatWidget">.*<script type="application\/json" data-island-props>\{"brandName":"Visita Tequila","lang":"es","locale":"es-MX","messages":\{.*\}<\/script><\/div>/s,
       );
       // The chat's panel has no <header>: one banner landmark.
       assert.equal(html.match(/<header\b/g)?.length, 1);

@@ -627,3 +627,152 @@ Deno.test("the chat's message errors are worded as the others", () => {
   assert.equal(details(42), "El mensaje debe ser texto.");
   assert.equal(details(" \n "), "El mensaje no puede estar vacío.");
 });
+
+/**
+ * Each Spanish text of {@linkcode ROWS} as a client whose `Accept-Language`
+ * prefers English reads it (docs/API.md, "Languages").
+ */
+const ENGLISH: Record<string, string> = {
+  [MALFORMED]: "The request body is not valid JSON.",
+  [EMPTY]: "The request body is empty: send a JSON object.",
+  [NOT_JSON]: "Send the request body as application/json.",
+  [BODY_NOT_OBJECT]: "The request body must be a JSON object.",
+  "El nombre es obligatorio.": "The name is required.",
+  "El nombre debe ser texto.": "The name must be text.",
+  "El nombre no puede estar vacío.": "The name cannot be empty.",
+  "El nombre no tiene ningún carácter visible.":
+    "The name has no visible characters.",
+  "El nombre admite como máximo 120 caracteres.":
+    "The name can be at most 120 characters long.",
+  "El correo electrónico es obligatorio.": "The email address is required.",
+  "El correo electrónico debe ser texto.": "The email address must be text.",
+  "El correo electrónico no puede estar vacío.":
+    "The email address cannot be empty.",
+  "El correo electrónico no es válido. Revisa que esté escrito como nombre@ejemplo.com.":
+    "The email address is not valid. Check that it is written like name@example.com.",
+  "El correo electrónico admite como máximo 254 caracteres.":
+    "The email address can be at most 254 characters long.",
+  "El código del boleto (shareCode) es obligatorio.":
+    "The ticket code (shareCode) is required.",
+  "El código del boleto (shareCode) debe ser texto.":
+    "The ticket code (shareCode) must be text.",
+  "El código del boleto (shareCode) no puede estar vacío.":
+    "The ticket code (shareCode) cannot be empty.",
+  [SHARE_CODE]:
+    "The ticket code (shareCode) must be 4 to 64 characters long: unaccented letters, digits, hyphens (-) or underscores (_).",
+  "El teléfono debe ser texto.": "The phone number must be text.",
+  [PHONE]:
+    "The phone number can only contain digits, spaces and the signs + ( ) -.",
+  "El teléfono admite como máximo 32 caracteres.":
+    "The phone number can be at most 32 characters long.",
+  "El código de guía es obligatorio.": "The guide code is required.",
+  "El código de guía debe ser texto.": "The guide code must be text.",
+  "El código de guía admite como máximo 64 caracteres.":
+    "The guide code can be at most 64 characters long.",
+  "El identificador de usuario (userId) es obligatorio.":
+    "The user ID (userId) is required.",
+  "El identificador de usuario (userId) debe ser texto.":
+    "The user ID (userId) must be text.",
+  "El identificador de usuario (userId) no puede estar vacío.":
+    "The user ID (userId) cannot be empty.",
+  [USER_ID_UUID]:
+    "The user ID (userId) must be a UUID, such as 123e4567-e89b-42d3-a456-426614174000.",
+  "El identificador del atractivo (atractivoSlug) es obligatorio.":
+    "The attraction ID (atractivoSlug) is required.",
+  "El identificador del atractivo (atractivoSlug) debe ser texto.":
+    "The attraction ID (atractivoSlug) must be text.",
+  "El identificador del atractivo (atractivoSlug) admite como máximo 100 caracteres.":
+    "The attraction ID (atractivoSlug) can be at most 100 characters long.",
+  "Las notas deben ser texto.": "The notes must be text.",
+  "La opción de pasaporte de invitado (guest) debe ser true o false.":
+    "The guest passport option (guest) must be true or false.",
+  "Solo las páginas del portal pueden pedirlo":
+    "Only the portal’s own pages can ask for this",
+  [CHAT_REPLIES[400]]:
+    "I didn’t get a valid message. Type your question and try again.",
+  [CHAT_REPLIES[503]]:
+    "The chat isn’t available right now. Please try again later.",
+};
+
+/** The English `error` of each status the rows meet. */
+const ENGLISH_ERRORS: Record<number, string> = {
+  400: "Invalid request",
+  403: "Forbidden",
+  415: "Unsupported content type",
+};
+
+Deno.test("every validation error in English when Accept-Language prefers it", async (t) => {
+  await using ctx = await createTestContext();
+  const token = await ctx.tokenFor(USER);
+  const verified = await ctx.app.request(VERIFY, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify(verify({})),
+  });
+  assert.equal(verified.status, 200, await verified.text());
+  const send = (row: Row, acceptLanguage: string) =>
+    ctx.app.request(row.endpoint, {
+      method: "POST",
+      headers: {
+        "content-type": row.contentType ?? "application/json",
+        "accept-language": acceptLanguage,
+        ...(BEARER.has(row.endpoint)
+          ? { authorization: `Bearer ${token}` }
+          : {}),
+      },
+      body: row.raw ?? JSON.stringify(row.body),
+    });
+
+  for (const row of ROWS.filter((row) => row.status !== 200)) {
+    await t.step(
+      `${row.endpoint}: ${row.what} → ${row.status}, in English`,
+      async () => {
+        const res = await send(row, "en-US,en;q=0.9,es;q=0.5");
+        assert.equal(res.status, row.status);
+        const body = await res.json();
+        const english = ENGLISH[row.text];
+        assert.ok(english, `no English text for: ${row.text}`);
+        if (row.endpoint === CHAT) {
+          assert.deepEqual(body, { reply: english });
+          return;
+        }
+        assert.deepEqual(body, {
+          error: ENGLISH_ERRORS[row.status],
+          details: english,
+          ...(row.field ? { field: row.field } : {}),
+        });
+      },
+    );
+  }
+
+  await t.step("each English text is a sentence with no Spanish in it", () => {
+    for (const english of Object.values(ENGLISH)) {
+      assert.doesNotMatch(english, ZODISMS);
+      assert.doesNotMatch(english, /[áéíóúñ¿¡]| debe | el | la /i, english);
+    }
+  });
+
+  const row = ROWS.find((row) => row.what === "email not an address")!;
+  for (
+    const [header, expected] of [
+      ["es-MX,es;q=0.9,en;q=0.8", row.text],
+      ["en;q=0.4, es;q=0.6", row.text],
+      ["de-DE,de;q=0.9", row.text],
+      ["fr-FR,fr;q=0.9,en;q=0.5", ENGLISH[row.text]],
+    ]
+  ) {
+    await t.step(
+      `Accept-Language "${header}": ${
+        expected === row.text ? "Spanish" : "English"
+      }`,
+      async () => {
+        const res = await send(row, header);
+        assert.equal(res.status, 400);
+        assert.equal((await res.json()).details, expected);
+      },
+    );
+  }
+});

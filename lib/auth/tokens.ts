@@ -1,5 +1,6 @@
 import * as jose from "jose";
 import {
+  apiMessage,
   ServiceUnavailableError,
   UnauthorizedError,
 } from "@/lib/http/errors.ts";
@@ -93,7 +94,7 @@ export function createTokenVerifier(
         claims = jose.decodeJwt(token);
         header = jose.decodeProtectedHeader(token);
       } catch {
-        throw new UnauthorizedError("El token no es un JWT válido");
+        throw new UnauthorizedError(apiMessage("auth.notJwt"));
       }
       try {
         if (claims.iss === SELF_ISSUER) {
@@ -105,7 +106,9 @@ export function createTokenVerifier(
             currentDate: now(),
           });
           if (typeof verified.payload.iat !== "number") {
-            throw new UnauthorizedError("El token no es válido (iat)");
+            throw new UnauthorizedError(
+              apiMessage("auth.invalidClaim", { claim: "iat" }),
+            );
           }
           checkIssuedAt(
             verified.payload,
@@ -118,9 +121,7 @@ export function createTokenVerifier(
               typeof sid !== "string" || !options.isSessionLive ||
               !(await options.isSessionLive(sid))
             ) {
-              throw new UnauthorizedError(
-                "La sesión de este token terminó: vuelve a iniciar sesión",
-              );
+              throw new UnauthorizedError(apiMessage("auth.sessionEnded"));
             }
           }
           return toUser(verified);
@@ -134,7 +135,7 @@ export function createTokenVerifier(
         };
         if (header.alg?.startsWith("HS")) {
           if (!externalKey) {
-            throw new UnauthorizedError("Algoritmo de firma no aceptado");
+            throw new UnauthorizedError(apiMessage("auth.algorithm"));
           }
           return toUser(
             await jose.jwtVerify(token, await externalKey, {
@@ -144,7 +145,7 @@ export function createTokenVerifier(
           );
         }
         if (!jwks) {
-          throw new UnauthorizedError("Algoritmo de firma no aceptado");
+          throw new UnauthorizedError(apiMessage("auth.algorithm"));
         }
         return toUser(
           await jose.jwtVerify(token, jwks, {
@@ -219,22 +220,24 @@ function checkIssuedAt(
   const { iat, exp } = claims;
   if (iat === undefined) return;
   if (typeof iat !== "number") {
-    throw new UnauthorizedError("El token no es válido (iat)");
+    throw new UnauthorizedError(
+      apiMessage("auth.invalidClaim", { claim: "iat" }),
+    );
   }
   if (iat > now.getTime() / 1000 + MAX_CLOCK_SKEW_SECONDS) {
-    throw new UnauthorizedError("El token se emitió en el futuro (iat)");
+    throw new UnauthorizedError(apiMessage("auth.issuedInFuture"));
   }
   if (
     maxLifetime !== undefined && typeof exp === "number" &&
     exp - iat > maxLifetime
   ) {
-    throw new UnauthorizedError("El token dura más de lo permitido (exp)");
+    throw new UnauthorizedError(apiMessage("auth.tooLong"));
   }
 }
 
 function toUser({ payload }: jose.JWTVerifyResult): AuthUser {
   if (typeof payload.sub !== "string" || payload.sub === "") {
-    throw new UnauthorizedError("El token no identifica a un usuario");
+    throw new UnauthorizedError(apiMessage("auth.noSubject"));
   }
   return { id: payload.sub };
 }
@@ -242,18 +245,18 @@ function toUser({ payload }: jose.JWTVerifyResult): AuthUser {
 function toAuthError(error: unknown): Error {
   if (error instanceof UnauthorizedError) return error;
   if (error instanceof jose.errors.JWTExpired) {
-    return new UnauthorizedError("El token ha caducado");
+    return new UnauthorizedError(apiMessage("auth.expired"));
   }
   if (error instanceof jose.errors.JWTClaimValidationFailed) {
-    return new UnauthorizedError(`El token no es válido (${error.claim})`);
+    return new UnauthorizedError(
+      apiMessage("auth.invalidClaim", { claim: error.claim }),
+    );
   }
   if (
     error instanceof jose.errors.JWKSTimeout ||
     (error instanceof Error && !(error instanceof jose.errors.JOSEError))
   ) {
-    return new ServiceUnavailableError(
-      "No se pudieron obtener las claves del proveedor de identidad",
-    );
+    return new ServiceUnavailableError(apiMessage("auth.keysUnavailable"));
   }
-  return new UnauthorizedError("La firma del token no es válida");
+  return new UnauthorizedError(apiMessage("auth.badSignature"));
 }

@@ -1,6 +1,6 @@
 import type { LatLng } from "@/lib/data/tourism_data.ts";
 import { BadRequestError } from "@/lib/http/errors.ts";
-import { describeIssue } from "@/lib/http/validation_messages.ts";
+import { getIssueMessage } from "@/lib/http/validation_messages.ts";
 import { parseLocation } from "@/lib/geo/geo.ts";
 
 /** A message (and each history entry) is cut at 500 characters (docs/API.md, chat). */
@@ -60,11 +60,11 @@ function invalidMessage(
   issue: { code: string; expected?: string; origin?: string; minimum?: number },
   body: unknown,
 ): BadRequestError {
-  const { field, details } = describeIssue(
+  const { field, message } = getIssueMessage(
     { ...issue, path: ["message"] },
     body,
   );
-  return new BadRequestError(details, { field });
+  return new BadRequestError(message, { field });
 }
 
 /**

@@ -3,7 +3,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { BadGatewayError, HttpError } from "@/lib/http/errors.ts";
+import { apiMessage, BadGatewayError, HttpError } from "@/lib/http/errors.ts";
 
 /** The model runs at temperature 0.7 (docs/API.md, chat) ... */
 export const CHAT_TEMPERATURE = 0.7;
@@ -226,7 +226,7 @@ function toProviderError(
   if (error instanceof HttpError) return error;
   if (error instanceof APIUserAbortError) {
     // The visitor went away: nobody reads this answer, nothing to log.
-    return new BadGatewayError("La solicitud al modelo se canceló");
+    return new BadGatewayError(apiMessage("model.cancelled"));
   }
   if (
     always || error instanceof APIError || error instanceof SyntaxError
@@ -240,9 +240,7 @@ function toProviderError(
     let line = `${name}${status}: ${message}`.slice(0, 300);
     if (openai.apiKey) line = line.replaceAll(openai.apiKey, "***");
     console.warn(`Chat model provider failed: ${line}`);
-    return new BadGatewayError(
-      "El proveedor del modelo de lenguaje no respondió correctamente",
-    );
+    return new BadGatewayError(apiMessage("model.failed"));
   }
   return error;
 }

@@ -1,22 +1,31 @@
-/** Spanish replies of the chat endpoint, whose errors are `{reply}`. */
-export const CHAT_REPLIES: Record<number, string> = {
-  400: "No recibí un mensaje válido. Escribe tu pregunta e inténtalo de nuevo.",
-  408:
-    "Tu mensaje tardó demasiado en llegar. Revisa tu conexión e inténtalo de nuevo.",
-  413: "Tu mensaje es demasiado largo. Intenta con un texto más corto.",
-  415: "No recibí un mensaje válido. Escribe tu pregunta e inténtalo de nuevo.",
-  429:
-    "Has enviado muchas preguntas seguidas. Espera un momento antes de volver a preguntar. ⏳",
-  502:
-    "El asistente tiene problemas para responder ahora mismo. Inténtalo de nuevo en unos instantes.",
-  503:
-    "El chat no está disponible en este momento. Vuelve a intentarlo más tarde.",
-  500: "Ocurrió un error de conexión. Por favor, inténtalo más tarde.",
-};
+/**
+ * The chat endpoint's own replies: its errors are `{reply}` bodies, said in
+ * the language the widget asked in (`assistant.reply.*` in the catalogue),
+ * Spanish by default as the contract says.
+ */
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
+import type { ApiMessage } from "@/lib/http/errors.ts";
+
+/** The statuses with a reply of their own; any other is said as a 500. */
+const STATUSES = [400, 408, 413, 415, 429, 500, 502, 503];
+
+/** The chat's `{reply}` for an error `status`, in `lang`. */
+export function getChatReply(
+  status: number,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  const known = STATUSES.includes(status) ? status : 500;
+  return t(lang, `assistant.reply.${known}`);
+}
+
+/** The Spanish replies by status (the contract's). */
+export const CHAT_REPLIES: Readonly<Record<number, string>> = Object
+  .fromEntries(STATUSES.map((status) => [status, getChatReply(status)]));
 
 /** When the operator's daily ceiling on chat requests is reached (`CHAT_DAILY_LIMIT`). */
-export const CHAT_DAILY_LIMIT_REPLY =
-  "El asistente ya atendió hoy todas las preguntas que podía. Vuelve a preguntar mañana; mientras tanto, en el portal tienes los atractivos, las rutas y la información práctica.";
+export const CHAT_DAILY_LIMIT_REPLY: ApiMessage = {
+  key: "assistant.reply.dailyLimit",
+};
 
 /** Paths whose errors are `{reply}` bodies (docs/API.md, chat). */
 export function isChatPath(path: string): boolean {

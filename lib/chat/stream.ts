@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { HttpError } from "@/lib/http/errors.ts";
-import { CHAT_REPLIES } from "./replies.ts";
+import { DEFAULT_LANG, type Lang } from "@/lib/i18n/catalogue.ts";
+import { getChatReply } from "./replies.ts";
 
 /** Whether the client asked for the reply as server-sent events. */
 export function wantsEventStream(accept: string | undefined): boolean {
@@ -14,13 +15,14 @@ export function wantsEventStream(accept: string | undefined): boolean {
  * awaited before the response starts, so a provider that fails at once still
  * gets its status code (502) from the error funnel; a failure after that can
  * only be told in the stream, as `event: error` with the chat's `{reply}` (no
- * internals).
+ * internals) in `lang`.
  */
 export async function respondWithEventStream(
   c: Context,
   start: (
     signal: AbortSignal,
   ) => Promise<AsyncGenerator<string, void, undefined>>,
+  lang: Lang = DEFAULT_LANG,
 ): Promise<Response> {
   // Cancels the provider call when the visitor goes away mid-stream.
   const cancel = new AbortController();
@@ -47,7 +49,7 @@ export async function respondWithEventStream(
       await stream.writeSSE({
         event: "error",
         data: JSON.stringify({
-          reply: CHAT_REPLIES[status] ?? CHAT_REPLIES[500],
+          reply: getChatReply(status, lang),
         }),
       });
     }

@@ -5,6 +5,7 @@
  * reaches the visitor) and records the question, masked and cut, for the
  * tourism office (lib/db/unanswered_questions.ts).
  */
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import {
   type QuestionGroup,
   recordUnansweredQuestion,
@@ -16,23 +17,28 @@ export const NO_DATA_MARKER = "[SIN_DATOS]";
 /** The most characters of a question kept. */
 export const MAX_QUESTION_LENGTH = 200;
 
-/** The prompt's rule that asks for the marker. */
-export const NO_DATA_RULE =
-  `- Si la pregunta es de turismo pero los datos de abajo no la responden, empieza tu respuesta exactamente con ${NO_DATA_MARKER} y después responde como siempre (dilo y sugiere dónde confirmarlo). No escribas ${NO_DATA_MARKER} en ningún otro caso.`;
+/**
+ * The reply when the model wrote nothing but the marker, in `lang`. The
+ * marker itself is the same in every language (the prompt's rule, in
+ * `assistant.json`, names it): a token for the service, never shown.
+ */
+export function getNoDataFallback(lang: Lang = DEFAULT_LANG): string {
+  return t(lang, "assistant.noData.fallback");
+}
 
-/** The reply when the model wrote nothing but the marker. */
-export const NO_DATA_FALLBACK =
-  "No tengo ese dato en la información del portal. Te sugiero confirmarlo en el módulo de información turística.";
+/** {@linkcode getNoDataFallback} in Spanish. */
+export const NO_DATA_FALLBACK = getNoDataFallback();
 
-/** A reply without the marker, and whether it had one. */
+/** A reply without the marker, and whether it had one; the fallback in `lang`. */
 export function stripNoDataMarker(
   reply: string,
+  lang: Lang = DEFAULT_LANG,
 ): { text: string; unanswered: boolean } {
   if (!reply.includes(NO_DATA_MARKER)) {
     return { text: reply, unanswered: false };
   }
   const text = reply.replaceAll(NO_DATA_MARKER, "").replace(/^\s+/, "");
-  return { text: text || NO_DATA_FALLBACK, unanswered: true };
+  return { text: text || getNoDataFallback(lang), unanswered: true };
 }
 
 /**
@@ -41,11 +47,13 @@ export function stripNoDataMarker(
  * back until the next delta shows it is not (or the stream ends). Leading
  * whitespace after a marker at the start is dropped. `onMarker` is called
  * once, when the first marker is seen; the stream ends only after what it
- * returns settles.
+ * returns settles. A reply that was only the marker becomes the fallback in
+ * `lang`.
  */
 export async function* stripNoDataMarkerFromStream(
   deltas: AsyncIterable<string>,
   onMarker: () => Promise<unknown> | void,
+  lang: Lang = DEFAULT_LANG,
 ): AsyncGenerator<string, void, undefined> {
   let pending = "";
   let noted: Promise<unknown> | void | undefined;
@@ -81,7 +89,7 @@ export async function* stripNoDataMarkerFromStream(
   }
   const rest = started ? pending : pending.replace(/^\s+/, "");
   if (rest !== "") yield rest;
-  else if (!started && noted) yield NO_DATA_FALLBACK;
+  else if (!started && noted) yield getNoDataFallback(lang);
   await noted;
 }
 
@@ -105,9 +113,14 @@ export function maskQuestion(question: string): string {
   return [...masked].slice(0, MAX_QUESTION_LENGTH).join("");
 }
 
-/** Spanish words that do not change what a question asks about (question words do, and stay). */
+/**
+ * Spanish and English words that do not change what a question asks about
+ * (question words do, and stay), so a question is grouped with the ones
+ * that read the same in the language it was asked in.
+ */
 const STOP_WORDS = new Set(
-  ("a al algo algun alguna alguno algunos con de del el en es esta este esto hay la las le lo los me mi muy o para pero por puedo puede que se si sin su sus te tiene tienen un una uno unos y ya yo hola porfa favor gracias")
+  ("a al algo algun alguna alguno algunos con de del el en es esta este esto hay la las le lo los me mi muy o para pero por puedo puede que se si sin su sus te tiene tienen un una uno unos y ya yo hola porfa favor gracias " +
+    "an and any are at be can could do does for have hello hi i in is it me my of on or please some thank thanks the there this to with would you your")
     .split(" "),
 );
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BadGatewayError } from "@/lib/http/errors.ts";
+import { apiMessage, BadGatewayError } from "@/lib/http/errors.ts";
 import type { CmsTicket, TicketCms, TicketInput } from "./types.ts";
 
 export interface WordPressOptions {
@@ -53,8 +53,10 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
     } = {},
   ): Promise<unknown> {
     let res: Response;
-    try {
-      res = await fetch(url, {
+    // One deadline for the call, retries included.
+    const signal = AbortSignal.timeout(timeoutMs);
+    const send = () =>
+      fetch(url, {
         method,
         headers: {
           authorization,
@@ -62,8 +64,17 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
           ...(body ? { "content-type": "application/json" } : {}),
         },
         body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       });
+    try {
+      try {
+        res = await send();
+      } catch (error) {
+        // A reused connection the server had closed fails before any
+        // answer: a read is safe to send once more.
+        if (method !== "GET" || signal.aborted) throw error;
+        res = await send();
+      }
     } catch (error) {
       const timedOut = error instanceof DOMException &&
         error.name === "TimeoutError";
@@ -73,9 +84,7 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
         }`,
       );
       throw new BadGatewayError(
-        timedOut
-          ? "El CMS no respondió a tiempo"
-          : "No se pudo conectar con el CMS",
+        apiMessage(timedOut ? "cms.timeout" : "cms.unreachable"),
       );
     }
     const text = await res.text().catch(() => "");
@@ -94,14 +103,14 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
         }`,
       );
       throw new BadGatewayError(
-        `El CMS respondió con un error (${res.status})`,
+        apiMessage("cms.status", { status: String(res.status) }),
       );
     }
     if (json === undefined) {
       console.error(
         `WordPress ${method} ${options.postType}: the answer is not JSON`,
       );
-      throw new BadGatewayError("El CMS dio una respuesta no válida");
+      throw new BadGatewayError(apiMessage("cms.invalid"));
     }
     return json;
   }
@@ -110,7 +119,7 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
     const result = schema.safeParse(value);
     if (!result.success) {
       console.error(`WordPress ${options.postType}: unexpected answer shape`);
-      throw new BadGatewayError("El CMS dio una respuesta no válida");
+      throw new BadGatewayError(apiMessage("cms.invalid"));
     }
     return result.data;
   }
@@ -162,7 +171,7 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
       );
       const existing = await findPost(input.shareCode);
       if (!existing) {
-        throw new BadGatewayError("El CMS dio una respuesta no válida");
+        throw new BadGatewayError(apiMessage("cms.invalid"));
       }
       return toTicket(existing, input.shareCode);
     },

@@ -19,6 +19,12 @@ export interface Ticket {
    * card's URL carries it, so a renamed card is a new URL for every cache.
    */
   nameRevision?: number;
+  /**
+   * The language the ticket was made in (`es`, `en`; absent: Spanish, as
+   * tickets made before there were languages). The share card is drawn in
+   * it. Kept here only, never sent to the CMS.
+   */
+  lang?: string;
 }
 
 /** Saving a ticket whose share code was erased: it can never be claimed again. */

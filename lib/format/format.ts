@@ -1,71 +1,110 @@
 /**
- * Spanish (Mexico) wording of the data set's values for pages and the chat
- * prompt: money, durations, dates, distances, categories. Server-only;
- * islands get the finished strings as props.
+ * The data set's values as a visitor of each language reads them: money,
+ * durations, dates, distances, categories. Every function takes the
+ * language last (default Spanish, the spec's wording), so a page passes
+ * `getLang(c)` and nothing else changes. Words come from the `format`
+ * catalogue (`locales/<lang>/format.json`), numbers and dates from `Intl` in
+ * the language's locale (`meta.json`'s `intlLocale`). Server-only; islands
+ * get the finished strings as props.
  */
 import { LRUCache } from "lru-cache";
 import type { Attraction } from "@/lib/data/tourism_data.ts";
-
-const LOCALE = "es-MX";
+import {
+  DEFAULT_LANG,
+  getLangMeta,
+  type Lang,
+  t,
+} from "@/lib/i18n/catalogue.ts";
 
 /**
  * Intl formatters are costly to build (tens of microseconds, a quarter of a
  * route page's render time when built per call) and safe to share: one per
- * distinct options, and the options come from code and the data set's time
- * zones, so the memo stays small (bounded anyway).
+ * locale and distinct options, and the options come from code and the data
+ * set's time zones, so the memo stays small (bounded anyway).
  */
 const formatters = new LRUCache<
   string,
   Intl.DateTimeFormat | Intl.NumberFormat
->({ max: 64 });
+>({ max: 128 });
 
 function getFormatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
   kind: "date" | "number",
+  lang: Lang,
   options: Intl.DateTimeFormatOptions & Intl.NumberFormatOptions,
 ): T {
-  const key = `${kind}:${JSON.stringify(options)}`;
+  const locale = getLangMeta(lang).intlLocale;
+  const key = `${kind}:${locale}:${JSON.stringify(options)}`;
   let formatter = formatters.get(key);
   if (!formatter) {
     formatter = kind === "date"
-      ? new Intl.DateTimeFormat(LOCALE, options)
-      : new Intl.NumberFormat(LOCALE, options);
+      ? new Intl.DateTimeFormat(locale, options)
+      : new Intl.NumberFormat(locale, options);
     formatters.set(key, formatter);
   }
   return formatter as T;
 }
 
-/** `Entrada libre`, or `$120 MXN` (no cents when there are none). */
+/**
+ * A price, or `free` (default: the catalogue's "Entrada libre" / "Free
+ * admission") when it is zero; no cents when there are none. Spanish keeps
+ * the spec's `$1,450 MXN`: in Mexico `$` alone is the peso, and the code
+ * after it tells a foreign reader. Other languages get `Intl`'s currency
+ * format of their locale, which names the peso the way its readers expect
+ * (`MX$1,450` in English, `1 450 $MX` in French).
+ */
 export function formatMoney(
   money: { amount: number; currency: string },
-  free = "Entrada libre",
+  free?: string,
+  lang: Lang = DEFAULT_LANG,
 ): string {
-  if (money.amount === 0) return free;
-  const number = getFormatter<Intl.NumberFormat>("number", {
+  if (money.amount === 0) return free ?? t(lang, "format.free");
+  const digits = {
     minimumFractionDigits: Number.isInteger(money.amount) ? 0 : 2,
     maximumFractionDigits: 2,
+  };
+  if (lang === DEFAULT_LANG) {
+    const number = getFormatter<Intl.NumberFormat>("number", lang, digits)
+      .format(money.amount);
+    return `$${number} ${money.currency}`;
+  }
+  return getFormatter<Intl.NumberFormat>("number", lang, {
+    ...digits,
+    style: "currency",
+    currency: money.currency,
   }).format(money.amount);
-  return `$${number} ${money.currency}`;
 }
 
-/** `45 min`, `2 h`, `1 h 30 min`. */
-export function formatMinutes(minutes: number): string {
+/** `45 min`, `2 h`, `1 h 30 min` (English: `2 hr`, `1 hr 30 min`). */
+export function formatMinutes(
+  minutes: number,
+  lang: Lang = DEFAULT_LANG,
+): string {
   const m = Math.round(minutes);
   const hours = Math.floor(m / 60);
   const rest = m % 60;
-  if (hours === 0) return `${rest} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  if (hours === 0) return t(lang, "format.minutes", { minutes: rest });
+  return rest === 0
+    ? t(lang, "format.hours", { hours })
+    : t(lang, "format.hoursMinutes", { hours, minutes: rest });
 }
 
 /** Hours like `3.5` as `3 h 30 min`. */
-export function formatHours(hours: number): string {
-  return formatMinutes(hours * 60);
+export function formatHours(hours: number, lang: Lang = DEFAULT_LANG): string {
+  return formatMinutes(hours * 60, lang);
 }
 
-/** `22 de noviembre de 2026`, in the municipality's time zone. */
-export function formatDate(iso: string, timeZone: string): string {
+/**
+ * `22 de noviembre de 2026` (English: `November 22, 2026`), in the
+ * municipality's time zone.
+ */
+export function formatDate(
+  iso: string,
+  timeZone: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
   // A bare date (2026-11-22) is a calendar day: show it as written.
   const bare = /^\d{4}-\d{2}-\d{2}$/.test(iso);
-  return getFormatter<Intl.DateTimeFormat>("date", {
+  return getFormatter<Intl.DateTimeFormat>("date", lang, {
     day: "numeric",
     month: "long",
     year: "numeric",
@@ -73,71 +112,136 @@ export function formatDate(iso: string, timeZone: string): string {
   }).format(new Date(bare ? `${iso}T12:00:00Z` : iso));
 }
 
-/** `22 nov 2026, 14:05`: an instant to the minute, in the municipality's time zone (24-hour clock). */
-export function formatDateTime(iso: string, timeZone: string): string {
-  return getFormatter<Intl.DateTimeFormat>("date", {
+/**
+ * `22 nov 2026, 14:05`: an instant to the minute, in the municipality's
+ * time zone. Spanish keeps the 24-hour clock of the spec's pages; another
+ * language gets its locale's clock (`Nov 22, 2026, 2:05 PM` in English).
+ */
+export function formatDateTime(
+  iso: string,
+  timeZone: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return getFormatter<Intl.DateTimeFormat>("date", lang, {
     day: "numeric",
     month: "short",
     year: "numeric",
-    hour: "2-digit",
+    ...(lang === DEFAULT_LANG
+      ? { hour: "2-digit", hourCycle: "h23" }
+      : { hour: "numeric" }),
     minute: "2-digit",
-    hourCycle: "h23",
     timeZone,
   }).format(new Date(iso));
 }
 
-/** `31 oct – 2 nov 2026` for an event's span. */
+/** `31 oct – 2 nov 2026` (English: `Oct 31 – Nov 2, 2026`) for an event's span. */
 export function formatDateRange(
   start: string,
   end: string,
+  lang: Lang = DEFAULT_LANG,
 ): string {
   const format = (iso: string, withYear: boolean) =>
-    getFormatter<Intl.DateTimeFormat>("date", {
+    getFormatter<Intl.DateTimeFormat>("date", lang, {
       day: "numeric",
       month: "short",
       year: withYear ? "numeric" : undefined,
       timeZone: "UTC",
     }).format(new Date(`${iso}T12:00:00Z`)).replace(".", "");
   if (start === end) return format(start, true);
-  return `${format(start, start.slice(0, 4) !== end.slice(0, 4))} – ${
-    format(end, true)
-  }`;
+  return t(lang, "format.dateRange", {
+    start: format(start, start.slice(0, 4) !== end.slice(0, 4)),
+    end: format(end, true),
+  });
 }
 
-/** Distances as a walker reads them: `350 m`, `1.2 km`, `14 km`. */
-export function formatDistance(km: number): string {
-  if (km < 1) return `${Math.max(10, Math.round(km * 100) * 10)} m`;
-  if (km < 10) return `${km.toFixed(1)} km`;
-  return `${Math.round(km)} km`;
+/** Distances as a walker reads them: `350 m`, `1.2 km`, `14 km`, in the language's digits. */
+export function formatDistance(km: number, lang: Lang = DEFAULT_LANG): string {
+  const [value, unit, digits] = km < 1
+    ? [Math.max(10, Math.round(km * 100) * 10), "meter", 0]
+    : km < 10
+    ? [km, "kilometer", 1]
+    : [Math.round(km), "kilometer", 0];
+  return getFormatter<Intl.NumberFormat>("number", lang, {
+    style: "unit",
+    unit,
+    unitDisplay: "short",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
 }
 
-/** An average rating with one decimal, Mexican style: `4.5`. */
-export function formatRating(value: number): string {
-  return value.toFixed(1);
+/** An average rating with one decimal: `4.5` (`4,5` where the locale writes so). */
+export function formatRating(value: number, lang: Lang = DEFAULT_LANG): string {
+  return getFormatter<Intl.NumberFormat>("number", lang, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(value);
 }
 
-/** Category names as a visitor reads them. */
+/** A number in the language's digits and separators: `1,200`. */
+export function formatNumber(value: number, lang: Lang = DEFAULT_LANG): string {
+  return getFormatter<Intl.NumberFormat>("number", lang, {}).format(value);
+}
+
+/** An attraction's category as a visitor reads it: `Museo`, `Museum`. */
+export function getCategoryLabel(
+  category: Attraction["category"],
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return t(lang, "format.category", { category });
+}
+
+/** A route's difficulty as a visitor reads it: `Fácil`, `Easy`. */
+export function getDifficultyLabel(
+  difficulty: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return t(lang, "format.difficulty", { difficulty });
+}
+
+const CATEGORIES: readonly Attraction["category"][] = [
+  "museo",
+  "naturaleza",
+  "historia",
+  "gastronomia",
+  "arquitectura",
+  "aventura",
+  "cultura",
+];
+
+/**
+ * Category names in Spanish, from the catalogue. Kept for the Spanish-only
+ * callers; a page in any language calls {@linkcode getCategoryLabel}.
+ */
 export const CATEGORY_LABELS: Readonly<Record<Attraction["category"], string>> =
-  {
-    museo: "Museo",
-    naturaleza: "Naturaleza",
-    historia: "Historia",
-    gastronomia: "Gastronomía",
-    arquitectura: "Arquitectura",
-    aventura: "Aventura",
-    cultura: "Cultura",
-  };
+  Object.fromEntries(
+    CATEGORIES.map((category) => [category, getCategoryLabel(category)]),
+  ) as Record<Attraction["category"], string>;
 
-/** Route difficulty as a visitor reads it. */
-export const DIFFICULTY_LABELS: Readonly<Record<string, string>> = {
-  baja: "Fácil",
-  media: "Moderada",
-  alta: "Exigente",
-};
+/**
+ * Route difficulty in Spanish, from the catalogue. Kept for the
+ * Spanish-only callers; a page in any language calls
+ * {@linkcode getDifficultyLabel}.
+ */
+export const DIFFICULTY_LABELS: Readonly<Record<string, string>> = Object
+  .fromEntries(
+    ["baja", "media", "alta"].map((level) => [
+      level,
+      getDifficultyLabel(level),
+    ]),
+  );
 
-/** `1 visita`, `3 visitas`: a count with its noun in the right number. */
-export function plural(count: number, one: string, many: string): string {
-  return `${getFormatter<Intl.NumberFormat>("number", {}).format(count)} ${
-    count === 1 ? one : many
-  }`;
+/**
+ * `1 visita`, `3 visitas`: a count with its noun in the right number.
+ * Prefer a catalogue message with an ICU plural (`{count, plural, one {#
+ * visita} other {# visitas}}`), which follows each language's plural rules;
+ * this two-form helper is for Spanish callers not yet moved to one.
+ */
+export function plural(
+  count: number,
+  one: string,
+  many: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return `${formatNumber(count, lang)} ${count === 1 ? one : many}`;
 }

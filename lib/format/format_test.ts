@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
 import {
+  CATEGORY_LABELS,
+  DIFFICULTY_LABELS,
   formatDate,
   formatDateRange,
+  formatDateTime,
   formatDistance,
+  formatHours,
   formatMinutes,
   formatMoney,
+  formatRating,
+  getCategoryLabel,
+  getDifficultyLabel,
   plural,
 } from "./format.ts";
 import { contrastText, renderThemeCss } from "@/lib/branding/theme_css.ts";
@@ -45,6 +52,70 @@ Deno.test("page formatting", async (t) => {
     assert.equal(
       formatDateRange("2026-12-30", "2027-01-02"),
       "30 dic 2026 – 2 ene 2027",
+    );
+  });
+
+  await t.step("Spanish labels and clock stay as they were", () => {
+    assert.equal(CATEGORY_LABELS.gastronomia, "Gastronomía");
+    assert.equal(DIFFICULTY_LABELS.alta, "Exigente");
+    assert.equal(formatHours(3.5), "3 h 30 min");
+    assert.equal(formatRating(4.46), "4.5");
+    assert.equal(
+      formatDateTime("2026-11-22T20:05:00Z", "America/Mexico_City"),
+      "22 nov 2026, 14:05",
+    );
+  });
+
+  await t.step("English: money as MX$, free admission, cents kept", () => {
+    assert.equal(
+      formatMoney({ amount: 0, currency: "MXN" }, undefined, "en"),
+      "Free admission",
+    );
+    assert.equal(
+      formatMoney({ amount: 1450, currency: "MXN" }, undefined, "en"),
+      "MX$1,450",
+    );
+    assert.equal(
+      formatMoney({ amount: 35.5, currency: "MXN" }, undefined, "en"),
+      "MX$35.50",
+    );
+    assert.equal(
+      formatMoney({ amount: 0, currency: "MXN" }, "free", "en"),
+      "free",
+    );
+  });
+
+  await t.step("English: durations, distances, ratings and labels", () => {
+    assert.equal(formatMinutes(45, "en"), "45 min");
+    assert.equal(formatMinutes(120, "en"), "2 hr");
+    assert.equal(formatMinutes(90, "en"), "1 hr 30 min");
+    assert.equal(formatHours(3.5, "en"), "3 hr 30 min");
+    assert.equal(formatDistance(0.347, "en"), "350 m");
+    assert.equal(formatDistance(1.23, "en"), "1.2 km");
+    assert.equal(formatDistance(36.4, "en"), "36 km");
+    assert.equal(formatRating(4.46, "en"), "4.5");
+    assert.equal(plural(1200, "visit", "visits", "en"), "1,200 visits");
+    assert.equal(getCategoryLabel("gastronomia", "en"), "Food and drink");
+    assert.equal(getCategoryLabel("museo", "es"), "Museo");
+    assert.equal(getDifficultyLabel("media", "en"), "Moderate");
+  });
+
+  await t.step("English: dates as a US reader writes them", () => {
+    assert.equal(
+      formatDate("2026-11-23T02:00:00Z", "America/Mexico_City", "en"),
+      "November 22, 2026",
+    );
+    assert.equal(
+      formatDateRange("2026-10-31", "2026-11-02", "en"),
+      "Oct 31 – Nov 2, 2026",
+    );
+    assert.equal(
+      formatDateRange("2026-12-30", "2027-01-02", "en"),
+      "Dec 30, 2026 – Jan 2, 2027",
+    );
+    assert.equal(
+      formatDateTime("2026-11-22T20:05:00Z", "America/Mexico_City", "en"),
+      "Nov 22, 2026, 2:05 PM",
     );
   });
 

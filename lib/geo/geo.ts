@@ -1,4 +1,5 @@
 import type { Attraction, LatLng } from "@/lib/data/tourism_data.ts";
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 
 /** The mean Earth radius (IUGG), in km: the usual constant for haversine. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -30,11 +31,12 @@ export function formatLatLng({ lat, lng }: LatLng): string {
 }
 
 /**
- * Kilometres with one decimal and a decimal point, as written in Mexico:
- * `1.2 km`; below 0.05 km, `menos de 0.1 km` rather than a puzzling `0.0 km`.
+ * Kilometres with one decimal and a decimal point, as written in Mexico
+ * (and read by the model in any language): `1.2 km`; below 0.05 km, `menos
+ * de 0.1 km` (`less than 0.1 km` in English) rather than a puzzling `0.0 km`.
  */
-export function formatKm(km: number): string {
-  return km < 0.05 ? "menos de 0.1 km" : `${km.toFixed(1)} km`;
+export function formatKm(km: number, lang: Lang = DEFAULT_LANG): string {
+  return km < 0.05 ? t(lang, "format.kmUnderTenth") : `${km.toFixed(1)} km`;
 }
 
 /**

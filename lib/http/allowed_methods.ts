@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from "hono";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
-import { HttpError } from "./errors.ts";
+import { getLangMeta, type Lang } from "@/lib/i18n/catalogue.ts";
+import { apiMessage, HttpError } from "./errors.ts";
 import { isApiPath } from "./security_headers.ts";
 
 /** A route as the app lists it (`app.routes`). */
@@ -21,14 +22,21 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 export class MethodNotAllowedError extends HttpError {
   override name = "MethodNotAllowedError";
   constructor(method: string, path: string, allowed: readonly string[]) {
-    const usable = spanishList(allowed.filter((m) => m !== "OPTIONS"));
+    const usable = (lang: Lang) =>
+      orList(allowed.filter((m) => m !== "OPTIONS"), lang);
     super(
       405,
-      "Método no permitido",
-      `La ruta ${path} no acepta ${method}; usa ${usable}.`,
+      apiMessage("error.405"),
+      apiMessage("details.methodNotAllowed", {
+        path,
+        method,
+        allowed: usable,
+      }),
       {
         headers: { Allow: allowed.join(", ") },
-        reply: `Esta dirección solo acepta solicitudes ${usable}.`,
+        reply: apiMessage("details.methodNotAllowedReply", {
+          allowed: usable,
+        }),
       },
     );
   }
@@ -111,9 +119,9 @@ class RouteTable {
   }
 }
 
-/** `["GET", "HEAD"]` → `GET o HEAD`. */
-function spanishList(items: readonly string[]): string {
-  return items.length <= 1
-    ? items.join("")
-    : `${items.slice(0, -1).join(", ")} o ${items.at(-1)}`;
+/** `["GET", "HEAD"]` → `GET o HEAD` (English: `GET or HEAD`). */
+function orList(items: readonly string[], lang: Lang): string {
+  return new Intl.ListFormat(getLangMeta(lang).intlLocale, {
+    type: "disjunction",
+  }).format(items);
 }

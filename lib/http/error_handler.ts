@@ -1,26 +1,31 @@
 import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { CHAT_REPLIES, isChatPath } from "@/lib/chat/replies.ts";
+import { getChatReply, isChatPath } from "@/lib/chat/replies.ts";
+import { t } from "@/lib/i18n/catalogue.ts";
+import { getApiLang } from "./api_lang.ts";
 import { HttpError } from "./errors.ts";
 
 /**
  * The one error funnel: known errors become their status with `{error,
- * details}` (chat: `{reply}`); anything else is logged and answered 500
- * without internals.
+ * details}` (chat: `{reply}`) in the answer's language ({@linkcode
+ * getApiLang}: Spanish unless the request prefers another language we
+ * have); anything else is logged and answered 500 without internals.
  */
 export function createErrorHandler(): ErrorHandler {
   return function handleError(error, c) {
+    const lang = getApiLang(c);
     let status: number;
     let body: Record<string, unknown>;
     let headers: Record<string, string> = {};
     let reply: string | undefined;
     if (error instanceof HttpError) {
-      reply = error.options.reply;
+      const said = error.describe(lang);
+      reply = said.reply;
       status = error.status;
       body = {
-        error: error.message,
-        details: error.details,
+        error: said.error,
+        details: said.details,
         ...error.options.body,
       };
       headers = error.options.headers ?? {};
@@ -29,19 +34,19 @@ export function createErrorHandler(): ErrorHandler {
       // Hono's own exceptions carry English text (e.g. its validator's
       // "Malformed JSON in request body"): never shown to a visitor.
       body = {
-        error: "Solicitud no válida",
-        details: "Revisa los datos que enviaste e inténtalo de nuevo.",
+        error: t(lang, "api.error.400"),
+        details: t(lang, "api.details.checkInput"),
       };
     } else {
       console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
       status = 500;
       body = {
-        error: "Error interno del servidor",
-        details: "Inténtalo de nuevo más tarde",
+        error: t(lang, "api.error.500"),
+        details: t(lang, "api.details.tryLater"),
       };
     }
     if (isChatPath(c.req.path)) {
-      body = { reply: reply ?? CHAT_REPLIES[status] ?? CHAT_REPLIES[500] };
+      body = { reply: reply ?? getChatReply(status, lang) };
     }
     return c.json(body, status as ContentfulStatusCode, headers);
   };

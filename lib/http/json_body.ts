@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { BadRequestError, HttpError } from "./errors.ts";
+import { apiMessage, BadRequestError, HttpError } from "./errors.ts";
 import { BODY_MESSAGES } from "./validation_messages.ts";
 
 /** The largest request body accepted, in bytes. */
@@ -34,7 +34,7 @@ export function jsonBody(
     if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
       throw new HttpError(
         415,
-        "Tipo de contenido no admitido",
+        apiMessage("error.415"),
         BODY_MESSAGES.notJsonType,
       );
     }
@@ -103,8 +103,8 @@ class BodyTooLargeError extends HttpError {
   constructor() {
     super(
       413,
-      "Solicitud demasiado grande",
-      `El cuerpo supera ${MAX_BODY_BYTES / 1024} KiB`,
+      apiMessage("error.413"),
+      apiMessage("body.tooLarge", { kib: MAX_BODY_BYTES / 1024 }),
     );
   }
 }
@@ -115,8 +115,8 @@ class BodyTimeoutError extends HttpError {
   constructor() {
     super(
       408,
-      "Tiempo de espera agotado",
-      "El cuerpo de la solicitud no llegó a tiempo",
+      apiMessage("error.408"),
+      apiMessage("body.timeout"),
       { headers: { Connection: "close" } },
     );
   }

@@ -1,8 +1,9 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AuthUser } from "@/lib/auth/tokens.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
+import type { Lang } from "@/lib/i18n/catalogue.ts";
 import { BadRequestError } from "./errors.ts";
-import { describeIssue } from "./validation_messages.ts";
+import { getIssueMessage } from "./validation_messages.ts";
 
 /** What handlers find on the Hono context. */
 export type AppEnv = {
@@ -11,17 +12,26 @@ export type AppEnv = {
     user?: AuthUser;
     /** The signed-in staff member on `/panel`; set by `requireStaff` (lib/staff/guard.ts). */
     staff?: StaffMember;
+    /** The page's language, from its path (`/en/...`); read it with `getLang(c)` (lib/i18n/context.ts). */
+    lang?: Lang;
+    /**
+     * The language an API answer is in when the request named one itself
+     * (the chat's `lang` field); otherwise `Accept-Language` decides: see
+     * `getApiLang` (lib/http/api_lang.ts).
+     */
+    apiLang?: Lang;
   };
 };
 
 /** The `{error, details, field?}` body of every error outside the chat, as OpenAPI shows it. */
 export const ErrorBody = z.object({
   error: z.string().openapi({
-    description: "What happened, in a few Spanish words",
+    description:
+      "What happened, in a few words: Spanish, or English when `Accept-Language` prefers it",
     example: "Solicitud no válida",
   }),
   details: z.string().openapi({
-    description: "What to do about it, in Spanish",
+    description: "What to do about it, in the same language",
     example:
       "El correo electrónico no es válido. Revisa que esté escrito como nombre@ejemplo.com.",
   }),
@@ -47,15 +57,15 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        // Our Spanish sentence, not zod's: see validation_messages.ts. The
-        // value validated is passed by @hono/zod-validator (typed in its
-        // Hook, not in zod-openapi's): it tells a missing field from a
-        // wrong-typed one.
-        const { field, details } = describeIssue(
+        // Our sentence, not zod's, in the request's language: see
+        // validation_messages.ts. The value validated is passed by
+        // @hono/zod-validator (typed in its Hook, not in zod-openapi's): it
+        // tells a missing field from a wrong-typed one.
+        const { field, message } = getIssueMessage(
           result.error.issues[0],
           "data" in result ? result.data : undefined,
         );
-        throw new BadRequestError(details, { field });
+        throw new BadRequestError(message, { field });
       }
     },
   });

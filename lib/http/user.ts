@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AuthUser, TokenVerifier } from "@/lib/auth/tokens.ts";
-import { ForbiddenError, UnauthorizedError } from "./errors.ts";
+import { apiMessage, ForbiddenError, UnauthorizedError } from "./errors.ts";
 import type { AppEnv } from "./router.ts";
 
 /** Rejects requests without a valid bearer token (401) and puts the user on the context. */
@@ -11,7 +11,9 @@ export function requireUser(
     const token = readBearerToken(c);
     if (!token) {
       throw new UnauthorizedError(
-        "Falta el encabezado Authorization: Bearer <token>",
+        apiMessage("auth.missingHeader", {
+          header: "Authorization: Bearer <token>",
+        }),
       );
     }
     c.set("user", await verifier.verify(token));
@@ -33,9 +35,9 @@ export function optionalUser(
 /** Throws 403 unless `userId` is the authenticated user's own id. */
 export function assertSelf(c: Context<AppEnv>, userId: string): AuthUser {
   const user = c.get("user");
-  if (!user) throw new UnauthorizedError("Falta el token");
+  if (!user) throw new UnauthorizedError(apiMessage("auth.missingToken"));
   if (user.id !== userId) {
-    throw new ForbiddenError("userId no coincide con el usuario del token");
+    throw new ForbiddenError(apiMessage("auth.userMismatch"));
   }
   return user;
 }
@@ -46,7 +48,7 @@ function readBearerToken(c: Context): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
     throw new UnauthorizedError(
-      "El encabezado Authorization debe ser 'Bearer <token>'",
+      apiMessage("auth.badHeader", { format: "'Bearer <token>'" }),
     );
   }
   return match[1];

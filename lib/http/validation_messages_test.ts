@@ -94,3 +94,60 @@ Deno.test("validation messages for the rarer issues and unknown fields", () => {
     details: "El cuerpo de la solicitud debe ser un objeto JSON.",
   });
 });
+
+Deno.test("validation messages in English agree with the field's number", () => {
+  const en = (schema: z.ZodType, body: unknown) => {
+    const result = schema.safeParse(body);
+    assert.ok(!result.success, JSON.stringify(body));
+    return describeIssue(result.error.issues[0], body, "en").details;
+  };
+  const notes = z.object({ notes: z.string().min(1).max(3) });
+  assert.equal(en(notes, {}), "The notes are required.");
+  assert.equal(en(notes, { notes: "" }), "The notes cannot be empty.");
+  assert.equal(
+    en(notes, { notes: "abcd" }),
+    "The notes can be at most 3 characters long.",
+  );
+  const rating = z.object({ rating: z.number().int().min(1).max(5) });
+  assert.equal(en(rating, {}), "The rating is required.");
+  assert.equal(en(rating, { rating: "5" }), "The rating must be a number.");
+  assert.equal(
+    en(rating, { rating: 2.5 }),
+    "The rating must be a whole number.",
+  );
+  assert.equal(en(rating, { rating: 0 }), "The rating must be at least 1.");
+  assert.equal(en(rating, { rating: 6 }), "The rating must be at most 5.");
+  assert.equal(
+    en(z.object({ code: z.string().min(4) }), { code: "ab" }),
+    "The guide code must be at least 4 characters long.",
+  );
+  assert.equal(
+    en(z.object({ history: z.array(z.string()).max(1) }), {
+      history: ["a", "b"],
+    }),
+    "The conversation history can have at most 1 item.",
+  );
+  assert.equal(
+    en(z.object({ history: z.array(z.string()) }), { history: [1] }),
+    'The field "history.0" must be text.',
+  );
+  assert.equal(
+    en(z.strictObject({}), { a: 1, b: 2 }),
+    'The fields "a", "b" are not accepted.',
+  );
+  assert.equal(
+    en(z.strictObject({}), { a: 1 }),
+    'The field "a" is not accepted.',
+  );
+  assert.equal(
+    en(z.object({ location: z.enum(["centro", "norte"]) }), {
+      location: "sur",
+    }),
+    'The location must be one of these values: "centro", "norte".',
+  );
+  assert.equal(
+    en(z.object({ guest: z.url() }), { guest: "nada" }),
+    "The guest passport option (guest) must be a valid web address (URL).",
+  );
+  assert.equal(en(z.object({}), 3), "The request body must be a JSON object.");
+});

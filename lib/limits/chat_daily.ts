@@ -1,7 +1,7 @@
 import { CHAT_DAILY_LIMIT_REPLY } from "@/lib/chat/replies.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { commit } from "@/lib/db/kv.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { apiMessage, HttpError } from "@/lib/http/errors.ts";
 
 /**
  * The operator's ceiling on what one day of chat may cost
@@ -55,8 +55,8 @@ export class ChatDailyLimit {
     }
     throw new HttpError(
       503,
-      "Servicio no disponible",
-      "El asistente alcanzó el límite de preguntas de hoy",
+      apiMessage("error.503"),
+      apiMessage("limit.chatDaily"),
       { reply: CHAT_DAILY_LIMIT_REPLY },
     );
   }

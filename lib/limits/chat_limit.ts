@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import type { Config } from "@/lib/config/config.ts";
-import { TooManyRequestsError } from "@/lib/http/errors.ts";
+import { apiMessage, TooManyRequestsError } from "@/lib/http/errors.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 
 /** At most 20 chat requests per IP address in any 60-second window (docs/API.md, limits). */
@@ -29,7 +29,7 @@ export function limitChatRate(
     });
     if (!result.allowed) {
       throw new TooManyRequestsError(
-        "Demasiadas preguntas seguidas; espera antes de volver a preguntar",
+        apiMessage("limit.chat"),
         result.retryAfterMs / 1000,
       );
     }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { SlidingWindowLimiter } from "./sliding_window.ts";
 import type { Config } from "@/lib/config/config.ts";
-import { TooManyRequestsError } from "@/lib/http/errors.ts";
+import { apiMessage, TooManyRequestsError } from "@/lib/http/errors.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 
 /** The budget's window: "requests a minute". */
@@ -50,9 +50,7 @@ export function limitIpBudget(
     if (!result.allowed) {
       const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
       throw new TooManyRequestsError(
-        `Demasiadas solicitudes desde tu conexión; espera ${seconds} ${
-          seconds === 1 ? "segundo" : "segundos"
-        } antes de volver a intentarlo.`,
+        apiMessage("limit.requests", { seconds }),
         result.retryAfterMs / 1000,
       );
     }

@@ -24,6 +24,12 @@ export class OidcUnavailableError extends Error {
  */
 export class OidcSignInError extends Error {
   override name = "OidcSignInError";
+  /**
+   * The page the sign-in was to return to, when its flow was found (the
+   * provider refused or the user cancelled): its error page speaks that
+   * page's language.
+   */
+  next?: string;
   /** The provider's `error` parameter, e.g. `access_denied` when the user cancelled. */
   get providerError(): string | undefined {
     return this.cause instanceof oauth.AuthorizationResponseError

@@ -142,7 +142,10 @@ export async function finishSignIn(
       codeVerifier: flow.codeVerifier,
       withEmail: flow.purpose === "staff",
     },
-  );
+  ).catch((error) => {
+    if (error instanceof OidcSignInError) error.next = flow.next;
+    throw error;
+  });
   if (flow.purpose === "staff") return { purpose: "staff", identity };
   const { userId } = await getOrCreateUserForIdentity(kv, {
     issuer: identity.issuer,

@@ -3,6 +3,7 @@
  * says what it shows, render_card.ts draws it (layout in card_view.tsx,
  * colours in palette.ts).
  */
+import { DEFAULT_LANG, getNamespace } from "@/lib/i18n/catalogue.ts";
 import type { PageCard, ShareCard } from "./card_types.ts";
 
 /** Bump when the design changes so cached images are not reused. */
@@ -32,6 +33,11 @@ export async function shareCardCacheKey(card: ShareCard): Promise<string> {
     b?.tagline,
     b?.colors,
     b?.logoSvg,
+    // Its language (and that language's words: a changed catalogue is a
+    // new image); a Spanish card keeps the key it always had.
+    ...(card?.lang && card.lang !== DEFAULT_LANG
+      ? [card.lang, getNamespace(card.lang, "card")]
+      : []),
   ]);
   return "og:" + await sha256Hex(payload);
 }

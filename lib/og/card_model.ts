@@ -13,13 +13,15 @@ import { hasGlyph, isZeroWidth } from "./fonts.ts";
 import { cardPalette } from "./palette.ts";
 import { initResvg } from "./resvg.ts";
 import { cleanText, graphemes } from "@/lib/text/clean.ts";
-import {
-  DEFAULT_NAME,
-  firstEmoji,
-  isEmoji,
-  MAX_NAME_GRAPHEMES,
-} from "./text.ts";
+import { firstEmoji, isEmoji, MAX_NAME_GRAPHEMES } from "./text.ts";
 import { LRUCache } from "lru-cache";
+import {
+  DEFAULT_LANG,
+  getLangMeta,
+  isLang,
+  type MessageValues,
+  t,
+} from "@/lib/i18n/catalogue.ts";
 
 /** Badge emoji shown on the card; more are summarised as "+N". */
 const MAX_BADGE_ICONS = 6;
@@ -42,18 +44,41 @@ export async function cardModel(card: ShareCard): Promise<CardModel> {
     if (icon && await hasTwemoji(icon)) icons.push(icon);
   }
   const branding = card?.branding ?? ({} as Partial<ShareCardBranding>);
+  const lang = isLang(card?.lang) ? card.lang : DEFAULT_LANG;
+  const locale = getLangMeta(lang).intlLocale;
+  const say = (key: string, values?: MessageValues) =>
+    t(lang, `card.${key}`, values);
+  const left = Math.max(total - visits, 0);
   return {
     name: (await renderable(cleanText(card?.name, MAX_NAME_GRAPHEMES))) ||
-      DEFAULT_NAME,
+      say("defaultName"),
     visits,
     total,
     percent,
     badgeIcons: icons,
     badgeCount: badges.length,
-    brandName: await renderable(cleanText(branding.name, 60)),
+    brandName: (await renderable(cleanText(branding.name, 60))) ||
+      say("defaultBrand"),
     tagline: await renderable(cleanText(branding.tagline, 90)),
     logo: logoImage(branding.logoSvg),
     colors: cardPalette(branding.colors),
+    locale,
+    labels: {
+      pill: say("pill").toLocaleUpperCase(locale),
+      traveler: say("traveler"),
+      placesVisited: say("placesVisited"),
+      ofTotal: say("ofTotal", { total }),
+      badgesEarned: say("badgesEarned", { count: badges.length }),
+      firstBadge: say("firstBadge"),
+      progress: say("progress"),
+      remaining: total === 0
+        ? say("routeStarting")
+        : left === 0
+        ? say("routeDone")
+        : say("placesLeft", { left }),
+      cta: say("cta"),
+      ctaNote: say("ctaNote"),
+    },
   };
 }
 
@@ -80,15 +105,22 @@ export async function pageCardModel(card: PageCard): Promise<PageCardModel> {
     headerNote: await clean(card?.headerNote, 90),
     eyebrow: await clean(card?.eyebrow, 70),
     title: (await clean(card?.title, MAX_NAME_GRAPHEMES)) ||
-      (await clean(branding.name, 60)) || "Turismo municipal",
+      (await clean(branding.name, 60)) ||
+      t(pageLang(card), "card.defaultBrand"),
     text: await clean(card?.text, 170),
     facts,
     cta: await clean(card?.cta, 48),
     ctaNote: await clean(card?.ctaNote, 90),
-    brandName: await clean(branding.name, 60),
+    brandName: (await clean(branding.name, 60)) ||
+      t(pageLang(card), "card.defaultBrand"),
     logo: logoImage(branding.logoSvg),
     colors: cardPalette(branding.colors),
   };
+}
+
+/** A page card's language (absent or unknown: Spanish). */
+function pageLang(card: PageCard): string {
+  return isLang(card?.lang) ? card.lang : DEFAULT_LANG;
 }
 
 function toCount(value: unknown, max = 9999): number {

@@ -27,6 +27,8 @@ export interface ShareCard {
   /** Earned badges; `icon` is one emoji. */
   badges: { id: string; name: string; icon: string }[];
   branding: ShareCardBranding;
+  /** The language the card is drawn in (the ticket's; absent: Spanish). */
+  lang?: string;
 }
 
 /**
@@ -46,6 +48,8 @@ export interface PageCard {
   title: string;
   /** One line under the title (a short description; two lines at most). */
   text: string;
+  /** The language the card is in (absent: Spanish). */
+  lang?: string;
   /** Up to three short facts, shown as chips (cost, duration, counts). */
   facts: string[];
   /** The footer's call to action... */

@@ -27,8 +27,6 @@ const BADGE_BOX_INNER = 330;
 /** Width of one badge chip plus its gap. */
 const CHIP_STEP = 54;
 
-const nf = new Intl.NumberFormat("es-MX");
-
 /** A raster image for an `<img>`, at its display size. */
 export interface Logo {
   src: string;
@@ -48,6 +46,27 @@ export interface CardModel {
   tagline: string;
   logo: Logo | null;
   colors: Palette;
+  /** The `Intl` locale of the card's language, for its numbers. */
+  locale: string;
+  /** The card's words in its language (`locales/<lang>/card.json`). */
+  labels: CardLabels;
+}
+
+/** The route card's words, said in the card's language by card_model.ts. */
+export interface CardLabels {
+  pill: string;
+  traveler: string;
+  placesVisited: string;
+  /** "de 17 lugares" */
+  ofTotal: string;
+  /** "Insignia ganada" / "Insignias ganadas" */
+  badgesEarned: string;
+  firstBadge: string;
+  progress: string;
+  /** "Tu ruta está por comenzar", "¡Ruta completada!" or "3 lugares por descubrir". */
+  remaining: string;
+  cta: string;
+  ctaNote: string;
 }
 
 interface ModelProps {
@@ -63,7 +82,7 @@ export function CardView({ model: m }: ModelProps) {
         logo: m.logo,
         brandName: m.brandName,
         note: m.tagline,
-        pill: "PASAPORTE TURÍSTICO",
+        pill: m.labels.pill,
       }}
       paddingBottom={40}
       footer={<Footer model={m} />}
@@ -235,7 +254,7 @@ export function CardHeader(
             whiteSpace: "nowrap",
           }}
         >
-          {brandName || "Turismo municipal"}
+          {brandName}
         </div>
         {note
           ? (
@@ -296,7 +315,7 @@ function NameBlock({ model: m }: ModelProps) {
     <div
       style={{ display: "flex", flexDirection: "column", width: NAME_WIDTH }}
     >
-      <Label colors={m.colors}>Viajero de la ruta</Label>
+      <Label colors={m.colors}>{m.labels.traveler}</Label>
       <div
         lang={rtl ? "ar" : undefined}
         style={{
@@ -397,9 +416,10 @@ function StatBox({ colors: c, title, flex = 1, children }: StatBoxProps) {
 
 function Stats({ model: m }: ModelProps) {
   const c = m.colors;
+  const nf = new Intl.NumberFormat(m.locale);
   return (
     <div style={{ display: "flex", width: NAME_WIDTH, gap: 20 }}>
-      <StatBox colors={c} title="Lugares visitados">
+      <StatBox colors={c} title={m.labels.placesVisited}>
         <div
           style={statNumber(c.primaryInk)}
         >
@@ -415,12 +435,12 @@ function Stats({ model: m }: ModelProps) {
             lineHeight: 1,
           }}
         >
-          {`de ${nf.format(m.total)} ${m.total === 1 ? "lugar" : "lugares"}`}
+          {m.labels.ofTotal}
         </div>
       </StatBox>
       <StatBox
         colors={c}
-        title={m.badgeCount === 1 ? "Insignia ganada" : "Insignias ganadas"}
+        title={m.labels.badgesEarned}
         flex={1.25}
       >
         <Badges model={m} />
@@ -442,10 +462,11 @@ function Badges({ model: m }: ModelProps) {
           lineHeight: 1,
         }}
       >
-        ¡La primera te espera!
+        {m.labels.firstBadge}
       </div>
     );
   }
+  const nf = new Intl.NumberFormat(m.locale);
   // Fit the icon chips next to the count: ~27px per count character at
   // 44px bold, 54px per chip, room for a "+N" when not all are shown.
   const countText = nf.format(m.badgeCount);
@@ -507,12 +528,6 @@ function Badges({ model: m }: ModelProps) {
 
 function ProgressPanel({ model: m }: ModelProps) {
   const c = m.colors;
-  const left = Math.max(m.total - m.visits, 0);
-  const remaining = m.total === 0
-    ? "Tu ruta está por comenzar"
-    : left === 0
-    ? "¡Ruta completada!"
-    : `${nf.format(left)} ${left === 1 ? "lugar" : "lugares"} por descubrir`;
   return (
     <Panel
       colors={c}
@@ -520,7 +535,7 @@ function ProgressPanel({ model: m }: ModelProps) {
       outer={{ width: RIGHT_COL }}
       inner={{ justifyContent: "center", padding: "26px 30px" }}
     >
-      <Label colors={c}>Ruta completada</Label>
+      <Label colors={c}>{m.labels.progress}</Label>
       <div style={{ display: "flex", alignItems: "flex-end", marginTop: 6 }}>
         <div
           style={{
@@ -573,7 +588,7 @@ function ProgressPanel({ model: m }: ModelProps) {
           lineHeight: 1.3,
         }}
       >
-        {remaining}
+        {m.labels.remaining}
       </div>
     </Panel>
   );
@@ -624,7 +639,7 @@ function Footer({ model: m }: ModelProps) {
               lineHeight: 1.2,
             }}
           >
-            Descubre tu ruta
+            {m.labels.cta}
           </div>
           <Arrow color={c.onPrimary} />
         </div>
@@ -637,7 +652,7 @@ function Footer({ model: m }: ModelProps) {
             lineHeight: 1.2,
           }}
         >
-          Visita, colecciona insignias y completa tu pasaporte.
+          {m.labels.ctaNote}
         </div>
       </div>
       <div style={{ display: "flex", alignItems: "center", gap: 10 }}>

@@ -108,6 +108,13 @@ export async function warmUpShareCard(): Promise<void> {
   });
 }
 
+/** A page card's element tree, as passed to satori (tests read its text). */
+export async function buildPageCardElement(
+  card: PageCard,
+): Promise<SatoriElement> {
+  return pageElement(await pageCardModel(card));
+}
+
 function element(model: CardModel): SatoriElement {
   // A Preact VNode; satori reads only its `type` and `props`.
   return CardView({ model }) as unknown as SatoriElement;

@@ -2,7 +2,9 @@ import { LRUCache } from "lru-cache";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { DEFAULT_LANG, isLang } from "@/lib/i18n/catalogue.ts";
+import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
 import { pageCardCacheKey, shareCardCacheKey } from "./card_key.ts";
@@ -241,7 +243,7 @@ export class ShareCards {
       const writesBefore = this.#writes;
       if (!isShareCode(code) || !(await getTicket(this.#kv, code))) {
         this.#latest.delete(code.toLowerCase());
-        throw new NotFoundError("No hay una ruta con ese código");
+        throw new NotFoundError(apiMessage("route.unknown"));
       }
       if (this.#writes === writesBefore) {
         this.#checked.set(code.toLowerCase(), true);
@@ -286,7 +288,7 @@ export class ShareCards {
     let answer = this.#pageAnswers.get(key);
     if (!answer) {
       const card = getPageCard(loaded, id);
-      if (!card) throw new NotFoundError("No hay un atractivo con ese nombre");
+      if (!card) throw new NotFoundError(apiMessage("attraction.unknownName"));
       const renderKey = await pageCardCacheKey(card);
       answer = { etag: `"${renderKey.slice(8, 40)}"`, renderKey, card };
       this.#pageAnswers.set(key, answer);
@@ -315,7 +317,9 @@ export class ShareCards {
   }
 
   #pageKey(id: PageCardId, dataVersion: string): string {
-    return `${getPageCardBasePath(id)}\u0000${dataVersion}`;
+    return `${id.lang ?? DEFAULT_LANG}\u0000${
+      getPageCardBasePath(id)
+    }\u0000${dataVersion}`;
   }
 
   #answerKey(code: string, v: string): string {
@@ -333,16 +337,21 @@ export class ShareCards {
     const writesBefore = this.#writes;
     const loaded = this.#data.current();
     const ticket = isShareCode(code) ? await getTicket(this.#kv, code) : null;
-    if (!ticket) throw new NotFoundError("No hay una ruta con ese código");
+    if (!ticket) throw new NotFoundError(apiMessage("route.unknown"));
     const route = ticket.userId
       ? await getTouristRoute(this.#kv, ticket.userId, loaded)
       : null;
+    const lang = ticket.lang && isLang(ticket.lang) ? ticket.lang : undefined;
     const card: ShareCard = {
       name: ticket.name,
       visitCount: route?.visitCount ?? 0,
       totalAttractions: loaded.totalAttractions,
       badges: route?.badges ?? [],
-      branding: loaded.data.branding,
+      // The card is drawn in the language the ticket was made in.
+      branding: lang
+        ? localizeData(loaded.data, lang).branding
+        : loaded.data.branding,
+      ...(lang && lang !== DEFAULT_LANG ? { lang } : {}),
     };
     const renderKey = await shareCardCacheKey(card);
     const answer: CardAnswer = {
@@ -354,6 +363,7 @@ export class ShareCards {
       visitCount: card.visitCount,
       badgeCount: card.badges.length,
       nameRevision: ticket.nameRevision,
+      lang: card.lang,
     });
     this.#answers.set(this.#answerKey(code, v), answer);
     if (this.#writes !== writesBefore) return answer; // Maybe stale already.

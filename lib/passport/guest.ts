@@ -1,7 +1,7 @@
 import type { DataStore } from "@/lib/data/data_store.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { createSession, type Session } from "@/lib/db/sessions.ts";
-import { TooManyRequestsError } from "@/lib/http/errors.ts";
+import { apiMessage, TooManyRequestsError } from "@/lib/http/errors.ts";
 
 /** How long a guest passport lasts: a year, the cookie's Max-Age too. */
 export const GUEST_PASSPORT_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -41,9 +41,7 @@ export async function openGuestPassport(
     if (!hit.allowed) {
       const minutes = Math.max(1, Math.ceil(hit.retryAfterMs / 60_000));
       throw new TooManyRequestsError(
-        `Se abrieron demasiados pasaportes desde tu conexión. Espera ${minutes} ${
-          minutes === 1 ? "minuto" : "minutos"
-        } e inténtalo de nuevo.`,
+        apiMessage("limit.guests", { minutes }),
         hit.retryAfterMs / 1000,
       );
     }

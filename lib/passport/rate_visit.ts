@@ -1,5 +1,5 @@
 import { rateVisit } from "@/lib/db/visits.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
 import { stripInvisible } from "@/lib/text/clean.ts";
 import type { VisitDeps } from "./verify_visit.ts";
 
@@ -22,7 +22,7 @@ export async function rateVerifiedVisit(
   },
 ): Promise<{ rating: number | null; notes: string | null }> {
   if (!data.current().attractionsBySlug.has(slug)) {
-    throw new NotFoundError(`No existe el atractivo "${slug}"`);
+    throw new NotFoundError(apiMessage("attraction.unknown", { slug }));
   }
   const visit = await rateVisit(kv, {
     userId,
@@ -33,9 +33,7 @@ export async function rateVerifiedVisit(
     timeZone: data.current().data.municipality.timeZone,
   });
   if (!visit) {
-    throw new NotFoundError(
-      "Aún no has verificado tu visita a este atractivo: registra su código de guía primero",
-    );
+    throw new NotFoundError(apiMessage("visit.notVerified"));
   }
   onChange({ kind: "rating", userId, slug });
   return { rating: visit.rating, notes: visit.notes };

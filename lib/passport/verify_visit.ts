@@ -5,6 +5,7 @@ import type { OnDataChange } from "@/lib/db/changes.ts";
 import { hitRateLimits, type RateLimitOptions } from "@/lib/db/rate_limits.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
 import {
+  apiMessage,
   ConflictError,
   NotFoundError,
   TooManyRequestsError,
@@ -91,13 +92,13 @@ export async function verifyVisit(
     const hit = await hitRateLimits(kv, limits);
     if (!hit.allowed) throw tooManyWrongCodes(hit.retryAfterMs);
     throw new NotFoundError(
-      `El código de guía no corresponde a ningún atractivo. Revisa el código que aparece en el lugar (intentos restantes: ${hit.remaining}).`,
+      apiMessage("visit.unknownCode", { remaining: hit.remaining }),
       { remainingAttempts: hit.remaining },
     );
   }
   const slug = result.visit.slug;
   if (result.status === "duplicate") {
-    throw new ConflictError("Ya registraste tu visita a este atractivo", {
+    throw new ConflictError(apiMessage("visit.already"), {
       visitId: result.visit.visitId,
       atractivo: slug,
     });
@@ -113,9 +114,7 @@ export async function verifyVisit(
 function tooManyWrongCodes(retryAfterMs: number): TooManyRequestsError {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return new TooManyRequestsError(
-    `Demasiados códigos incorrectos. Espera ${minutes} ${
-      minutes === 1 ? "minuto" : "minutos"
-    } antes de intentarlo de nuevo.`,
+    apiMessage("limit.wrongCodes", { minutes }),
     retryAfterMs / 1000,
   );
 }

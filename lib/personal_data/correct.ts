@@ -12,7 +12,7 @@ import {
   renameTicket,
   type Ticket,
 } from "@/lib/db/tickets.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
 
 /** What a correction needs from the app. */
 export interface CorrectionDeps {
@@ -33,9 +33,7 @@ export async function changeRouteName(
   const shareCode = await getShareCodeOfUser(deps.kv, userId);
   const ticket = shareCode ? await renameInBoth(deps, shareCode, name) : null;
   if (!ticket) {
-    throw new NotFoundError(
-      "Tu pasaporte todavía no tiene un boleto para compartir",
-    );
+    throw new NotFoundError(apiMessage("ticket.none"));
   }
   deps.onChange({ kind: "ticket", shareCode: ticket.shareCode, userId });
   return ticket;

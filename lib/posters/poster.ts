@@ -3,10 +3,23 @@
  * `deno task posters` (scripts/posters.ts) for every attraction, and by the
  * staff console for one, with the attraction's current guide code. Never
  * served on a public path: the codes stay off the web.
+ *
+ * Bilingual: every line in Spanish, and under it the same line in the
+ * portal's second language (English), smaller; the words come from
+ * `locales/<lang>/poster.json`, the attraction's name from the data set as
+ * seen in that language.
  */
 import QRCode from "qrcode";
 import { contrastRatio, parseHex, type Rgb } from "@/lib/branding/color.ts";
 import type { Branding, TourismData } from "@/lib/data/tourism_data.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import {
+  DEFAULT_LANG,
+  getLangs,
+  type Lang,
+  type MessageValues,
+  t,
+} from "@/lib/i18n/catalogue.ts";
 
 /** What one poster shows. */
 export interface PosterInput {
@@ -17,6 +30,24 @@ export interface PosterInput {
   /** The guide code as it should be typed (upper case). */
   code: string;
   url: string;
+  /**
+   * The language printed under the Spanish, and the attraction's name in it
+   * (absent: a Spanish-only poster).
+   */
+  second?: { lang: Lang; name: string };
+}
+
+/**
+ * The language a poster prints under the Spanish: the portal's first other
+ * language (English), or none when it speaks only Spanish.
+ */
+export function getPosterSecondLang(): Lang | undefined {
+  return getLangs().find((lang) => lang !== DEFAULT_LANG);
+}
+
+/** `poster.<key>` in `lang`. */
+function say(lang: Lang, key: string, values?: MessageValues): string {
+  return t(lang, `poster.${key}`, values);
 }
 
 const SANS = "Inter, Arial, Helvetica, sans-serif";
@@ -24,8 +55,8 @@ const MONO = "'DejaVu Sans Mono', Menlo, Consolas, 'Courier New', monospace";
 // The content box: 190 x 250 mm centred on A4, so it also fits on Letter.
 const BOX = { x: 10, y: 23.5, w: 190, h: 250 };
 // mm, quiet zone included; any link needs version 4 or more (33+ modules), so
-// the modules span at least 80 mm: scannable from a metre away.
-const QR_SIZE = 100;
+// the modules span at least 77 mm: scannable from a metre away.
+const QR_SIZE = 96;
 const QR_QUIET = 4; // modules
 
 /** The link a poster's QR holds: the attraction page with the code filled in. */
@@ -80,11 +111,30 @@ export function posterSvg(p: PosterInput): string {
     `<rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="${BOX.h}" rx="5" fill="none" stroke="${colors.primary}" stroke-width="0.8"/>`,
   );
 
-  // The attraction's name, centred in a band that holds two lines.
+  const second = p.second;
+  const muted = onWhite(colors.secondary);
+  /** The second language's line under a Spanish one: smaller, in italics. */
+  const under = (content: string, at: number, size: number) =>
+    text(
+      content,
+      cx,
+      at,
+      fitSize(content, size, inner),
+      muted,
+      "normal",
+      "middle",
+      "italic",
+    );
+
+  // The attraction's name, centred in a band that holds two lines (and its
+  // name in the second language under it, when that one differs).
+  const otherName = second && second.name !== p.name ? second.name : "";
   const name = fitLines(p.name, inner);
   const nameTop = BOX.y + 36.5;
-  const nameHeight = 40;
-  let y = nameTop + (nameHeight - name.lines.length * name.size * 1.15) / 2;
+  const nameHeight = otherName ? 36 : 40;
+  const otherSize = otherName ? fitSize(otherName, 6, inner) : 0;
+  let y = nameTop +
+    (nameHeight - name.lines.length * name.size * 1.15 - otherSize * 1.3) / 2;
   for (const line of name.lines) {
     y += name.size * 0.95;
     out.push(
@@ -92,11 +142,12 @@ export function posterSvg(p: PosterInput): string {
     );
     y += name.size * 0.2;
   }
-  y = nameTop + nameHeight + 10;
-  const scan = "Escanea el código QR con la cámara de tu teléfono";
+  if (otherName) out.push(under(otherName, y + otherSize * 1.1, 6));
+  y = nameTop + nameHeight + 9;
+  const scan = say(DEFAULT_LANG, "scan");
   out.push(
     text(
-      "Registra tu visita",
+      say(DEFAULT_LANG, "checkIn"),
       cx,
       y,
       9,
@@ -104,23 +155,40 @@ export function posterSvg(p: PosterInput): string {
       "bold",
       "middle",
     ),
+  );
+  if (second) out.push(under(say(second.lang, "checkIn"), y += 6, 5.5));
+  out.push(
     text(
       scan,
       cx,
-      y += 7.5,
+      y += second ? 6 : 7.5,
       fitSize(scan, 5, inner),
       onWhite(colors.text),
       "normal",
       "middle",
     ),
   );
+  if (second) out.push(under(say(second.lang, "scan"), y += 5, 4.2));
 
-  y += 2.5;
+  y += 2;
   out.push(qrSvg(p.url, cx - QR_SIZE / 2, y));
-  y += QR_SIZE + 8;
+  y += QR_SIZE + 7;
 
+  const urlSize = Math.max(2.2, fitSize(p.url, 3.4, inner));
+  out.push(
+    text(
+      say(DEFAULT_LANG, "orType"),
+      cx,
+      y,
+      5,
+      onWhite(colors.text),
+      "normal",
+      "middle",
+    ),
+  );
+  if (second) out.push(under(say(second.lang, "orType"), y += 4.6, 4.2));
   // Letter spacing also follows the last letter: shift by half to centre.
-  const codeSize = Math.min(18, inner / (p.code.length * 0.75));
+  const codeSize = Math.min(second ? 15 : 18, inner / (p.code.length * 0.75));
   const spacing = codeSize * 0.15;
   const code = `<text x="${cx + spacing / 2}" y="${
     (y + 3 + codeSize * 0.75).toFixed(2)
@@ -131,22 +199,12 @@ export function posterSvg(p: PosterInput): string {
   }" text-anchor="middle" fill="${onWhite(colors.primary)}">${
     escapeXml(p.code)
   }</text>`;
-  const urlSize = Math.max(2.2, fitSize(p.url, 3.4, inner));
   out.push(
-    text(
-      "o escribe este código guía:",
-      cx,
-      y,
-      5,
-      onWhite(colors.text),
-      "normal",
-      "middle",
-    ),
     code,
     text(
       p.url,
       cx,
-      y + 3 + codeSize * 0.75 + 7.5,
+      y + 3 + codeSize * 0.75 + (second ? 6.5 : 7.5),
       urlSize,
       "#555555",
       "normal",
@@ -175,7 +233,7 @@ export function posterSvg(p: PosterInput): string {
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm" viewBox="0 0 210 297" font-family="${SANS}">`,
-    `<title>${escapeXml(`Registra tu visita: ${p.name}`)}</title>`,
+    `<title>${escapeXml(say(DEFAULT_LANG, "title", { name: p.name }))}</title>`,
     `<rect width="210" height="297" fill="#ffffff"/>`,
     ...out,
     `</svg>`,
@@ -190,15 +248,16 @@ export function indexHtml(
 ): string {
   const sheets = posters.map(({ slug, name }) =>
     `<section class="sheet"><img src="${escapeXml(slug)}.svg" alt="${
-      escapeXml(`Cartel: ${name}`)
+      escapeXml(say(DEFAULT_LANG, "alt", { name }))
     }"></section>`
   );
+  const title = escapeXml(say(DEFAULT_LANG, "indexTitle", { brand }));
   return `<!doctype html>
 <html lang="es">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Carteles QR · ${escapeXml(brand)}</title>
+<title>${title}</title>
 <style>
   @page { margin: 0; }
   html, body { margin: 0; }
@@ -219,10 +278,8 @@ export function indexHtml(
 </head>
 <body>
 <div class="hint">
-<h1>Carteles QR · ${escapeXml(brand)}</h1>
-<p>${posters.length} carteles, uno por atractivo. Para imprimirlos, usa Imprimir
-(Ctrl+P o ⌘P) en papel A4 o carta, con márgenes «Ninguno»: cada cartel sale en
-una hoja.</p>
+<h1>${title}</h1>
+<p>${escapeXml(say(DEFAULT_LANG, "indexHint", { count: posters.length }))}</p>
 </div>
 ${sheets.join("\n")}
 </body>
@@ -264,12 +321,14 @@ function text(
   fill: string,
   weight: "normal" | "bold" = "normal",
   anchor: "start" | "middle" = "start",
+  style: "normal" | "italic" = "normal",
 ): string {
   const attrs = [
     `x="${x}"`,
     `y="${y.toFixed(2)}"`,
     `font-size="${size.toFixed(2)}"`,
     weight === "bold" ? `font-weight="bold"` : "",
+    style === "italic" ? `font-style="italic"` : "",
     anchor === "middle" ? `text-anchor="middle"` : "",
     `fill="${fill}"`,
   ].filter(Boolean).join(" ");
@@ -371,6 +430,7 @@ export function attractionPosterSvg(
   const attraction = data.attractions.find((a) => a.slug === slug);
   if (!attraction) return null;
   const { branding, municipality } = data;
+  const lang = getPosterSecondLang();
   return posterSvg({
     branding,
     place:
@@ -378,5 +438,10 @@ export function attractionPosterSvg(
     name: attraction.name,
     code,
     url: posterUrl(baseUrl, slug, code),
+    second: lang === undefined ? undefined : {
+      lang,
+      name: localizeData(data, lang).attractions.find((a) => a.slug === slug)!
+        .name,
+    },
   });
 }

@@ -18,32 +18,6 @@ import {
   type ProviderType,
 } from "./order.ts";
 
-/** How a kind of provider reads: its filter, group heading and chip. */
-export const PROVIDER_TYPE_LABELS: Readonly<
-  Record<ProviderType, { filter: string; heading: string; chip: string }>
-> = {
-  hotel: { filter: "Hospedaje", heading: "Dónde dormir", chip: "Hospedaje" },
-  restaurante: {
-    filter: "Restaurantes",
-    heading: "Dónde comer",
-    chip: "Restaurante",
-  },
-  guia: {
-    filter: "Guías de turistas",
-    heading: "Guías de turistas",
-    chip: "Guía de turistas",
-  },
-};
-
-/** What a price range means to a visitor. */
-export const PRICE_RANGE_LABELS: Readonly<
-  Record<Provider["priceRange"], string>
-> = {
-  "$": "Económico",
-  "$$": "Precio medio",
-  "$$$": "Precio alto",
-};
-
 /** How many nearest attractions a directory card and a provider page list. */
 export const CARD_NEARBY = 2;
 export const PAGE_NEARBY = 4;

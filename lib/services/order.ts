@@ -85,7 +85,3 @@ export function orderProviders(
     rotateByDay(providers.filter((p) => p.type === type), day)
   ).map((provider) => ({ provider }));
 }
-
-/** The rule in one sentence, as the pages and the chat state it. */
-export const ORDER_DISCLOSURE =
-  "El orden cambia cada día para dar a todos la misma visibilidad; con tu ubicación, se ordena por distancia.";

@@ -12,7 +12,12 @@ import {
   type Ticket,
 } from "@/lib/db/tickets.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
-import { ConflictError, TooManyRequestsError } from "@/lib/http/errors.ts";
+import { DEFAULT_LANG } from "@/lib/i18n/catalogue.ts";
+import {
+  apiMessage,
+  ConflictError,
+  TooManyRequestsError,
+} from "@/lib/http/errors.ts";
 
 /**
  * Tickets one client address may create an hour: each is a post in the
@@ -38,6 +43,7 @@ const WAIT_STEP_MS = 100;
  * ticket counts against {@linkcode TICKETS_PER_ADDRESS} (429 past it) when
  * the client's address is known. Linked to a passport (`userId`), it is the
  * passport's one ticket: asking for another is a 409 with the first's code.
+ * `lang` is kept on a new ticket (a retry keeps the first one's).
  */
 export async function createTicket(
   { kv, cms, now, onChange, data }: {
@@ -49,7 +55,11 @@ export async function createTicket(
     data?: Pick<DataStore, "current">;
   },
   input: TicketInput,
-  { clientIp }: { clientIp?: string } = {},
+  { clientIp, lang }: {
+    clientIp?: string;
+    /** The language the ticket is made in: its share card is drawn in it (KV only). */
+    lang?: string;
+  } = {},
 ): Promise<Ticket> {
   // An erased code is never claimed again (its old links must stay dead).
   if (await isShareCodeErased(kv, input.shareCode)) throw erasedCode();
@@ -57,12 +67,9 @@ export async function createTicket(
     // A passport holds one share ticket: a second one is refused, naming the first.
     const own = await getShareCodeOfUser(kv, input.userId);
     if (own && own !== input.shareCode.toLowerCase()) {
-      throw new ConflictError(
-        "Tu pasaporte ya tiene un boleto para compartir",
-        {
-          shareCode: own,
-        },
-      );
+      throw new ConflictError(apiMessage("ticket.passportHasOne"), {
+        shareCode: own,
+      });
     }
   }
   if (clientIp && clientIp !== "unknown") {
@@ -84,7 +91,7 @@ export async function createTicket(
   }, {
     ...input,
     shareCode: input.shareCode.toLowerCase(),
-  });
+  }, lang);
   onChange({
     kind: "ticket",
     shareCode: ticket.shareCode,
@@ -101,6 +108,7 @@ async function findOrCreateTicket(
     timeZone?: string;
   },
   input: TicketInput,
+  lang: string | undefined,
 ): Promise<Ticket> {
   const deadline = Date.now() + CLAIM_TTL_MS + 1_000;
   while (true) {
@@ -115,7 +123,7 @@ async function findOrCreateTicket(
     assertSameVisitor(claim.heldBy, input, null);
     // The same visitor's other request is creating it right now: wait for it.
     if (Date.now() > deadline) {
-      throw new ConflictError("El código se está registrando; reintenta");
+      throw new ConflictError(apiMessage("ticket.registering"));
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
   }
@@ -132,6 +140,7 @@ async function findOrCreateTicket(
       wpId: post.wpId,
       userId: post.userId ?? input.userId ?? null,
       createdAt: now().toISOString(),
+      ...(lang && lang !== DEFAULT_LANG ? { lang } : {}),
     }, { timeZone }).catch((error) => {
       throw error instanceof ShareCodeErasedError ? erasedCode() : error;
     });
@@ -142,25 +151,19 @@ async function findOrCreateTicket(
 
 function assertSameVisitor<T>(email: string, input: TicketInput, value: T): T {
   if (email.toLowerCase() !== input.email.toLowerCase()) {
-    throw new ConflictError(
-      "Ese código para compartir ya está en uso; genera otro",
-    );
+    throw new ConflictError(apiMessage("ticket.codeInUse"));
   }
   return value;
 }
 
 function erasedCode(): ConflictError {
-  return new ConflictError(
-    "Ese código para compartir ya no se puede usar; genera otro",
-  );
+  return new ConflictError(apiMessage("ticket.codeErased"));
 }
 
 function tooManyTickets(retryAfterMs: number): TooManyRequestsError {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return new TooManyRequestsError(
-    `Se crearon demasiados boletos desde tu conexión. Espera ${minutes} ${
-      minutes === 1 ? "minuto" : "minutos"
-    } antes de crear otro.`,
+    apiMessage("limit.tickets", { minutes }),
     retryAfterMs / 1000,
   );
 }

@@ -1,5 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { completeChat, streamChat } from "@/lib/chat/model.ts";
+import { chatLanguage } from "@/lib/chat/chat_lang.ts";
+import { getApiLang } from "@/lib/http/api_lang.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { getLangs } from "@/lib/i18n/catalogue.ts";
 import { parseChatInput } from "@/lib/chat/input.ts";
 import { buildChatMessages, buildRequestContext } from "@/lib/chat/prompt.ts";
 import { limitChatRate } from "@/lib/limits/chat_limit.ts";
@@ -11,7 +15,7 @@ import {
   stripNoDataMarkerFromStream,
 } from "@/lib/chat/unanswered.ts";
 import type { AppDeps } from "@/deps.ts";
-import { ServiceUnavailableError } from "@/lib/http/errors.ts";
+import { apiMessage, ServiceUnavailableError } from "@/lib/http/errors.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 
@@ -35,6 +39,13 @@ const ChatRequest = z.object({
     description:
       "Earlier turns, oldest first. Only the last 8 valid entries are used, each cut at 500 characters; other entries are ignored",
   }),
+  lang: z.unknown().optional().openapi({
+    type: "string",
+    enum: getLangs(),
+    description:
+      "The language the widget asks in: the reply, its links and its error replies are in it. Optional: without it (or with a language the portal does not have) `Accept-Language` decides, and without that, Spanish",
+    example: "en",
+  }),
   location: z.unknown().optional().openapi({
     type: "object",
     properties: {
@@ -56,9 +67,13 @@ function createChatRoute(deps: AppDeps) {
     tags: [TAGS.assistant],
     summary: "Ask the tourism assistant",
     description:
-      'Answers in Spanish Markdown from the tourism data set. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
+      'Answers in Markdown from the tourism data set, in the language asked in (`lang`, else `Accept-Language`, else Spanish), with links to that language\'s pages; error replies are in that language too. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
     security: SECURITY.public,
-    middleware: [countChatOutcomes(deps), limitChatRate(deps)] as const,
+    middleware: [
+      countChatOutcomes(deps),
+      chatLanguage(),
+      limitChatRate(deps),
+    ] as const,
     request: {
       body: {
         required: true,
@@ -87,18 +102,20 @@ function createChatRoute(deps: AppDeps) {
 export default function chat(deps: AppDeps) {
   return createRouter().openapi(createChatRoute(deps), async (c) => {
     const input = parseChatInput(c.req.valid("json"));
+    const lang = getApiLang(c);
     if (!deps.openai) {
-      throw new ServiceUnavailableError("OPENAI_API_KEY no está configurada");
+      throw new ServiceUnavailableError(apiMessage("model.notConfigured"));
     }
     await deps.chatDailyLimit?.count();
     const loaded = deps.data.current();
     const request = {
       model: deps.config.openai.model,
       messages: buildChatMessages({
-        stablePrompt: deps.prompts.get(loaded, deps.now()),
-        requestContext: buildRequestContext(loaded.data, {
+        stablePrompt: deps.prompts.get(loaded, deps.now(), lang),
+        requestContext: buildRequestContext(localizeData(loaded.data, lang), {
           now: deps.now(),
           location: input.location,
+          lang,
         }),
         input,
       }),
@@ -118,10 +135,15 @@ export default function chat(deps: AppDeps) {
           stripNoDataMarkerFromStream(
             await streamChat(openai, { ...request, signal }),
             noteQuestion,
+            lang,
           ),
+        lang,
       );
     }
-    const reply = stripNoDataMarker(await completeChat(deps.openai, request));
+    const reply = stripNoDataMarker(
+      await completeChat(deps.openai, request),
+      lang,
+    );
     if (reply.unanswered) await noteQuestion();
     return c.json({ reply: reply.text }, 200);
   });

@@ -1,7 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
-import { ForbiddenError, UnauthorizedError } from "@/lib/http/errors.ts";
+import {
+  apiMessage,
+  ForbiddenError,
+  UnauthorizedError,
+} from "@/lib/http/errors.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import {
@@ -70,7 +74,7 @@ const route = createRoute({
 export default function sessionToken(deps: AppDeps) {
   return createRouter().openapi(route, async (c) => {
     if (!isSameOriginRequest(c, deps.config)) {
-      throw new ForbiddenError("Solo las páginas del portal pueden pedirlo");
+      throw new ForbiddenError(apiMessage("auth.portalOnly"));
     }
     let session = await getSignedInSession(
       deps,
@@ -89,7 +93,7 @@ export default function sessionToken(deps: AppDeps) {
       session = opened.session;
     }
     if (!session) {
-      throw new UnauthorizedError("No has iniciado sesión o tu sesión caducó");
+      throw new UnauthorizedError(apiMessage("auth.notSignedIn"));
     }
     c.header("Cache-Control", "no-store");
     return c.json({

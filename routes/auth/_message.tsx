@@ -8,20 +8,36 @@ import {
   OidcUnavailableError,
 } from "@/lib/oauth/oidc_client.ts";
 import { SignInNotConfiguredError } from "@/lib/oauth/sign_in.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
 
-/** A short Spanish message page of the sign-in: what happened and what to do next. */
+/** A message of the sign-in pages (`locales/<lang>/page_auth.json`). */
+export function tAuth(lang: Lang, key: string): string {
+  return t(lang, `page_auth.${key}`);
+}
+
+/**
+ * A short message page of the sign-in: what happened and what to do next,
+ * in `lang` (default: the request path's language; staff pages pass their
+ * Spanish texts).
+ */
 export function renderAuthMessage(
   c: Context,
   deps: AppDeps,
-  { status, title, body, retryHref }: {
+  { status, title, body, retryHref, lang = getLang(c) }: {
     status: ContentfulStatusCode;
     title: string;
     body: string;
     /** A "try again" link, when trying again can help. */
     retryHref?: string;
+    lang?: Lang;
   },
 ): Response {
   const brand = deps.data.current().data.branding.name;
+  // The layout speaks the context's language: the one this message is in
+  // (a callback's, from the page its sign-in started on).
+  c.set("lang", lang);
   const response = renderPage(c, deps, {
     status,
     head: { title: `${title} · ${brand}`, description: body },
@@ -33,12 +49,14 @@ export function renderAuthMessage(
           {retryHref && (
             <li>
               <a class="button" href={retryHref}>
-                Intentar de nuevo <Icon name="arrow" />
+                {tAuth(lang, "retry")} <Icon name="arrow" />
               </a>
             </li>
           )}
           <li>
-            <a class="button button--ghost" href="/">Ir al inicio</a>
+            <a class="button button--ghost" href={localizePath(lang, "/")}>
+              {tAuth(lang, "goHome")}
+            </a>
           </li>
         </ul>
       </section>
@@ -51,29 +69,33 @@ export function renderAuthMessage(
 /**
  * The page for a sign-in error: not configured 503, provider unreachable
  * 502, a refused or tampered sign-in 400. Anything else is rethrown to the
- * page router's 500.
+ * page router's 500. In the language of the page the sign-in started from
+ * (`next`, known to a refused sign-in), else of the request's path.
  */
 export function renderSignInError(
   c: Context,
   deps: AppDeps,
   error: unknown,
 ): Response {
-  const retryHref = "/auth/signin";
+  const next = error instanceof OidcSignInError ? error.next : undefined;
+  const lang = next ? splitLangPath(next).lang : getLang(c);
+  const tr = (key: string) => tAuth(lang, key);
+  const retryHref = localizePath(lang, "/auth/signin");
   if (error instanceof SignInNotConfiguredError) {
     return renderAuthMessage(c, deps, {
+      lang,
       status: 503,
-      title: "El inicio de sesión no está disponible",
-      body:
-        "Este portal todavía no tiene configurado un proveedor de identidad, así que no es posible iniciar sesión por ahora. Puedes seguir consultando los atractivos y las rutas.",
+      title: tr("notConfiguredTitle"),
+      body: tr("notConfiguredBody"),
     });
   }
   if (error instanceof OidcUnavailableError) {
     console.warn(`Sign-in: ${error.message}`);
     return renderAuthMessage(c, deps, {
+      lang,
       status: 502,
-      title: "No pudimos comunicarnos con el servicio de inicio de sesión",
-      body:
-        "El proveedor de identidad no responde en este momento. Espera unos minutos e inténtalo de nuevo.",
+      title: tr("unavailableTitle"),
+      body: tr("unavailableBody"),
       retryHref,
     });
   }
@@ -81,13 +103,10 @@ export function renderSignInError(
     console.info(`Sign-in refused: ${error.message}`);
     const cancelled = error.providerError === "access_denied";
     return renderAuthMessage(c, deps, {
+      lang,
       status: 400,
-      title: cancelled
-        ? "Cancelaste el inicio de sesión"
-        : "No se pudo completar el inicio de sesión",
-      body: cancelled
-        ? "No se compartió ningún dato. Puedes iniciar sesión cuando quieras."
-        : "El enlace de inicio de sesión no es válido, ya se usó o caducó. Vuelve a iniciar sesión desde esta misma ventana del navegador.",
+      title: tr(cancelled ? "cancelledTitle" : "failedTitle"),
+      body: tr(cancelled ? "cancelledBody" : "failedBody"),
       retryHref,
     });
   }

@@ -4,37 +4,39 @@ import {
   isSameOriginRequest,
   readSessionCookie,
 } from "@/lib/oauth/cookies.ts";
-import { renderAuthMessage } from "./_message.tsx";
+import { renderAuthMessage, tAuth } from "./_message.tsx";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
 import { signOut } from "@/lib/oauth/sign_in.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /**
  * `POST /auth/signout`: ends the session. POST only and from the portal's
  * own pages (Origin / Sec-Fetch-Site), so another site cannot sign a
- * visitor out; a GET (a link, a prefetch) changes nothing.
+ * visitor out; a GET (a link, a prefetch) changes nothing. Under `/en`
+ * its pages are English and it lands on the English home page.
  */
 export default function signout(deps: AppDeps) {
   return createPageRouter(deps)
     .post("/", async (c) => {
+      const lang = getLang(c);
       if (!isSameOriginRequest(c, deps.config)) {
         return renderAuthMessage(c, deps, {
           status: 403,
-          title: "No se cerró la sesión",
-          body:
-            "La solicitud no vino de este portal. Para cerrar tu sesión usa el botón «Cerrar sesión» de Mi pasaporte.",
+          title: tAuth(lang, "signOutRefusedTitle"),
+          body: tAuth(lang, "signOutRefusedBody"),
         });
       }
       await signOut(deps, readSessionCookie(c, deps.config));
       clearSessionCookie(c, deps.config);
       c.header("Cache-Control", "no-store");
-      return c.redirect("/", 303);
+      return c.redirect(localizePath(lang, "/"), 303);
     })
     .get("/", (c) => {
       const response = renderAuthMessage(c, deps, {
         status: 405,
-        title: "Cierra tu sesión desde el portal",
-        body:
-          "Para cerrar tu sesión usa el botón «Cerrar sesión» de Mi pasaporte.",
+        title: tAuth(getLang(c), "signOutHereTitle"),
+        body: tAuth(getLang(c), "signOutHereBody"),
       });
       response.headers.set("Allow", "POST");
       return response;

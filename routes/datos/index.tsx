@@ -1,95 +1,132 @@
+import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
 import {
   getOpenDataUpdatedAt,
   OPEN_DATA_FILES,
   SUPPRESS_BELOW,
 } from "@/lib/open_data/open_data.ts";
+import type { OpenDataLicense } from "@/lib/open_data/licenses.ts";
+import { localizeData } from "@/lib/data/translations.ts";
 import { formatDate } from "@/lib/format/format.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
+
+/** The files' columns, as their header rows name them (Spanish: open data is for machines). */
+const COLUMNS = [
+  "fecha",
+  "mes",
+  "atractivo",
+  "nombre",
+  "visitas",
+  "calificaciones",
+  "promedio",
+];
+
+/** A message of this page (`locales/<lang>/page_data.json`). */
+function tData(
+  lang: Lang,
+  key: string,
+  values?: Record<string, string | number>,
+): string {
+  return t(lang, `page_data.${key}`, values);
+}
+
+/** A licence's title in `lang`: a known one's from the catalogue, an operator's own as configured. */
+function getLicenseTitle(lang: Lang, license: OpenDataLicense): string {
+  return tData(lang, "licenseTitle", {
+    id: license.name.replace(/[^A-Za-z0-9]/g, "_"),
+    title: license.title,
+  });
+}
 
 /**
  * `/datos`: the open data for anyone (and a city's open-data portal) to
  * take: what each file holds, its licence, when it was last brought up to
- * date, and the rule that keeps anyone from being singled out.
+ * date, and the rule that keeps anyone from being singled out. The page
+ * speaks the visitor's language; the files stay Spanish (their column
+ * names are an interface), which the English page says.
  */
 export default function openDataPage(deps: AppDeps) {
   return createPageRouter(deps).get(
     "/",
     (c) =>
       servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
-        const { data } = deps.data.current();
+        const lang = getLang(c);
+        const tr = (key: string, values?: Record<string, string | number>) =>
+          tData(lang, key, values);
+        const data = localizeData(deps.data.current().data, lang);
         const { name, timeZone } = data.municipality;
         const license = deps.config.openDataLicense;
         const updated = getOpenDataUpdatedAt(deps.now(), timeZone).slice(0, 10);
-        const title = `Datos abiertos del turismo en ${name}`;
+        const title = tr("title", { name });
+        const link = (href: string) => (chunks: ComponentChildren) => (
+          <a href={href}>{chunks}</a>
+        );
         return renderPage(c, deps, {
           head: {
             title: `${title} · ${data.branding.name}`,
-            description:
-              `Visitas diarias y calificaciones mensuales de los atractivos de ${name} en CSV, con su descripción Frictionless (datapackage.json). Licencia ${license.name}.`,
+            description: tr("description", { name, license: license.name }),
             shareTitle: title,
-            url: "/datos",
+            url: localizePath(lang, "/datos"),
           },
           body: (
             <section class="page-head">
               <div class="container prose">
                 <h1>{title}</h1>
-                <p class="lead">
-                  Cuántas personas visitan cada atractivo y cómo los califican,
-                  para que cualquiera pueda estudiarlo, reutilizarlo o
-                  publicarlo en el portal de datos abiertos de la ciudad.
-                </p>
-                {data.meta.demo && (
-                  <p class="notice">
-                    Son datos de demostración: el portal todavía no está en
-                    servicio.
-                  </p>
-                )}
-                <h2>Archivos</h2>
+                <p class="lead">{tr("lead")}</p>
+                {data.meta.demo && <p class="notice">{tr("demo")}</p>}
+                <h2>{tr("files")}</h2>
                 <ul>
                   <li>
-                    <a href={`/datos/${OPEN_DATA_FILES.visits}`}>
-                      Visitas diarias por atractivo (CSV)
-                    </a>: una fila por día y atractivo con visitas verificadas,
-                    hasta el día anterior a la actualización.
+                    {tRich(lang, "page_data.visitsFile", {
+                      link: link(`/datos/${OPEN_DATA_FILES.visits}`),
+                    })}
                   </li>
                   <li>
-                    <a href={`/datos/${OPEN_DATA_FILES.ratings}`}>
-                      Calificaciones mensuales por atractivo (CSV)
-                    </a>: cuántas calificaciones recibió cada atractivo en el
-                    mes y su promedio de estrellas, sin notas.
+                    {tRich(lang, "page_data.ratingsFile", {
+                      link: link(`/datos/${OPEN_DATA_FILES.ratings}`),
+                    })}
                   </li>
                   <li>
-                    <a href={`/datos/${OPEN_DATA_FILES.descriptor}`}>
-                      Descripción de los archivos (datapackage.json)
-                    </a>: los campos y sus tipos, en el formato Frictionless
-                    Data Package que leen los portales de datos abiertos.
+                    {tRich(lang, "page_data.descriptorFile", {
+                      link: link(`/datos/${OPEN_DATA_FILES.descriptor}`),
+                    })}
                   </li>
                 </ul>
-                <h2>Cómo están hechos</h2>
+                <h2>{tr("howMade")}</h2>
                 <ul>
+                  <li>{tr("format", { name })}</li>
+                  <li>{tr("noPersonalData", { min: SUPPRESS_BELOW })}</li>
                   <li>
-                    UTF-8, separados por comas, con una fila de encabezados.
-                    Fechas en formato AAAA-MM-DD (meses AAAA-MM), en la hora
-                    local de {name}.
+                    {tr("updated", {
+                      date: formatDate(updated, timeZone, lang),
+                    })}
                   </li>
                   <li>
-                    Sin datos personales: ningún nombre, correo ni nota. Cuando
-                    un número es menor que{" "}
-                    {SUPPRESS_BELOW}, la celda queda vacía para que nadie pueda
-                    ser identificado.
-                  </li>
-                  <li>
-                    Última actualización:{" "}
-                    {formatDate(updated, timeZone)}. Las visitas se publican por
-                    días completos; se actualizan cada día.
-                  </li>
-                  <li>
-                    Licencia: <a href={license.path}>{license.title}</a>{" "}
-                    ({license.name}). Cita la fuente: {data.branding.name}.
+                    {tRich(lang, "page_data.license", {
+                      title: getLicenseTitle(lang, license),
+                      name: license.name,
+                      source: data.branding.name,
+                      link: link(license.path),
+                    })}
                   </li>
                 </ul>
+                <h2>{tr("columns")}</h2>
+                <p>{tr("columnsIntro")}</p>
+                <dl class="data-columns">
+                  {COLUMNS.map((column) => (
+                    <div key={column}>
+                      <dt>
+                        <code lang="es">{column}</code>
+                      </dt>
+                      <dd>{tr("column", { column })}</dd>
+                    </div>
+                  ))}
+                </dl>
               </div>
             </section>
           ),

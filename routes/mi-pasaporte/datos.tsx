@@ -22,6 +22,10 @@ import {
 } from "@/lib/personal_data/export.ts";
 import { ticketNameSchema } from "@/lib/tickets/name.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
+import { tPassport } from "@/routes/mi-pasaporte.tsx";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,15 +40,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export default function passportData(deps: AppDeps) {
   const session = (c: Context) =>
     getSignedInSession(deps, readSessionCookie(c, deps.config));
+  /** This page's message in the request's language, and a path in it. */
+  const tr = (c: Context, key: string, values?: Record<string, string>) =>
+    tPassport(getLang(c), key, values);
+  const path = (c: Context, to: string) => localizePath(getLang(c), to);
 
   return createPageRouter(deps)
     .get("/datos.json", async (c) => {
       const current = await session(c);
       if (!current) {
         return c.json({
-          error: "No has iniciado sesión",
-          details:
-            "Abre tu pasaporte en este navegador para descargar tus datos.",
+          error: tr(c, "signedOutError"),
+          details: tr(c, "signedOutDownload"),
         }, 401);
       }
       const exported = await exportPersonalData(deps, {
@@ -69,9 +76,8 @@ export default function passportData(deps: AppDeps) {
       );
       if (!parsed.success) {
         return message(c, 400, {
-          title: "Revisa el nombre",
-          body:
-            "Escribe el nombre que quieres que se vea en tu ruta, de 1 a 120 caracteres.",
+          title: tr(c, "badNameTitle"),
+          body: tr(c, "badNameBody"),
         });
       }
       try {
@@ -82,48 +88,45 @@ export default function passportData(deps: AppDeps) {
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         return message(c, error.status as ContentfulStatusCode, {
-          title: "No pudimos cambiar el nombre",
-          body: `${error.message}. Inténtalo de nuevo en unos minutos.`,
+          title: tr(c, "nameFailedTitle"),
+          body: tr(c, "nameFailedBody", {
+            reason: error.describe(getLang(c)).error,
+          }),
         });
       }
-      return c.redirect("/mi-pasaporte?aviso=nombre", 303);
+      return c.redirect(`${path(c, "/mi-pasaporte")}?aviso=nombre`, 303);
     })
     .get("/borrar", async (c) => {
       const current = await session(c);
-      if (!current) return c.redirect("/mi-pasaporte", 303);
+      if (!current) return c.redirect(path(c, "/mi-pasaporte"), 303);
       return page(c, {
-        title: "Borrar mi pasaporte y mis datos",
+        title: tr(c, "erase"),
         children: (
           <>
-            <p class="lead">
-              Vamos a borrar para siempre tu pasaporte y todo lo que guardamos
-              de ti:
-            </p>
+            <p class="lead">{tr(c, "eraseLead")}</p>
             <ul>
-              <li>tus visitas, calificaciones y notas;</li>
-              <li>tus insignias y tu avance;</li>
-              <li>
-                tu boleto (nombre, correo y teléfono), también en el gestor de
-                contenidos del municipio;
-              </li>
-              <li>
-                tu página de ruta y su tarjeta: su enlace dejará de funcionar y
-                su código no se podrá volver a usar;
-              </li>
-              <li>tus sesiones en todos tus dispositivos.</li>
+              <li>{tr(c, "eraseVisits")}</li>
+              <li>{tr(c, "eraseBadges")}</li>
+              <li>{tr(c, "eraseTicket")}</li>
+              <li>{tr(c, "eraseRoute")}</li>
+              <li>{tr(c, "eraseSessions")}</li>
             </ul>
             <p>
-              No se puede deshacer. Si quieres conservar una copia,{" "}
-              <a href="/mi-pasaporte/datos.json" download>
-                descarga tus datos
-              </a>{" "}
-              antes.
+              {tRich(getLang(c), "page_passport.eraseCopy", {
+                link: (chunks) => (
+                  <a href={path(c, "/mi-pasaporte/datos.json")} download>
+                    {chunks}
+                  </a>
+                ),
+              })}
             </p>
-            <form method="post" action="/mi-pasaporte/borrar">
+            <form method="post" action={path(c, "/mi-pasaporte/borrar")}>
               <button class="button button--danger" type="submit">
-                Sí, borrar mi pasaporte y mis datos
+                {tr(c, "eraseConfirm")}
               </button>{" "}
-              <a class="button button--ghost" href="/mi-pasaporte">Cancelar</a>
+              <a class="button button--ghost" href={path(c, "/mi-pasaporte")}>
+                {tr(c, "cancel")}
+              </a>
             </form>
           </>
         ),
@@ -139,7 +142,10 @@ export default function passportData(deps: AppDeps) {
       });
       await runErasure(deps, requested.id, { waitForCaches: false });
       clearSessionCookie(c, deps.config);
-      return c.redirect(`/mi-pasaporte/borrado/${requested.id}`, 303);
+      return c.redirect(
+        path(c, `/mi-pasaporte/borrado/${requested.id}`),
+        303,
+      );
     })
     .get("/borrado/:id", async (c) => {
       const id = c.req.param("id");
@@ -147,28 +153,25 @@ export default function passportData(deps: AppDeps) {
       if (!erasure) return c.notFound();
       const done = erasure.state === "done";
       return page(c, {
-        title: done ? "Listo: borramos tus datos" : "Borrado en proceso",
+        title: tr(c, done ? "erasedTitle" : "erasingTitle"),
         children: done
           ? (
             <p class="lead" data-erasure-state="done">
-              Borramos tu pasaporte, tus visitas, tus notas, tu boleto y tu
-              página de ruta. No queda nada que te identifique.
+              {tr(c, "erasedBody")}
             </p>
           )
           : (
             <>
               <p class="lead" data-erasure-state="pending">
-                Tu solicitud está en proceso: ya nadie puede ver tu página de
-                ruta ni tu tarjeta, y estamos terminando de borrar el resto.
+                {tr(c, "erasingBody")}
               </p>
+              <p>{tr(c, "erasingRetry")}</p>
               <p>
-                Si el gestor de contenidos del municipio no responde, lo
-                volvemos a intentar solos hasta lograrlo. Puedes volver a esta
-                página cuando quieras para ver si ya terminó.
-              </p>
-              <p>
-                <a class="button" href={`/mi-pasaporte/borrado/${erasure.id}`}>
-                  Ver si ya terminó
+                <a
+                  class="button"
+                  href={path(c, `/mi-pasaporte/borrado/${erasure.id}`)}
+                >
+                  {tr(c, "erasingCheck")}
                 </a>
               </p>
             </>
@@ -188,8 +191,8 @@ export default function passportData(deps: AppDeps) {
       status,
       head: {
         title: `${title} · ${deps.data.current().data.branding.name}`,
-        description: "Tus datos en el pasaporte turístico.",
-        url: "/mi-pasaporte",
+        description: tr(c, "dataDescription"),
+        url: path(c, "/mi-pasaporte"),
         image: null,
         robots: "noindex",
       },
@@ -216,7 +219,9 @@ export default function passportData(deps: AppDeps) {
         <>
           <p class="lead">{body}</p>
           <p>
-            <a class="button" href="/mi-pasaporte">Volver a mi pasaporte</a>
+            <a class="button" href={path(c, "/mi-pasaporte")}>
+              {tr(c, "back")}
+            </a>
           </p>
         </>
       ),
@@ -225,16 +230,15 @@ export default function passportData(deps: AppDeps) {
 
   function signedOut(c: Context): Response {
     return message(c, 401, {
-      title: "No has iniciado sesión",
-      body:
-        "Abre tu pasaporte en el navegador donde lo usas para cambiar o borrar tus datos.",
+      title: tr(c, "signedOutError"),
+      body: tr(c, "signedOutBody"),
     });
   }
 
   function refuseCrossSite(c: Context): Response {
     return message(c, 403, {
-      title: "Solicitud rechazada",
-      body: "Esta acción solo se puede hacer desde la página de tu pasaporte.",
+      title: tr(c, "crossSiteTitle"),
+      body: tr(c, "crossSiteBody"),
     });
   }
 }

@@ -1,8 +1,17 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import type { AppEnv } from "@/lib/http/router.ts";
 import { servePageCard } from "./_page_card.ts";
 
-/** `/og/inicio.png`: the home page's 1200x630 share card (`og:image` of `/`). */
+/**
+ * `/og/inicio.png`: the home page's 1200x630 share card (`og:image` of
+ * `/`); mounted under each language's prefix (`/en/og/inicio.png`), drawn
+ * in that language.
+ */
 export default function homeCard(deps: AppDeps) {
-  return new Hono().get("/", (c) => servePageCard(c, deps, { kind: "home" }));
+  return new Hono<AppEnv>().get(
+    "/",
+    (c) => servePageCard(c, deps, { kind: "home", lang: getLang(c) }),
+  );
 }

@@ -5,7 +5,12 @@ import { getBadgeDefinitions } from "@/lib/passport/badges.ts";
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import { getTicket, type Ticket } from "@/lib/db/tickets.ts";
 import type { AppDeps } from "@/deps.ts";
-import { formatDate, plural } from "@/lib/format/format.ts";
+import { formatDate } from "@/lib/format/format.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import { Island } from "@/components/Island.tsx";
 import {
   pageTags,
@@ -14,6 +19,7 @@ import {
 } from "@/lib/pages/page_cache.ts";
 import {
   createPageRouter,
+  getPageTitle,
   renderNotFoundPage,
   renderPage,
 } from "@/routes/_app.tsx";
@@ -40,24 +46,33 @@ export default function touristRoute(deps: AppDeps) {
       const route = ticket.userId
         ? await getTouristRoute(deps.kv, ticket.userId, loaded)
         : getEmptyRoute(loaded);
+      const lang = getLang(c);
       const origin = getPublicOrigin(c, deps.config);
-      const url = `${origin}/ruta/${encodeURIComponent(ticket.shareCode)}`;
-      const { branding, municipality } = loaded.data;
-      const title = `La ruta de ${ticket.name} por ${municipality.name}`;
-      const description =
-        `${route.visitCount} de ${route.totalAttractions} atractivos visitados (${route.completionPercent} %) y ${
-          plural(route.badges.length, "insignia", "insignias")
-        } en ${branding.name}.`;
+      const path = `/ruta/${encodeURIComponent(ticket.shareCode)}`;
+      const url = `${origin}${path}`;
+      const { branding, municipality } = localizeData(loaded.data, lang);
+      const title = t(lang, "page_route.title", {
+        name: ticket.name,
+        municipality: municipality.name,
+      });
+      const description = t(lang, "page_route.description", {
+        visits: route.visitCount,
+        total: route.totalAttractions,
+        percent: route.completionPercent,
+        badges: route.badges.length,
+        site: branding.name,
+      });
       const image = `${origin}${
         getShareCardPath(ticket.shareCode, {
           visitCount: route.visitCount,
           badgeCount: route.badges.length,
           nameRevision: ticket.nameRevision,
+          lang: ticket.lang,
         })
       }`;
       return renderPage(c, deps, {
         head: {
-          title: `${title} · ${branding.name}`,
+          title: getPageTitle(lang, title, deps),
           shareTitle: title,
           description,
           url,
@@ -70,7 +85,11 @@ export default function touristRoute(deps: AppDeps) {
             ticket={ticket}
             route={route}
             loaded={loaded}
-            share={{ url, text: `${title}: ${description}` }}
+            lang={lang}
+            share={{
+              url: `${origin}${localizePath(lang, path)}`,
+              text: `${title}: ${description}`,
+            }}
           />
         ),
       });
@@ -78,34 +97,49 @@ export default function touristRoute(deps: AppDeps) {
 }
 
 function RoutePage(
-  { ticket, route, loaded, share }: {
+  { ticket, route, loaded, lang, share }: {
     ticket: Ticket;
     route: TouristRoute;
     loaded: LoadedData;
+    lang: Lang;
     share: { url: string; text: string };
   },
 ) {
-  const { timeZone } = loaded.data.municipality;
+  const data = localizeData(loaded.data, lang);
+  const { timeZone } = data.municipality;
+  const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
   const unlocked = new Map(route.badges.map((b) => [b.id, b]));
   const locked = getBadgeDefinitions(route.totalAttractions)
     .filter((b) => !unlocked.has(b.id));
   const visited = new Set(route.visits.map((v) => v.slug));
-  const pending = loaded.data.attractions.filter((a) => !visited.has(a.slug));
+  const pending = data.attractions.filter((a) => !visited.has(a.slug));
+  const badgeName = (badge: { id: string; name: string }) =>
+    t(lang, "badges.name", { id: badge.id, name: badge.name });
+  const attractionPath = (slug: string) =>
+    localizePath(lang, `/turismo/atractivos/${slug}`);
   return (
     <>
       <section class="route-hero" aria-labelledby="ruta-title">
         <div class="container route-hero__inner">
           <div>
             <p class="hero__eyebrow">
-              <Icon name="ticket" /> Boleto turístico · desde el{" "}
-              {formatDate(ticket.createdAt, timeZone)}
+              <Icon name="ticket" /> {t(lang, "page_route.ticketSince", {
+                date: formatDate(ticket.createdAt, timeZone, lang),
+              })}
             </p>
             <h1 id="ruta-title" class="route-hero__title">
-              <span class="route-hero__pre">La ruta de</span> {ticket.name}
+              {tRich(lang, "page_route.heading", {
+                pre: (children) => (
+                  <span class="route-hero__pre">{children}</span>
+                ),
+                name: ticket.name,
+              })}
             </h1>
             <p class="route-hero__sub">
-              por {loaded.data.municipality.name},{" "}
-              {loaded.data.municipality.state}
+              {t(lang, "page_route.through", {
+                municipality: data.municipality.name,
+                state: data.municipality.state,
+              })}
             </p>
           </div>
           <div class="progress-card">
@@ -114,8 +148,10 @@ function RoutePage(
               <span>%</span>
             </p>
             <label class="progress-card__label" for="avance">
-              {route.visitCount} de {route.totalAttractions}{" "}
-              atractivos visitados
+              {t(lang, "page_route.progress", {
+                visits: route.visitCount,
+                total: route.totalAttractions,
+              })}
             </label>
             <progress
               id="avance"
@@ -123,10 +159,12 @@ function RoutePage(
               max={route.totalAttractions}
               value={route.visitCount}
             >
-              {route.completionPercent} %
+              {t(lang, "page_route.percent", {
+                percent: route.completionPercent,
+              })}
             </progress>
             <p class="progress-card__badges">
-              {plural(route.badges.length, "insignia", "insignias")}
+              {t(lang, "page_route.badgeCount", { count: route.badges.length })}
             </p>
           </div>
         </div>
@@ -134,19 +172,19 @@ function RoutePage(
 
       <div class="container route-layout">
         <section class="route-layout__main" aria-labelledby="visitas-title">
-          <h2 id="visitas-title">Lugares visitados</h2>
+          <h2 id="visitas-title">{t(lang, "page_route.visitedTitle")}</h2>
           {route.visits.length === 0
             ? (
               <div class="empty">
                 <p>
-                  <strong>Todavía no hay visitas verificadas.</strong>
+                  <strong>{t(lang, "page_route.noVisits")}</strong>
                 </p>
-                <p>
-                  En cada atractivo hay un código guía: regístralo al llegar y
-                  tu visita aparecerá aquí, con la fecha y tu calificación.
-                </p>
-                <a class="button" href="/turismo/atractivos">
-                  Elegir mi primer atractivo <Icon name="arrow" />
+                <p>{t(lang, "page_route.noVisitsText")}</p>
+                <a
+                  class="button"
+                  href={localizePath(lang, "/turismo/atractivos")}
+                >
+                  {t(lang, "page_route.firstAttraction")} <Icon name="arrow" />
                 </a>
               </div>
             )
@@ -159,23 +197,35 @@ function RoutePage(
                     </span>
                     <div class="visit__body">
                       <h3 class="visit__title">
-                        <a href={`/turismo/atractivos/${visit.slug}`}>
-                          {visit.name}
+                        <a href={attractionPath(visit.slug)}>
+                          {names.get(visit.slug) ?? visit.name}
                         </a>
                       </h3>
                       <p class="visit__meta">
-                        <Icon name="check" /> Visitado el{" "}
-                        <time datetime={visit.visitedAt}>
-                          {formatDate(visit.visitedAt, timeZone)}
-                        </time>
+                        <Icon name="check" />{" "}
+                        {tRich(lang, "page_route.visitedOn", {
+                          date: (
+                            <time datetime={visit.visitedAt}>
+                              {formatDate(visit.visitedAt, timeZone, lang)}
+                            </time>
+                          ),
+                        })}
                       </p>
                       <p class="visit__rating">
                         {visit.rating === null
-                          ? <span class="visit__unrated">Sin calificar</span>
+                          ? (
+                            <span class="visit__unrated">
+                              {t(lang, "page_route.unrated")}
+                            </span>
+                          )
                           : (
                             <>
                               <Stars value={visit.rating} />
-                              <span>Tu calificación: {visit.rating} de 5</span>
+                              <span>
+                                {t(lang, "page_route.yourRating", {
+                                  rating: visit.rating,
+                                })}
+                              </span>
                             </>
                           )}
                       </p>
@@ -193,7 +243,9 @@ function RoutePage(
 
         <aside class="route-layout__aside">
           <section class="panel" aria-labelledby="insignias-title">
-            <h2 id="insignias-title" class="panel__title">Insignias</h2>
+            <h2 id="insignias-title" class="panel__title">
+              {t(lang, "page_route.badgesTitle")}
+            </h2>
             <ul class="badges">
               {route.badges.map((badge) => (
                 <li class="badge badge--on" key={badge.id}>
@@ -201,9 +253,11 @@ function RoutePage(
                     {badge.icon}
                   </span>
                   <span>
-                    <strong>{badge.name}</strong>
+                    <strong>{badgeName(badge)}</strong>
                     <span class="badge__note">
-                      Desbloqueada el {formatDate(badge.unlockedAt, timeZone)}
+                      {t(lang, "page_route.unlockedOn", {
+                        date: formatDate(badge.unlockedAt, timeZone, lang),
+                      })}
                     </span>
                   </span>
                 </li>
@@ -214,13 +268,11 @@ function RoutePage(
                     <Icon name="lock" />
                   </span>
                   <span>
-                    <strong>{badge.name}</strong>
+                    <strong>{badgeName(badge)}</strong>
                     <span class="badge__note">
-                      Se desbloquea con {plural(
-                        badge.threshold,
-                        "visita verificada",
-                        "visitas verificadas",
-                      )}
+                      {t(lang, "page_route.unlocksWith", {
+                        count: badge.threshold,
+                      })}
                     </span>
                   </span>
                 </li>
@@ -229,12 +281,12 @@ function RoutePage(
           </section>
           <section class="panel" aria-labelledby="compartir-title">
             <h2 id="compartir-title" class="panel__title">
-              <Icon name="share" /> Comparte tu ruta
+              <Icon name="share" /> {t(lang, "page_route.shareTitle")}
             </h2>
             <Island
               name="ShareButtons"
               component={ShareButtons}
-              props={share}
+              props={{ ...getIslandMessages(lang, "share"), ...share }}
             />
           </section>
         </aside>
@@ -244,13 +296,12 @@ function RoutePage(
         <section class="section section--tinted" aria-labelledby="faltan-title">
           <div class="container">
             <h2 id="faltan-title">
-              Te {pending.length === 1 ? "falta" : "faltan"}{" "}
-              {plural(pending.length, "atractivo", "atractivos")} por descubrir
+              {t(lang, "page_route.pending", { count: pending.length })}
             </h2>
             <ul class="pill-list">
               {pending.map((a) => (
                 <li key={a.slug}>
-                  <a href={`/turismo/atractivos/${a.slug}`}>{a.name}</a>
+                  <a href={attractionPath(a.slug)}>{a.name}</a>
                 </li>
               ))}
             </ul>

@@ -1,6 +1,18 @@
+import type { ComponentChildren } from "preact";
+import {
+  DataText,
+  FallbackNote,
+  getFallbackProps,
+} from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import type { AppDeps } from "@/deps.ts";
+import type { TourismData } from "@/lib/data/tourism_data.ts";
+import { localizeData } from "@/lib/data/translations.ts";
 import { formatDistance, formatHours } from "@/lib/format/format.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import {
   getPracticalInfo,
@@ -8,14 +20,23 @@ import {
 } from "@/lib/services/practical_info.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
-/** The page's sections, for its table of contents. */
+/** The page's sections, for its table of contents: id and message key. */
 const SECTIONS = [
-  { id: "clima", label: "Clima y qué llevar" },
-  { id: "como-llegar", label: "Cómo llegar" },
-  { id: "comida", label: "Qué comer" },
-  { id: "cultura", label: "Historia y costumbres" },
-  { id: "emergencias", label: "Teléfonos de emergencia" },
+  { id: "clima", key: "sectionWeather" },
+  { id: "como-llegar", key: "sectionDirections" },
+  { id: "comida", key: "sectionFood" },
+  { id: "cultura", key: "sectionCulture" },
+  { id: "emergencias", key: "sectionEmergency" },
 ];
+
+/** A message of this page (`locales/<lang>/page_info.json`). */
+function tInfo(
+  lang: Lang,
+  key: string,
+  values?: Record<string, string | number>,
+): string {
+  return t(lang, `page_info.${key}`, values);
+}
 
 /**
  * `/turismo/informacion-practica`: weather and packing by season, how to
@@ -26,20 +47,25 @@ export default function practicalInfo(deps: AppDeps) {
     "/",
     (c) =>
       servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
-        const { data } = deps.data.current();
+        const lang = getLang(c);
+        const data = localizeData(deps.data.current().data, lang);
         const place = data.municipality.name;
-        const title = `Información práctica para visitar ${place}`;
+        const title = tInfo(lang, "title", { place });
         return renderPage(c, deps, {
           head: {
             title: `${title} · ${data.branding.name}`,
-            description:
-              `Clima y qué llevar en cada temporada, cómo llegar, qué comer, costumbres y teléfonos de emergencia de ${place}, ${data.municipality.state}.`,
+            description: tInfo(lang, "description", {
+              place,
+              state: data.municipality.state,
+            }),
             shareTitle: title,
-            url: "/turismo/informacion-practica",
+            url: localizePath(lang, "/turismo/informacion-practica"),
           },
           body: (
             <PracticalInfoPage
+              lang={lang}
               title={title}
+              data={data}
               info={getPracticalInfo(data)}
             />
           ),
@@ -49,35 +75,40 @@ export default function practicalInfo(deps: AppDeps) {
 }
 
 function PracticalInfoPage(
-  { title, info }: { title: string; info: PracticalInfo },
+  { lang, title, data, info }: {
+    lang: Lang;
+    title: string;
+    /** The data set in `lang`: its objects tell which texts fell back. */
+    data: TourismData;
+    info: PracticalInfo;
+  },
 ) {
   const { weather, culture } = info;
+  const tr = (key: string, values?: Record<string, string | number>) =>
+    tInfo(lang, key, values);
+  const strong = (chunks: ComponentChildren) => <strong>{chunks}</strong>;
   return (
     <>
       <section class="page-head page-head--info">
         <div class="container">
-          <nav aria-label="Ruta de navegación" class="breadcrumbs">
+          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
             <ol>
               <li>
-                <a href="/">Inicio</a>
+                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
               </li>
-              <li aria-current="page">Información práctica</li>
+              <li aria-current="page">{tr("crumb")}</li>
             </ol>
           </nav>
           <h1>{title}</h1>
-          <p class="lead">
-            Lo que conviene saber antes de salir: el clima de cada temporada,
-            qué llevar, cómo llegar, qué comer, las costumbres del pueblo y a
-            quién llamar si algo sale mal.
-          </p>
+          <p class="lead">{tr("lead")}</p>
         </div>
       </section>
       <div class="container info-toc">
-        <nav class="filters" aria-label="En esta página">
+        <nav class="filters" aria-label={tr("onThisPage")}>
           <ul>
             {SECTIONS.map((s) => (
               <li key={s.id}>
-                <a href={`#${s.id}`}>{s.label}</a>
+                <a href={`#${s.id}`}>{tr(s.key)}</a>
               </li>
             ))}
           </ul>
@@ -88,28 +119,46 @@ function PracticalInfoPage(
         <div class="detail__main">
           <section id="clima" aria-labelledby="clima-title">
             <h2 id="clima-title">
-              <Icon name="calendar" /> Clima y qué llevar
+              <Icon name="calendar" /> {tr("sectionWeather")}
             </h2>
-            <p>{weather.climate}</p>
+            <p>
+              <DataText of={weather} field="climate" lang={lang} />
+            </p>
             <p class="tips">
-              <strong>Mejor temporada:</strong> {weather.bestSeason}
+              {tRich(lang, "page_info.bestSeason", {
+                season: (
+                  <DataText of={weather} field="bestSeason" lang={lang} />
+                ),
+                strong,
+              })}
             </p>
             <ul class="seasons">
               {weather.seasons.map((season) => (
                 <li class="season" key={season.months}>
-                  <h3 class="season__months">{season.months}</h3>
+                  <h3 class="season__months">
+                    <DataText of={season} field="months" lang={lang} />
+                  </h3>
                   <p class="season__temp">
-                    {season.avgTempC.min} a {season.avgTempC.max} °C
+                    {tr("temperature", {
+                      min: season.avgTempC.min,
+                      max: season.avgTempC.max,
+                    })}
                     <span class="sr-only">
-                      {" "}de temperatura promedio, mínima y máxima
+                      {" "}
+                      {tr("temperatureNote")}
                     </span>
                   </p>
-                  <p>{season.description}</p>
+                  <p>
+                    <DataText of={season} field="description" lang={lang} />
+                  </p>
                 </li>
               ))}
             </ul>
-            <h3>Qué llevar</h3>
-            <ul class="checklist">
+            <h3>
+              {tr("packing")}
+              <FallbackNote of={weather} field="packing" lang={lang} />
+            </h3>
+            <ul {...getFallbackProps(weather, "packing", "checklist")}>
               {weather.packing.map((item) => (
                 <li key={item}>
                   <Icon name="check" /> {item}
@@ -120,23 +169,31 @@ function PracticalInfoPage(
 
           <section id="como-llegar" aria-labelledby="como-llegar-title">
             <h2 id="como-llegar-title">
-              <Icon name="route" /> Cómo llegar
+              <Icon name="route" /> {tr("sectionDirections")}
             </h2>
             <ul class="info-list">
               {info.directions.map((d) => (
                 <li key={d.fromCity}>
                   <h3>
-                    Desde {d.fromCity}{" "}
+                    {tr("fromCity", { city: d.fromCity })}{" "}
                     <span class="info-list__meta">
-                      {formatDistance(d.distanceKm)} · unas{" "}
-                      {formatHours(d.durationHours)}
+                      {tr("trip", {
+                        distance: formatDistance(d.distanceKm, lang),
+                        duration: formatHours(d.durationHours, lang),
+                      })}
                     </span>
                   </h3>
                   <p>
-                    <strong>En auto:</strong> {d.byCar}
+                    {tRich(lang, "page_info.byCar", {
+                      text: <DataText of={d} field="byCar" lang={lang} />,
+                      strong,
+                    })}
                   </p>
                   <p>
-                    <strong>En autobús:</strong> {d.byBus}
+                    {tRich(lang, "page_info.byBus", {
+                      text: <DataText of={d} field="byBus" lang={lang} />,
+                      strong,
+                    })}
                   </p>
                 </li>
               ))}
@@ -145,43 +202,68 @@ function PracticalInfoPage(
 
           <section id="comida" aria-labelledby="comida-title">
             <h2 id="comida-title">
-              <Icon name="gastronomia" /> Qué comer
+              <Icon name="gastronomia" /> {tr("sectionFood")}
             </h2>
             <ul class="info-list">
-              {info.dishes.map((d) => (
+              {info.dishes.map((d, i) => (
                 <li key={d.dish}>
                   <h3>{d.dish}</h3>
-                  <p>{d.description}</p>
+                  <p>
+                    <DataText
+                      of={data.gastronomy[i]}
+                      field="description"
+                      lang={lang}
+                    />
+                  </p>
                   {d.place && (
                     <p class="info-list__where">
-                      Dónde probarlo:{" "}
-                      <a href={`/turismo/servicios/${d.place.slug}`}>
-                        {d.place.name}
-                      </a>
+                      {tRich(lang, "page_info.whereToTry", {
+                        place: d.place.name,
+                        link: (chunks) => (
+                          <a
+                            href={localizePath(
+                              lang,
+                              `/turismo/servicios/${d.place!.slug}`,
+                            )}
+                          >
+                            {chunks}
+                          </a>
+                        ),
+                      })}
                     </p>
                   )}
                 </li>
               ))}
             </ul>
             <p>
-              <a href="/turismo/servicios?tipo=restaurante">
-                Ver todos los restaurantes <Icon name="arrow" />
+              <a
+                href={localizePath(lang, "/turismo/servicios?tipo=restaurante")}
+              >
+                {tr("allRestaurants")} <Icon name="arrow" />
               </a>
             </p>
           </section>
 
           <section id="cultura" aria-labelledby="cultura-title">
             <h2 id="cultura-title">
-              <Icon name="cultura" /> Historia y costumbres
+              <Icon name="cultura" /> {tr("sectionCulture")}
             </h2>
-            <p>{culture.history}</p>
-            <h3>Tradiciones</h3>
-            <ul class="plain-list">
-              {culture.traditions.map((t) => <li key={t}>{t}</li>)}
+            <p>
+              <DataText of={culture} field="history" lang={lang} />
+            </p>
+            <h3>
+              {tr("traditions")}
+              <FallbackNote of={culture} field="traditions" lang={lang} />
+            </h3>
+            <ul {...getFallbackProps(culture, "traditions", "plain-list")}>
+              {culture.traditions.map((item) => <li key={item}>{item}</li>)}
             </ul>
-            <h3>Costumbres y buenos modales</h3>
-            <ul class="plain-list">
-              {culture.etiquette.map((t) => <li key={t}>{t}</li>)}
+            <h3>
+              {tr("etiquette")}
+              <FallbackNote of={culture} field="etiquette" lang={lang} />
+            </h3>
+            <ul {...getFallbackProps(culture, "etiquette", "plain-list")}>
+              {culture.etiquette.map((item) => <li key={item}>{item}</li>)}
             </ul>
           </section>
         </div>
@@ -193,17 +275,25 @@ function PracticalInfoPage(
         >
           <div class="panel panel--emergency">
             <h2 id="emergencias-title" class="panel__title">
-              <Icon name="phone" /> Teléfonos de emergencia
+              <Icon name="phone" /> {tr("sectionEmergency")}
             </h2>
             <ul class="emergency-list">
-              {info.emergency.map((e) => (
+              {info.emergency.map((e, i) => (
                 <li key={e.name}>
-                  <span class="emergency-list__name">{e.name}</span>
+                  <span class="emergency-list__name">
+                    <DataText of={data.emergency[i]} field="name" lang={lang} />
+                  </span>
                   <a class="emergency-list__phone" href={e.telUrl}>
-                    <span class="sr-only">Llamar al</span> {e.phone}
+                    <span class="sr-only">{tr("call")}</span> {e.phone}
                   </a>
                   {e.notes && (
-                    <span class="emergency-list__notes">{e.notes}</span>
+                    <span class="emergency-list__notes">
+                      <DataText
+                        of={data.emergency[i]}
+                        field="notes"
+                        lang={lang}
+                      />
+                    </span>
                   )}
                 </li>
               ))}

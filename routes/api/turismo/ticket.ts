@@ -8,6 +8,8 @@ import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { optionalUser } from "@/lib/http/user.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
+import { getLangs, type Lang } from "@/lib/i18n/catalogue.ts";
+import { negotiateLang } from "@/lib/i18n/negotiate.ts";
 
 const TicketRequest = z.object({
   name: ticketNameSchema,
@@ -17,6 +19,11 @@ const TicketRequest = z.object({
   shareCode: shareCodeSchema,
   phone: z.string().trim().max(32).regex(/^[0-9 +()-]*$/)
     .optional().transform((phone) => phone || undefined),
+  lang: z.enum(getLangs() as [Lang, ...Lang[]]).optional().openapi({
+    description:
+      "The language the ticket is made in: its share card is drawn in it. Optional: by default the language `Accept-Language` prefers among the portal's, else Spanish. Kept with the ticket only (not sent to the CMS)",
+    example: "en",
+  }),
 }).openapi("TicketRequest");
 
 const TicketResponse = z.object({
@@ -64,11 +71,14 @@ export default function ticket(deps: AppDeps) {
   const app = createRouter();
   app.use(optionalUser(deps.auth));
   return app.openapi(route, async (c) => {
-    const body = c.req.valid("json");
+    const { lang, ...body } = c.req.valid("json");
     const ticket = await createTicket(deps, {
       ...body,
       userId: c.get("user")?.id,
-    }, { clientIp: getClientIp(c, deps.config.trustedProxyHops) });
+    }, {
+      clientIp: getClientIp(c, deps.config.trustedProxyHops),
+      lang: lang ?? negotiateLang(c.req.header("accept-language")),
+    });
     const base = getPublicOrigin(c, deps.config);
     // The share code as sent (docs/API.md, ticket); any case finds the ticket.
     return c.json({

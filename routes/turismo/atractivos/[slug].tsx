@@ -1,21 +1,28 @@
+import type { ComponentChildren } from "preact";
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import { Stars } from "@/components/Stars.tsx";
+import { DataText } from "@/components/DataText.tsx";
 import type { Attraction, TourismData } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
+import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
 import {
-  CATEGORY_LABELS,
   formatDateRange,
   formatDistance,
   formatMinutes,
   formatMoney,
   formatRating,
-  plural,
+  getCategoryLabel,
 } from "@/lib/format/format.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/page_cache.ts";
 import {
   createPageRouter,
+  getPageTitle,
   renderNotFoundPage,
   renderPage,
 } from "@/routes/_app.tsx";
@@ -37,28 +44,33 @@ export default function attraction(deps: AppDeps) {
   return createPageRouter(deps).get("/:slug", (c) =>
     // Its visit count, average and events may lag by PAGE_TTL_MS.
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
+      const lang = getLang(c);
       const loaded = deps.data.current();
-      const { data, attractionsBySlug } = loaded;
-      const found = attractionsBySlug.get(c.req.param("slug"));
-      if (!found) return renderNotFoundPage(c, deps);
+      const slug = c.req.param("slug");
+      if (!loaded.attractionsBySlug.has(slug)) {
+        return renderNotFoundPage(c, deps);
+      }
+      const data = localizeData(loaded.data, lang);
+      const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
       const card = { kind: "attraction", slug: found.slug } as const;
       const stats = await getAttractionStats(deps.kv, found.slug);
       return renderPage(c, deps, {
         head: {
-          title: `${found.name} · ${data.branding.name}`,
+          title: getPageTitle(lang, found.name, deps),
           shareTitle: found.name,
           description: found.summary,
           url: `/turismo/atractivos/${found.slug}`,
           image: {
-            url: getPageCardPath(card, loaded.version),
-            alt: describePageCard(getPageCard(loaded, card)!),
+            url: localizePath(lang, getPageCardPath(card, loaded.version)),
+            alt: describePageCard(getPageCard(loaded, { ...card, lang })!),
           },
         },
         body: (
           <AttractionPage
             attraction={found}
             data={data}
+            lang={lang}
             stats={stats}
             events={getUpcomingEvents(data.events, {
               now: deps.now(),
@@ -72,9 +84,11 @@ export default function attraction(deps: AppDeps) {
 }
 
 function AttractionPage(
-  { attraction, data, stats, events }: {
+  { attraction, data, lang, stats, events }: {
     attraction: Attraction;
+    /** The data set in `lang` (`localizeData`). */
     data: TourismData;
+    lang: Lang;
     stats: Stats;
     /** This attraction's events that are not over. */
     events: UpcomingEvent[];
@@ -86,50 +100,52 @@ function AttractionPage(
     r.attractions.includes(attraction.slug)
   );
   const { cost } = attraction;
+  const bold = (children: ComponentChildren[]) => <strong>{children}</strong>;
+  const tipsLang = getFallbackLang(attraction, "tips");
   return (
     <>
       <section class={`page-head page-head--${attraction.category}`}>
         <div class="container">
-          <nav aria-label="Ruta de navegación" class="breadcrumbs">
+          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
             <ol>
               <li>
-                <a href="/">Inicio</a>
+                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
               </li>
               <li>
-                <a href="/turismo/atractivos">Atractivos</a>
+                <a href={localizePath(lang, "/turismo/atractivos")}>
+                  {t(lang, "page_attractions.breadcrumb")}
+                </a>
               </li>
               <li aria-current="page">{attraction.name}</li>
             </ol>
           </nav>
           <p class="chip chip--light">
             <Icon name={attraction.category} />{" "}
-            {CATEGORY_LABELS[attraction.category]}
+            {getCategoryLabel(attraction.category, lang)}
           </p>
           <h1>{attraction.name}</h1>
-          <p class="lead">{attraction.summary}</p>
+          <p class="lead">
+            <DataText of={attraction} field="summary" lang={lang} />
+          </p>
           <p class="rating-line">
             {stats.averageRating === null
-              ? (
-                <span>
-                  Aún sin calificaciones: ¡sé el primero en calificarlo!
-                </span>
-              )
+              ? <span>{t(lang, "page_attraction.noRatings")}</span>
               : (
                 <>
                   <Stars value={stats.averageRating} />
-                  <strong>{formatRating(stats.averageRating)}</strong> de 5 ·
-                  {" "}
-                  {plural(stats.ratingCount, "calificación", "calificaciones")}
+                  {tRich(lang, "page_attraction.rating", {
+                    b: bold,
+                    average: formatRating(stats.averageRating, lang),
+                    count: stats.ratingCount,
+                  })}
                 </>
               )}
             {stats.visitCount > 0 && (
               <span class="rating-line__visits">
                 <Icon name="users" />
-                {plural(
-                  stats.visitCount,
-                  "visita verificada",
-                  "visitas verificadas",
-                )}
+                {t(lang, "page_attraction.visits", {
+                  count: stats.visitCount,
+                })}
               </span>
             )}
           </p>
@@ -143,16 +159,16 @@ function AttractionPage(
             aria-labelledby="registro-title"
           >
             <h2 id="registro-title" class="panel__title">
-              <Icon name="check" /> Registrar mi visita
+              <Icon name="check" /> {t(lang, "page_attraction.checkInTitle")}
             </h2>
-            <p>
-              ¿Estás aquí? Escribe el código del cartel y suma un sello a tu
-              pasaporte. No necesitas cuenta.
-            </p>
+            <p>{t(lang, "page_attraction.checkInText")}</p>
             <Island
               name="CheckIn"
               component={CheckIn}
               props={{
+                ...getIslandMessages(lang, "checkin", {
+                  shared: ["session", "rating", "badges"],
+                }),
                 slug: attraction.slug,
                 name: attraction.name,
                 attractionNames: Object.fromEntries(names),
@@ -160,46 +176,66 @@ function AttractionPage(
             />
           </section>
           <div class="panel">
-            <h2 id="datos-title" class="panel__title">Información práctica</h2>
+            <h2 id="datos-title" class="panel__title">
+              {t(lang, "page_attraction.factsTitle")}
+            </h2>
             <dl class="facts">
               <div>
                 <dt>
-                  <Icon name="cash" /> Costo
+                  <Icon name="cash" /> {t(lang, "page_attraction.cost")}
                 </dt>
                 <dd>
-                  Adultos: {formatMoney(cost.adult)}
+                  {t(lang, "page_attraction.adults", {
+                    price: formatMoney(cost.adult, undefined, lang),
+                  })}
                   {cost.child && (
                     <>
-                      <br />Niños: {formatMoney(cost.child)}
+                      <br />
+                      {t(lang, "page_attraction.children", {
+                        price: formatMoney(cost.child, undefined, lang),
+                      })}
                     </>
                   )}
-                  {cost.notes && <span class="facts__note">{cost.notes}</span>}
+                  {cost.notes && (
+                    <span class="facts__note">
+                      <DataText of={cost} field="notes" lang={lang} />
+                    </span>
+                  )}
                 </dd>
               </div>
               <div>
                 <dt>
-                  <Icon name="calendar" /> Horario
+                  <Icon name="calendar" /> {t(lang, "page_attraction.schedule")}
                 </dt>
-                <dd>{attraction.schedule}</dd>
+                <dd>
+                  <DataText of={attraction} field="schedule" lang={lang} />
+                </dd>
               </div>
               <div>
                 <dt>
-                  <Icon name="clock" /> Duración sugerida
+                  <Icon name="clock" /> {t(lang, "page_attraction.duration")}
                 </dt>
-                <dd>{formatMinutes(attraction.durationMinutes)}</dd>
+                <dd>{formatMinutes(attraction.durationMinutes, lang)}</dd>
               </div>
               <div>
                 <dt>
-                  <Icon name="pin" /> Dirección
+                  <Icon name="pin" /> {t(lang, "page_attraction.address")}
                 </dt>
                 <dd>{attraction.address}</dd>
               </div>
               {attraction.accessibility && (
                 <div>
                   <dt>
-                    <Icon name="access" /> Accesibilidad
+                    <Icon name="access" />{" "}
+                    {t(lang, "page_attraction.accessibility")}
                   </dt>
-                  <dd>{attraction.accessibility}</dd>
+                  <dd>
+                    <DataText
+                      of={attraction}
+                      field="accessibility"
+                      lang={lang}
+                    />
+                  </dd>
                 </div>
               )}
             </dl>
@@ -209,34 +245,54 @@ function AttractionPage(
               target="_blank"
               rel="noopener noreferrer"
             >
-              <Icon name="pin" /> Ver en Google Maps
-              <span class="sr-only">(se abre en una ventana nueva)</span>
+              <Icon name="pin" /> {t(lang, "page_attraction.map")}
+              <span class="sr-only">{t(lang, "common.opensInNewWindow")}</span>
             </a>
           </div>
         </aside>
         <div class="detail__main">
           <section aria-labelledby="acerca-title">
-            <h2 id="acerca-title">Acerca de este lugar</h2>
-            <p>{attraction.description}</p>
+            <h2 id="acerca-title">{t(lang, "page_attraction.about")}</h2>
+            <p>
+              <DataText of={attraction} field="description" lang={lang} />
+            </p>
           </section>
           {attraction.tips && attraction.tips.length > 0 && (
             <section class="tips" aria-labelledby="consejos-title">
               <h2 id="consejos-title">
-                <Icon name="bulb" /> Consejos para tu visita
+                <Icon name="bulb" /> {t(lang, "page_attraction.tips")}
+                {tipsLang && (
+                  <>
+                    {" "}
+                    <span class="untranslated-note">
+                      {t(lang, "common.untranslated")}
+                    </span>
+                  </>
+                )}
               </h2>
-              <ul>
+              <ul
+                lang={tipsLang}
+                class={tipsLang ? "untranslated" : undefined}
+              >
                 {attraction.tips.map((tip) => <li key={tip}>{tip}</li>)}
               </ul>
             </section>
           )}
           {events.length > 0 && (
             <section aria-labelledby="eventos-title">
-              <h2 id="eventos-title">Próximos eventos en este lugar</h2>
+              <h2 id="eventos-title">{t(lang, "page_attraction.events")}</h2>
               <ul class="plain-list">
                 {events.map(({ event: e, ongoing }) => (
                   <li key={e.slug}>
-                    <strong>{e.name}</strong> ({ongoing ? "en curso, " : ""}
-                    {formatDateRange(e.startDate, e.endDate)}): {e.description}
+                    {tRich(lang, "page_attraction.event", {
+                      b: bold,
+                      name: <DataText of={e} field="name" lang={lang} />,
+                      ongoing: ongoing ? "yes" : "no",
+                      dates: formatDateRange(e.startDate, e.endDate, lang),
+                      description: (
+                        <DataText of={e} field="description" lang={lang} />
+                      ),
+                    })}
                   </li>
                 ))}
               </ul>
@@ -244,12 +300,13 @@ function AttractionPage(
           )}
           {routes.length > 0 && (
             <section aria-labelledby="rutas-title">
-              <h2 id="rutas-title">Rutas que lo incluyen</h2>
+              <h2 id="rutas-title">{t(lang, "page_attraction.routes")}</h2>
               <div class="stack">
                 {routes.map((route) => (
                   <RouteCard
                     route={route}
                     names={names}
+                    lang={lang}
                     highlight={attraction.slug}
                     key={route.slug}
                   />
@@ -262,12 +319,15 @@ function AttractionPage(
 
       <section class="section section--tinted" aria-labelledby="cerca-title">
         <div class="container">
-          <h2 id="cerca-title">Cerca de aquí</h2>
+          <h2 id="cerca-title">{t(lang, "page_attraction.nearby")}</h2>
           <div class="grid">
             {nearby.map(({ attraction: other, distanceKm }) => (
               <AttractionCard
                 attraction={other}
-                extra={`A ${formatDistance(distanceKm)} en línea recta`}
+                lang={lang}
+                extra={t(lang, "page_attraction.distance", {
+                  distance: formatDistance(distanceKm, lang),
+                })}
                 key={other.slug}
               />
             ))}

@@ -1,9 +1,13 @@
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import type { Attraction } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
-import { CATEGORY_LABELS } from "@/lib/format/format.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { CATEGORY_LABELS, getCategoryLabel } from "@/lib/format/format.ts";
+import { t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
-import { createPageRouter, renderPage } from "@/routes/_app.tsx";
+import { createPageRouter, getPageTitle, renderPage } from "@/routes/_app.tsx";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */
 export default function attractions(deps: AppDeps) {
@@ -15,23 +19,32 @@ export default function attractions(deps: AppDeps) {
     // Keyed by the one query it reads: other queries cannot fill the cache.
     const key = `${c.req.path}?categoria=${category ?? ""}`;
     return servePage(c, deps, { key, ttlMs: PAGE_TTL_MS }, () => {
-      const { data } = deps.data.current();
+      const lang = getLang(c);
+      const data = localizeData(deps.data.current().data, lang);
+      const list = localizePath(lang, "/turismo/atractivos");
       const categories =
         (Object.keys(CATEGORY_LABELS) as Attraction["category"][])
           .filter((key) => data.attractions.some((a) => a.category === key));
       const shown = category
         ? data.attractions.filter((a) => a.category === category)
         : data.attractions;
+      const { municipality } = data;
       const title = category
-        ? `${
-          CATEGORY_LABELS[category]
-        }: atractivos de ${data.municipality.name}`
-        : `Atractivos turísticos de ${data.municipality.name}`;
+        ? t(lang, "page_attractions.titleCategory", {
+          category: getCategoryLabel(category, lang),
+          municipality: municipality.name,
+        })
+        : t(lang, "page_attractions.title", {
+          municipality: municipality.name,
+        });
       return renderPage(c, deps, {
         head: {
-          title: `${title} · ${data.branding.name}`,
-          description:
-            `${data.attractions.length} lugares para visitar en ${data.municipality.name}, ${data.municipality.state}: museos, naturaleza, historia y gastronomía.`,
+          title: getPageTitle(lang, title, deps),
+          description: t(lang, "page_attractions.description", {
+            count: data.attractions.length,
+            municipality: municipality.name,
+            state: municipality.state,
+          }),
           shareTitle: title,
           // One canonical list: the category filter is a view of it.
           url: "/turismo/atractivos",
@@ -40,55 +53,69 @@ export default function attractions(deps: AppDeps) {
           <>
             <section class="page-head">
               <div class="container">
-                <nav aria-label="Ruta de navegación" class="breadcrumbs">
+                <nav
+                  aria-label={t(lang, "common.breadcrumbs")}
+                  class="breadcrumbs"
+                >
                   <ol>
                     <li>
-                      <a href="/">Inicio</a>
+                      <a href={localizePath(lang, "/")}>
+                        {t(lang, "common.home")}
+                      </a>
                     </li>
-                    <li aria-current="page">Atractivos</li>
+                    <li aria-current="page">
+                      {t(lang, "page_attractions.breadcrumb")}
+                    </li>
                   </ol>
                 </nav>
                 <h1>{title}</h1>
-                <p class="lead">
-                  Elige un lugar para ver su horario, costo, cómo llegar y qué
-                  hay cerca. En cada uno encontrarás un código guía para
-                  registrar tu visita.
-                </p>
+                <p class="lead">{t(lang, "page_attractions.lead")}</p>
               </div>
             </section>
-            <section class="section" aria-label="Lista de atractivos">
+            <section
+              class="section"
+              aria-label={t(lang, "page_attractions.listLabel")}
+            >
               <div class="container">
-                <nav aria-label="Filtrar por categoría" class="filters">
+                <nav
+                  aria-label={t(lang, "page_attractions.filterLabel")}
+                  class="filters"
+                >
                   <ul>
                     <li>
                       <a
-                        href="/turismo/atractivos"
+                        href={list}
                         aria-current={category ? undefined : "page"}
                       >
-                        Todos ({data.attractions.length})
+                        {t(lang, "page_attractions.all", {
+                          count: data.attractions.length,
+                        })}
                       </a>
                     </li>
                     {categories.map((key) => (
                       <li key={key}>
                         <a
-                          href={`/turismo/atractivos?categoria=${key}`}
+                          href={`${list}?categoria=${key}`}
                           aria-current={key === category ? "page" : undefined}
                         >
-                          {CATEGORY_LABELS[key]} (
-                          {data.attractions.filter((a) => a.category === key)
-                            .length})
+                          {t(lang, "page_attractions.filter", {
+                            category: getCategoryLabel(key, lang),
+                            count: data.attractions
+                              .filter((a) => a.category === key).length,
+                          })}
                         </a>
                       </li>
                     ))}
                   </ul>
                 </nav>
                 <p class="sr-only" role="status">
-                  {shown.length} atractivos
+                  {t(lang, "page_attractions.shown", { count: shown.length })}
                 </p>
                 <div class="grid">
                   {shown.map((attraction) => (
                     <AttractionCard
                       attraction={attraction}
+                      lang={lang}
                       headingLevel={2}
                       key={attraction.slug}
                     />

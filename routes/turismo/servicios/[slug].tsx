@@ -1,14 +1,21 @@
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { Icon } from "@/components/Icon.tsx";
-import { ContactLinks, PriceRange } from "@/components/ProviderCard.tsx";
-import type { AppDeps } from "@/deps.ts";
-import { formatDistance, formatMoney } from "@/lib/format/format.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import { DataText } from "@/components/DataText.tsx";
 import {
-  getDirectoryUrl,
-  getProviderPage,
-  PROVIDER_TYPE_LABELS,
-} from "@/lib/services/directory.ts";
+  ContactLinks,
+  PriceRange,
+  ProviderLanguages,
+  tServices,
+} from "@/components/ProviderCard.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { formatDistance, formatMoney } from "@/lib/format/format.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import { getDirectoryUrl, getProviderPage } from "@/lib/services/directory.ts";
 import {
   createPageRouter,
   renderNotFoundPage,
@@ -23,7 +30,8 @@ export default function provider(deps: AppDeps) {
     "/:slug",
     (c) =>
       servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
-        const { data } = deps.data.current();
+        const lang = getLang(c);
+        const data = localizeData(deps.data.current().data, lang);
         const page = getProviderPage(data, c.req.param("slug"));
         if (!page) return renderNotFoundPage(c, deps);
         const { provider } = page;
@@ -32,91 +40,105 @@ export default function provider(deps: AppDeps) {
             title: `${provider.name} · ${data.branding.name}`,
             description: provider.description,
             shareTitle: provider.name,
-            url: `/turismo/servicios/${provider.slug}`,
+            url: localizePath(lang, `/turismo/servicios/${provider.slug}`),
           },
-          body: <ProviderPage page={page} />,
+          body: <ProviderPage page={page} lang={lang} />,
         });
       }),
   );
 }
 
-function ProviderPage({ page }: { page: ProviderPageData }) {
+function ProviderPage(
+  { page, lang }: { page: ProviderPageData; lang: Lang },
+) {
   const { provider, nearby, dishes, packages } = page;
-  const labels = PROVIDER_TYPE_LABELS[provider.type];
+  const tr = (key: string, values?: Record<string, string | number>) =>
+    tServices(lang, key, values);
+  const { type } = provider;
   return (
     <>
       <section class="page-head page-head--services">
         <div class="container">
-          <nav aria-label="Ruta de navegación" class="breadcrumbs">
+          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
             <ol>
               <li>
-                <a href="/">Inicio</a>
+                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
               </li>
               <li>
-                <a href="/turismo/servicios">Servicios</a>
+                <a href={localizePath(lang, "/turismo/servicios")}>
+                  {tr("services")}
+                </a>
               </li>
               <li>
-                <a href={getDirectoryUrl({ type: provider.type })}>
-                  {labels.filter}
+                <a href={localizePath(lang, getDirectoryUrl({ type }))}>
+                  {tr("typeFilter", { type })}
                 </a>
               </li>
               <li aria-current="page">{provider.name}</li>
             </ol>
           </nav>
-          <p class="chip chip--light">{labels.chip}</p>
+          <p class="chip chip--light">{tr("typeChip", { type })}</p>
           <h1>{provider.name}</h1>
-          <p class="lead">{provider.description}</p>
+          <p class="lead">
+            <DataText of={provider} field="description" lang={lang} />
+          </p>
         </div>
       </section>
 
       <div class="container detail">
         <aside class="detail__aside" aria-labelledby="contacto-title">
           <div class="panel">
-            <h2 id="contacto-title" class="panel__title">Datos y contacto</h2>
+            <h2 id="contacto-title" class="panel__title">
+              {tr("contactTitle")}
+            </h2>
             <dl class="facts">
               <div>
                 <dt>
-                  <Icon name="cash" /> Precios
+                  <Icon name="cash" /> {tr("prices")}
                 </dt>
                 <dd>
-                  <PriceRange range={provider.priceRange} />
+                  <PriceRange range={provider.priceRange} lang={lang} />
                 </dd>
               </div>
               <div>
                 <dt>
-                  <Icon name="calendar" /> Horario
+                  <Icon name="calendar" /> {tr("schedule")}
                 </dt>
                 <dd>
-                  {provider.schedule ??
-                    "Pregunta por teléfono antes de ir."}
+                  {provider.schedule
+                    ? <DataText of={provider} field="schedule" lang={lang} />
+                    : tr("noSchedule")}
                 </dd>
               </div>
               <div>
                 <dt>
-                  <Icon name="pin" /> Dirección
+                  <Icon name="pin" /> {tr("address")}
                 </dt>
                 <dd>{provider.address}</dd>
               </div>
               {provider.languages && (
                 <div>
                   <dt>
-                    <Icon name="chat" /> Idiomas
+                    <Icon name="chat" /> {tr("languages")}
                   </dt>
-                  <dd>{provider.languages.join(", ")}</dd>
+                  <dd>
+                    <ProviderLanguages provider={provider} lang={lang} />
+                  </dd>
                 </div>
               )}
             </dl>
-            <ContactLinks provider={provider} full />
+            <ContactLinks provider={provider} lang={lang} full />
           </div>
         </aside>
         <div class="detail__main">
           {dishes.length > 0 && (
             <section aria-labelledby="probar-title">
-              <h2 id="probar-title">Qué probar aquí</h2>
+              <h2 id="probar-title">{tr("whatToTry")}</h2>
               <ul class="plain-list">
                 {dishes.map((dish) => (
                   <li key={dish.dish}>
-                    <strong>{dish.dish}</strong>: {dish.description}
+                    <strong>{dish.dish}</strong>:{" "}
+                    <DataText of={dish} field="description" lang={lang} />
                   </li>
                 ))}
               </ul>
@@ -124,37 +146,42 @@ function ProviderPage({ page }: { page: ProviderPageData }) {
           )}
           {packages.length > 0 && (
             <section aria-labelledby="paquetes-title">
-              <h2 id="paquetes-title">Paquetes que ofrece</h2>
+              <h2 id="paquetes-title">{tr("packagesTitle")}</h2>
               <ul class="plain-list">
                 {packages.map((pkg) => (
                   <li key={pkg.slug}>
-                    <strong>{pkg.name}</strong> ({formatMoney(pkg.price)} por
-                    {" "}
-                    {pkg.per}): {pkg.description}
+                    {tRich(lang, "page_services.packageItem", {
+                      name: <DataText of={pkg} field="name" lang={lang} />,
+                      price: formatMoney(pkg.price, undefined, lang),
+                      per: tr("per", { per: pkg.per }),
+                      description: (
+                        <DataText of={pkg} field="description" lang={lang} />
+                      ),
+                      strong: (chunks) => <strong>{chunks}</strong>,
+                    })}
                   </li>
                 ))}
               </ul>
             </section>
           )}
           <section aria-labelledby="antes-title">
-            <h2 id="antes-title">Antes de ir</h2>
-            <p>
-              Los datos los proporciona el prestador; confirma precios y
-              horarios por teléfono, sobre todo en temporada alta y días
-              festivos.
-            </p>
+            <h2 id="antes-title">{tr("beforeYouGo")}</h2>
+            <p>{tr("beforeYouGoText")}</p>
           </section>
         </div>
       </div>
 
       <section class="section section--tinted" aria-labelledby="cerca-title">
         <div class="container">
-          <h2 id="cerca-title">Atractivos cerca</h2>
+          <h2 id="cerca-title">{tr("nearby")}</h2>
           <div class="grid">
             {nearby.map(({ attraction, distanceKm }) => (
               <AttractionCard
                 attraction={attraction}
-                extra={`A ${formatDistance(distanceKm)} en línea recta`}
+                lang={lang}
+                extra={tr("nearbyDistance", {
+                  distance: formatDistance(distanceKm, lang),
+                })}
                 key={attraction.slug}
               />
             ))}

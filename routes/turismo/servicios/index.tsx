@@ -1,8 +1,13 @@
 import { Island } from "@/components/Island.tsx";
-import { ProviderCard } from "@/components/ProviderCard.tsx";
+import { ProviderCard, tServices } from "@/components/ProviderCard.tsx";
 import type { AppDeps } from "@/deps.ts";
 import NearMe from "@/islands/NearMe.tsx";
 import type { LatLng } from "@/lib/data/tourism_data.ts";
+import { localizeData } from "@/lib/data/translations.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { localizePath } from "@/lib/i18n/paths.ts";
+import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import {
   buildDirectory,
@@ -10,11 +15,9 @@ import {
   getDirectoryUrl,
   parseNear,
   parseProviderType,
-  PROVIDER_TYPE_LABELS,
 } from "@/lib/services/directory.ts";
 import {
   getLocalDayNumber,
-  ORDER_DISCLOSURE,
   PROVIDER_TYPES,
   type ProviderType,
 } from "@/lib/services/order.ts";
@@ -32,8 +35,11 @@ export default function services(deps: AppDeps) {
     const type = parseProviderType(c.req.query("tipo"));
     const near = parseNear(c.req.query("cerca"));
     const now = deps.now();
+    const lang = getLang(c);
+    const tr = (key: string, values?: Record<string, string | number>) =>
+      tServices(lang, key, values);
     const render = () => {
-      const { data } = deps.data.current();
+      const data = localizeData(deps.data.current().data, lang);
       const directory = buildDirectory(data, {
         now,
         type,
@@ -41,20 +47,20 @@ export default function services(deps: AppDeps) {
       });
       const place = data.municipality.name;
       const title = type
-        ? `${PROVIDER_TYPE_LABELS[type].filter} en ${place}`
-        : `Hoteles, restaurantes y guías en ${place}`;
+        ? tr("titleType", { filter: tr("typeFilter", { type }), place })
+        : tr("titleAll", { place });
       return renderPage(c, deps, {
         head: {
           title: `${title} · ${data.branding.name}`,
-          description:
-            `Dónde dormir, dónde comer y con quién recorrer ${place}: teléfonos, horarios, precios y los atractivos cercanos de ${directory.total} prestadores de servicios turísticos.`,
+          description: tr("description", { place, count: directory.total }),
           shareTitle: title,
           // The canonical list has no location; a visitor's own is not indexed.
-          url: getDirectoryUrl({ type }),
+          url: localizePath(lang, getDirectoryUrl({ type })),
           robots: near.location ? "noindex" : undefined,
         },
         body: (
           <ServicesPage
+            lang={lang}
             title={title}
             directory={directory}
             type={type}
@@ -83,7 +89,8 @@ export default function services(deps: AppDeps) {
 }
 
 function ServicesPage(
-  { title, directory, type, location, invalidLocation }: {
+  { lang, title, directory, type, location, invalidLocation }: {
+    lang: Lang;
     title: string;
     directory: Directory;
     type?: ProviderType;
@@ -92,46 +99,49 @@ function ServicesPage(
   },
 ) {
   const shown = directory.groups.reduce((n, g) => n + g.entries.length, 0);
+  const tr = (key: string, values?: Record<string, string | number>) =>
+    tServices(lang, key, values);
+  const url = (options: Parameters<typeof getDirectoryUrl>[0]) =>
+    localizePath(lang, getDirectoryUrl(options));
   return (
     <>
       <section class="page-head page-head--services">
         <div class="container">
-          <nav aria-label="Ruta de navegación" class="breadcrumbs">
+          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
             <ol>
               <li>
-                <a href="/">Inicio</a>
+                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
               </li>
-              <li aria-current="page">Servicios</li>
+              <li aria-current="page">{tr("services")}</li>
             </ol>
           </nav>
           <h1>{title}</h1>
-          <p class="lead">
-            Dónde dormir, dónde comer y con quién recorrer: teléfono, horario,
-            precios, cómo llegar y qué atractivos tiene cerca cada lugar.
-          </p>
+          <p class="lead">{tr("lead")}</p>
         </div>
       </section>
-      <section class="section services" id="lista" aria-label="Prestadores">
+      <section class="section services" id="lista" aria-label={tr("listLabel")}>
         <div class="container">
-          <nav aria-label="Filtrar por tipo" class="filters">
+          <nav aria-label={tr("filtersLabel")} class="filters">
             <ul>
               <li>
                 <a
-                  href={getDirectoryUrl({ location })}
+                  href={url({ location })}
                   aria-current={type ? undefined : "page"}
                 >
-                  Todos ({directory.total})
+                  {tr("filterAll", { count: directory.total })}
                 </a>
               </li>
               {PROVIDER_TYPES.filter((kind) => directory.counts[kind] > 0)
                 .map((kind) => (
                   <li key={kind}>
                     <a
-                      href={getDirectoryUrl({ type: kind, location })}
+                      href={url({ type: kind, location })}
                       aria-current={kind === type ? "page" : undefined}
                     >
-                      {PROVIDER_TYPE_LABELS[kind].filter} (
-                      {directory.counts[kind]})
+                      {tr("filterCount", {
+                        label: tr("typeFilter", { type: kind }),
+                        count: directory.counts[kind],
+                      })}
                     </a>
                   </li>
                 ))}
@@ -140,49 +150,50 @@ function ServicesPage(
           <div class="services-order">
             {invalidLocation && (
               <p class="services-order__warning">
-                No pudimos usar la ubicación de la dirección: deben ser una
-                latitud y una longitud válidas, como 20.8826,-103.8366. Te
-                mostramos el orden de hoy.
+                {tr("invalidLocation")}
               </p>
             )}
             {location
               ? (
                 <p class="services-order__rule">
-                  <strong>
-                    Ordenados por distancia desde tu ubicación
-                  </strong>{" "}
-                  (en línea recta; el camino puede ser más largo).{" "}
-                  <a href={getDirectoryUrl({ type })}>Quitar mi ubicación</a>
+                  {tRich(lang, "page_services.byDistance", {
+                    strong: (chunks) => <strong>{chunks}</strong>,
+                  })} <a href={url({ type })}>{tr("removeLocation")}</a>
                 </p>
               )
-              : <p class="services-order__rule">{ORDER_DISCLOSURE}</p>}
+              : <p class="services-order__rule">{tr("orderRule")}</p>}
             <Island
               name="NearMe"
               component={NearMe}
-              props={{ active: location !== undefined }}
+              props={{
+                active: location !== undefined,
+                ...getIslandMessages(lang, "nearme", { shared: ["location"] }),
+              }}
             />
             <noscript>
-              <p class="services-order__note">
-                Para ordenar por distancia hace falta JavaScript; sin él ves el
-                orden de hoy.
-              </p>
+              <p class="services-order__note">{tr("noScript")}</p>
             </noscript>
-            <p class="services-order__note">
-              Tu ubicación solo sirve para calcular las distancias de esta
-              página: no la guardamos.
-            </p>
+            <p class="services-order__note">{tr("locationNotKept")}</p>
           </div>
-          <p class="sr-only" role="status">{shown} prestadores</p>
+          <p class="sr-only" role="status">
+            {tr("shownCount", { count: shown })}
+          </p>
           {directory.groups.map(({ type: kind, entries }) => (
             <section
               class="services__group"
               aria-labelledby={`grupo-${kind}`}
               key={kind}
             >
-              <h2 id={`grupo-${kind}`}>{PROVIDER_TYPE_LABELS[kind].heading}</h2>
+              <h2 id={`grupo-${kind}`}>
+                {tr("typeHeading", { type: kind })}
+              </h2>
               <div class="provider-grid">
                 {entries.map((entry) => (
-                  <ProviderCard entry={entry} key={entry.provider.slug} />
+                  <ProviderCard
+                    entry={entry}
+                    lang={lang}
+                    key={entry.provider.slug}
+                  />
                 ))}
               </div>
             </section>
