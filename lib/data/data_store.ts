@@ -1,3 +1,4 @@
+import { getLangs } from "@/lib/i18n/catalogue.ts";
 import {
   DataError,
   type LoadedData,
@@ -152,11 +153,13 @@ const MISSING_PATHS_SHOWN = 3;
 
 /**
  * `Data set: 3 texts have no English translation (attractions[volcan].tips,
- * …); they show in Spanish.`: one line per language the data set covers and
- * does not cover fully, for the operator.
+ * …); they show in Spanish.`: one line per language the portal speaks (or
+ * the data set adds) that the data set does not cover fully, for the
+ * operator.
  */
 function describeMissingTranslations(data: TourismData): string[] {
-  const languages = listDataLanguages(data);
+  // The portal's languages (its catalogues) and any the data set adds.
+  const languages = [...new Set([...getLangs(), ...listDataLanguages(data)])];
   const missing = listMissingTranslations(data, languages);
   const names = new Intl.DisplayNames("en", { type: "language" });
   const base = names.of(BASE_LANG);
