@@ -65,6 +65,16 @@ function stampsLabel(stamps: number): string {
   return stamps === 1 ? "1 sello" : `${stamps} sellos`;
 }
 
+/** Awaits every promise of `promises` at once: the same keys, with their values. */
+async function awaitAll<T extends Record<string, Promise<unknown>>>(
+  promises: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const entries = await Promise.all(
+    Object.entries(promises).map(async ([key, value]) => [key, await value]),
+  );
+  return Object.fromEntries(entries);
+}
+
 /**
  * Draws the dashboard's charts. `names` gives each attraction's name by
  * slug (a slug no longer in the data set shows as itself).
@@ -76,17 +86,8 @@ export async function renderDashboardCharts(
   const name = (slug: string) => names.get(slug) ?? slug;
   const range = `del ${dashboard.from} al ${dashboard.to}`;
   const rated = dashboard.ratings.filter((row) => row.count > 0);
-  const [
-    visitsByAttraction,
-    visitsByDay,
-    visitsByHour,
-    funnel,
-    passports,
-    ratings,
-    ratingsLegend,
-    chat,
-  ] = await Promise.all([
-    renderBarChart(
+  return await awaitAll({
+    visitsByAttraction: renderBarChart(
       dashboard.visitsByAttraction.map((row) => ({
         label: name(row.slug),
         value: row.visits,
@@ -100,7 +101,7 @@ export async function renderDashboardCharts(
         valueLabel: "Visitas",
       },
     ),
-    renderDailyLines(
+    visitsByDay: renderDailyLines(
       dashboard.visitsByDay.map((row) => ({
         day: row.day,
         series: "Visitas",
@@ -115,7 +116,7 @@ export async function renderDashboardCharts(
         series: ["Visitas"],
       },
     ),
-    renderHeatMap(
+    visitsByHour: renderHeatMap(
       dashboard.visitsByHour.map((cell) => ({
         column: cell.hour,
         row: WEEKDAYS[cell.weekday],
@@ -131,7 +132,7 @@ export async function renderDashboardCharts(
         columnLabel: "Hora del día",
       },
     ),
-    renderColumnChart(
+    funnel: renderColumnChart(
       dashboard.funnel.map((row) => ({
         label: stampsLabel(row.stamps),
         value: row.inRange,
@@ -145,7 +146,7 @@ export async function renderDashboardCharts(
         valueLabel: "Turistas",
       },
     ),
-    renderDailyLines(
+    passports: renderDailyLines(
       dashboard.passportsByDay.flatMap((row, i) => [
         { day: row.day, series: PASSPORT_SERIES[0], value: row.guest },
         { day: row.day, series: PASSPORT_SERIES[1], value: row.account },
@@ -165,7 +166,7 @@ export async function renderDashboardCharts(
         series: PASSPORT_SERIES,
       },
     ),
-    renderStackedBars(
+    ratings: renderStackedBars(
       rated.flatMap((row) =>
         row.distribution.map((value, i) => ({
           label: name(row.slug),
@@ -183,8 +184,10 @@ export async function renderDashboardCharts(
         valueLabel: "Calificaciones",
       },
     ),
-    renderSwatches(STARS, { label: "Colores de 1 a 5 estrellas" }),
-    renderDailyLines(
+    ratingsLegend: renderSwatches(STARS, {
+      label: "Colores de 1 a 5 estrellas",
+    }),
+    chat: renderDailyLines(
       dashboard.chatByDay.flatMap((row) => [
         { day: row.day, series: CHAT_SERIES[0], value: row.questions },
         { day: row.day, series: CHAT_SERIES[1], value: row.answered },
@@ -201,17 +204,7 @@ export async function renderDashboardCharts(
         series: CHAT_SERIES,
       },
     ),
-  ]);
-  return {
-    visitsByAttraction,
-    visitsByDay,
-    visitsByHour,
-    funnel,
-    passports,
-    ratings,
-    ratingsLegend,
-    chat,
-  };
+  });
 }
 
 /** A chart with its title and, for screen readers and anyone, its data. */

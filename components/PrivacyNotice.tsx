@@ -5,6 +5,7 @@ import {
   getFallbackProps,
 } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
+import { Breadcrumbs, OnThisPage } from "@/components/PageNav.tsx";
 import type { PrivacyContact } from "@/lib/data/tourism_data.ts";
 import { formatDate } from "@/lib/format/format.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
@@ -147,14 +148,7 @@ export function PrivacyNotice(props: PrivacyNoticeProps) {
     <>
       <section class="page-head page-head--info">
         <div class="container">
-          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
-            <ol>
-              <li>
-                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
-              </li>
-              <li aria-current="page">{tr("title")}</li>
-            </ol>
-          </nav>
+          <Breadcrumbs lang={lang} current={tr("title")} />
           <h1>{tr("title")}</h1>
           {lang !== DEFAULT_LANG && (
             <p class="notice privacy-translation" id="version-en-espanol">
@@ -188,17 +182,10 @@ export function PrivacyNotice(props: PrivacyNoticeProps) {
           )}
         </div>
       </section>
-      <div class="container info-toc">
-        <nav class="filters" aria-label={tr("onThisPage")}>
-          <ul>
-            {SECTIONS.map((s) => (
-              <li key={s.id}>
-                <a href={`#${s.id}`}>{tr(s.key)}</a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </div>
+      <OnThisPage
+        label={tr("onThisPage")}
+        sections={SECTIONS.map((s) => ({ id: s.id, label: tr(s.key) }))}
+      />
 
       <div class="container privacy">
         <section

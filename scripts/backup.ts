@@ -7,54 +7,21 @@
  * that cannot be made is one line on stderr and exit 1. Reads `.env` like
  * `deno task start`. See README "Backups" and docs/DEPLOY.md.
  */
-import { parseArgs } from "node:util";
-import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
-import { BackupError, createBackup } from "@/lib/backup/mod.ts";
-import { formatBytes } from "@/scripts/_backup_cli.ts";
+import { createBackup } from "@/lib/backup/mod.ts";
+import { formatBytes, runBackupCli } from "@/scripts/_backup_cli.ts";
 
-const USAGE = "Usage: deno task backup <file> [--via-api]";
-
-function fail(message: string, code = 1): never {
-  console.error(message);
-  Deno.exit(code);
-}
-
-let parsed;
-try {
-  parsed = parseArgs({
-    args: Deno.args,
-    allowPositionals: true,
-    options: {
-      "via-api": { type: "boolean", default: false },
-      "env-file": { type: "string" },
-    },
-  });
-} catch (error) {
-  fail(`${(error as Error).message}\n${USAGE}`, 2);
-}
-const { positionals, values } = parsed;
-if (positionals.length !== 1) fail(USAGE, 2);
-
-try {
-  if (values["env-file"]) applyEnvFile(values["env-file"]);
-  const config = parseConfig(Deno.env.toObject());
-  const result = await createBackup({
-    kvPath: config.kvPath,
-    file: positionals[0],
-    viaApi: values["via-api"],
-  });
-  console.log(
-    `Backed up ${result.entries} entries (${
+await runBackupCli(Deno.args, {
+  usage: "Usage: deno task backup <file> [--via-api]",
+  flag: "via-api",
+  failure: "Backup failed",
+  async run({ file, kvPath, flag }) {
+    const result = await createBackup({ kvPath, file, viaApi: flag });
+    return `Backed up ${result.entries} entries (${
       formatBytes(result.bytes)
-    }) of ${result.source} to ${positionals[0]} (${
+    }) of ${result.source} to ${file} (${
       result.method === "sqlite"
         ? "SQLite snapshot"
         : "export through the KV API"
-    })`,
-  );
-} catch (error) {
-  if (error instanceof BackupError || error instanceof ConfigError) {
-    fail(error.message);
-  }
-  fail(`Backup failed: ${(error as Error).message}`);
-}
+    })`;
+  },
+});

@@ -17,6 +17,7 @@ import { SignJWT } from "jose";
 import { EXPIRING_FAMILIES } from "@/lib/backup/expiry.ts";
 import { keys } from "@/lib/db/keys.ts";
 import {
+  createWorkdir,
   getFreePort,
   postJsonTo,
   ROOT,
@@ -26,24 +27,11 @@ import {
   stopServices,
   waitUntilHealthy,
 } from "./service_process.ts";
-import {
-  DATA_PATH,
-  loadShippedData,
-  randomUserId,
-  ticketBody,
-} from "./test_utils.ts";
+import { loadShippedData, randomUserId, ticketBody } from "./test_utils.ts";
 
 const SECRET = "backup-test-secret-backup-test-secret-0123";
 const loaded = await loadShippedData();
 const codes = [...loaded.slugByGuideCode.entries()];
-
-/** A temporary folder laid out like a checkout: `data/turismo.json`, `state/`. */
-async function createWorkdir(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "turismo-backup-" });
-  await Deno.mkdir(`${dir}/data`);
-  await Deno.copyFile(DATA_PATH, `${dir}/data/turismo.json`);
-  return dir;
-}
 
 function serviceEnvFor(kvPath: string): Record<string, string> {
   return {
@@ -141,7 +129,7 @@ type Ack =
   };
 
 Deno.test("backup: a snapshot taken during a burst of writes restores every write acknowledged before it", async (t) => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-backup-");
   const kvPath = `${dir}/state/turismo.kv`;
   const backupFile = `${dir}/backups/turismo-backup.kv`;
   const restoredPath = `${dir}/restored/turismo.kv`;
@@ -358,7 +346,7 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
 });
 
 Deno.test("restore: a store with data, a damaged backup and a file in use are refused, and nothing changes", async (t) => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-backup-");
   const sourcePath = `${dir}/source.kv`;
   const targetPath = `${dir}/state/turismo.kv`;
   const backupFile = `${dir}/backup.kv`;
@@ -510,7 +498,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
 });
 
 Deno.test("backup --via-api: the KV Connect export round-trips through a second local KV", async (t) => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-backup-");
   const sourcePath = `${dir}/source.kv`;
   const backupFile = `${dir}/export.kv`;
   const restoredPath = `${dir}/restored.kv`;

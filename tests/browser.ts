@@ -6,6 +6,8 @@
  * (`.ci/setup-chromium.sh` installs it).
  */
 import { type Browser, chromium, type Page } from "playwright-core";
+import { ensureBuild } from "@/scripts/build.ts";
+import { createTestContext, serveApp, type TestContext } from "./test_utils.ts";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -35,6 +37,39 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** The app in process on a loopback port, and Chromium to open it. */
+export interface BrowserApp extends AsyncDisposable {
+  ctx: TestContext;
+  origin: string;
+  browser: Browser;
+}
+
+/**
+ * The set-up of a browser test against the app in process: the islands
+ * built, a test context (`options` as `createTestContext` takes them), the
+ * app served on a loopback port, Chromium launched. Use with
+ * `await using`: it closes the browser, then the server, then the context.
+ */
+export async function startBrowserApp(
+  options?: Parameters<typeof createTestContext>[0],
+): Promise<BrowserApp> {
+  await ensureBuild();
+  await using stack = new AsyncDisposableStack();
+  const ctx = stack.use(await createTestContext(options));
+  const server = stack.use(serveApp((req, info) => ctx.app.fetch(req, info)));
+  const browser = await launchBrowser();
+  const owned = stack.move();
+  return {
+    ctx,
+    origin: server.origin,
+    browser,
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await owned.disposeAsync();
+    },
+  };
 }
 
 /**

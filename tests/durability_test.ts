@@ -20,6 +20,7 @@ import {
 } from "@/lib/db/visits.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
+  createWorkdir,
   getFreePort,
   postJsonTo,
   ROOT,
@@ -31,7 +32,6 @@ import {
   waitUntilHealthy,
 } from "./service_process.ts";
 import {
-  DATA_PATH,
   loadShippedData,
   mutateShipped,
   randomUserId,
@@ -42,14 +42,6 @@ import {
 const MAIN = `${ROOT}main.ts`;
 const loaded = await loadShippedData();
 const codes = [...loaded.slugByGuideCode.entries()];
-
-/** A temporary folder laid out like a checkout: `data/turismo.json`. */
-async function createWorkdir(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "turismo-durable-" });
-  await Deno.mkdir(`${dir}/data`);
-  await Deno.copyFile(DATA_PATH, `${dir}/data/turismo.json`);
-  return dir;
-}
 
 function startIn(
   dir: string,
@@ -115,7 +107,7 @@ function getDeletedFiles(pid: number): string[] {
 }
 
 Deno.test("a second process on the KV file loses no acknowledged write", async (t) => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-durable-");
   // The KV file beside the data set, where earlier versions kept it by
   // default and where an operator may still put it.
   const env = {
@@ -177,7 +169,7 @@ Deno.test("a second process on the KV file loses no acknowledged write", async (
 });
 
 Deno.test("kill -9 mid-burst: every acknowledged visit survives and counts equal records", async () => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-durable-");
   const kvPath = `${dir}/state/turismo.kv`;
   const kv = await openKv(kvPath);
   const { secret } = await getOrCreateSigningSecret(kv);
@@ -252,7 +244,7 @@ Deno.test("kill -9 mid-burst: every acknowledged visit survives and counts equal
 });
 
 Deno.test("a start that cannot succeed says why in one line, exits 1 and writes nothing", async (t) => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-durable-");
   const kvPath = `${dir}/state/turismo.kv`;
 
   async function assertRefused(
@@ -305,7 +297,7 @@ Deno.test("a start that cannot succeed says why in one line, exits 1 and writes 
 });
 
 Deno.test("SIGTERM finishes the request in flight, closes KV and exits 0", async () => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-durable-");
   const kvPath = `${dir}/state/turismo.kv`;
   await using model = startFakeOpenAI();
   model.respondWith({
@@ -350,7 +342,7 @@ Deno.test("SIGTERM finishes the request in flight, closes KV and exits 0", async
 });
 
 Deno.test("--env-file reads .env; the real environment wins", async () => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-durable-");
   await Deno.writeTextFile(
     `${dir}/.env`,
     [
@@ -377,7 +369,7 @@ Deno.test("--env-file reads .env; the real environment wins", async () => {
 });
 
 Deno.test("KV_PATH takes a KV Connect URL and sends DENO_KV_ACCESS_TOKEN", async () => {
-  const dir = await createWorkdir();
+  const dir = await createWorkdir("turismo-durable-");
   const seen: { method: string; authorization: string | null }[] = [];
   await using server = serveApp((req) => {
     seen.push({

@@ -19,12 +19,7 @@ import {
   saveScreenshot,
   watchPage,
 } from "./browser.ts";
-import {
-  getFreePort,
-  startService,
-  stopServices,
-  waitUntilHealthy,
-} from "./service_process.ts";
+import { startServiceOnKvFile } from "./service_process.ts";
 import { SHIPPED } from "./test_utils.ts";
 
 /** The first five attractions as an English page names them, with their codes. */
@@ -47,15 +42,10 @@ Deno.test({
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await ensureBuild();
-    const dir = await Deno.makeTempDir();
-    const service = startService({
-      port: await getFreePort(),
-      env: { KV_PATH: `${dir}/turismo.kv` },
-    });
+    await using running = await startServiceOnKvFile();
+    const origin = running.service.url;
     const browser = await launchBrowser();
     try {
-      await waitUntilHealthy(service);
-      const origin = service.url;
       const context = await browser.newContext({
         locale: "en-US",
         viewport: PHONE,
@@ -228,8 +218,6 @@ Deno.test({
       await context.close();
     } finally {
       await browser.close();
-      await stopServices([service]);
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

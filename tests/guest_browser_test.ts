@@ -15,12 +15,7 @@ import {
   saveScreenshot,
   watchPage,
 } from "./browser.ts";
-import {
-  getFreePort,
-  startService,
-  stopServices,
-  waitUntilHealthy,
-} from "./service_process.ts";
+import { startServiceOnKvFile } from "./service_process.ts";
 import { SHIPPED } from "./test_utils.ts";
 
 /** The first five attractions, with the codes on their posters (the test's knowledge only). */
@@ -37,15 +32,12 @@ Deno.test({
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await ensureBuild();
-    const dir = await Deno.makeTempDir();
-    const service = startService({
-      port: await getFreePort(),
-      env: { KV_PATH: `${dir}/turismo.kv`, LOG_REQUESTS: "true" },
+    await using running = await startServiceOnKvFile({
+      env: { LOG_REQUESTS: "true" },
     });
+    const origin = running.service.url;
     const browser = await launchBrowser();
     try {
-      await waitUntilHealthy(service);
-      const origin = service.url;
       const context = await browser.newContext({
         locale: "es-MX",
         viewport: PHONE,
@@ -242,8 +234,6 @@ Deno.test({
       await context.close();
     } finally {
       await browser.close();
-      await stopServices([service]);
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

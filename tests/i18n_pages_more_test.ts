@@ -20,6 +20,7 @@ import {
   assertJson,
   createTestContext,
   mutateShipped,
+  NAMED_HOSTS_ENV,
   postAsUser,
   postJson,
   SHIPPED,
@@ -420,15 +421,7 @@ Deno.test("GET /en/aviso-de-privacidad", async (t) => {
   await t.step(
     "with OPENAI_BASE_URL and WordPress the English notice names their hosts",
     async () => {
-      await using named = await createTestContext({
-        env: {
-          OPENAI_API_KEY: "sk-test",
-          OPENAI_BASE_URL: "https://modelos.ejemplo.mx/v1",
-          WP_URL: "https://cms.tequila.ejemplo.mx",
-          WP_USER: "portal",
-          WP_APP_PASSWORD: "xxxx xxxx xxxx xxxx",
-        },
-      });
+      await using named = await createTestContext({ env: NAMED_HOSTS_ENV });
       const { doc: namedDoc } = await getEnglish(
         named,
         "/en/aviso-de-privacidad",

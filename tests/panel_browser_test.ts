@@ -16,13 +16,7 @@ import {
   saveScreenshot,
   watchPage,
 } from "./browser.ts";
-import {
-  createStaffLinkFor,
-  getFreePort,
-  startService,
-  stopServices,
-  waitUntilHealthy,
-} from "./service_process.ts";
+import { createStaffLinkFor, startServiceOnKvFile } from "./service_process.ts";
 import { SHIPPED } from "./test_utils.ts";
 
 /** The attraction the tourist checks in at, with the code on its poster. */
@@ -37,15 +31,12 @@ Deno.test({
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await ensureBuild();
-    const dir = await Deno.makeTempDir({ prefix: "turismo-panel-" });
-    const env = { KV_PATH: `${dir}/turismo.kv` };
-    const port = await getFreePort();
-    const service = startService({ port, env });
+    await using running = await startServiceOnKvFile({
+      prefix: "turismo-panel-",
+    });
+    const { env, service: { port, url: origin } } = running;
     const browser = await launchBrowser();
     try {
-      await waitUntilHealthy(service);
-      const origin = service.url;
-
       let link = "";
       await t.step(
         "deno task staff-link prints a link to this service",
@@ -195,8 +186,6 @@ Deno.test({
       assert.deepEqual(watch.dialogs, []);
     } finally {
       await browser.close();
-      await stopServices([service]);
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

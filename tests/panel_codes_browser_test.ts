@@ -12,13 +12,7 @@ import { saveTicket } from "@/lib/db/tickets.ts";
 import { listVisits, rateVisit } from "@/lib/db/visits.ts";
 import { ensureBuild } from "@/scripts/build.ts";
 import { browserSkipReason, launchBrowser, watchPage } from "./browser.ts";
-import {
-  createStaffLinkFor,
-  getFreePort,
-  startService,
-  stopServices,
-  waitUntilHealthy,
-} from "./service_process.ts";
+import { createStaffLinkFor, startServiceOnKvFile } from "./service_process.ts";
 import { randomTicket, SHIPPED } from "./test_utils.ts";
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -30,15 +24,12 @@ Deno.test({
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await ensureBuild();
-    const dir = await Deno.makeTempDir({ prefix: "turismo-panel-codes-" });
-    const kvPath = `${dir}/turismo.kv`;
-    const env = { KV_PATH: kvPath };
-    const port = await getFreePort();
-    const service = startService({ port, env });
+    await using running = await startServiceOnKvFile({
+      prefix: "turismo-panel-codes-",
+    });
+    const { env, kvPath, service: { port, url: origin } } = running;
     const browser = await launchBrowser();
     try {
-      await waitUntilHealthy(service);
-      const origin = service.url;
       const link = await createStaffLinkFor({
         env,
         port,
@@ -147,8 +138,6 @@ Deno.test({
       assert.deepEqual(watch.dialogs, []);
     } finally {
       await browser.close();
-      await stopServices([service]);
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

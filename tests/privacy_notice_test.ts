@@ -15,6 +15,7 @@ import {
   createTestContext,
   getPage,
   mutateShipped,
+  NAMED_HOSTS_ENV,
   SHIPPED,
 } from "./test_utils.ts";
 
@@ -184,15 +185,7 @@ Deno.test("GET /aviso-de-privacidad", async (t) => {
   await t.step(
     "with OPENAI_BASE_URL and WordPress configured, the notice names their hosts",
     async () => {
-      await using named = await createTestContext({
-        env: {
-          OPENAI_API_KEY: "sk-test",
-          OPENAI_BASE_URL: "https://modelos.ejemplo.mx/v1",
-          WP_URL: "https://cms.tequila.ejemplo.mx",
-          WP_USER: "portal",
-          WP_APP_PASSWORD: "xxxx xxxx xxxx xxxx",
-        },
-      });
+      await using named = await createTestContext({ env: NAMED_HOSTS_ENV });
       const { html: namedHtml } = await getPage(named, NOTICE);
       const where = textOf(
         slice(namedHtml, '<section id="destinos"', "</section>"),

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { StaffRole } from "@/lib/staff/types.ts";
+import { DATA_PATH } from "./test_utils.ts";
 
 /** The repository's root, where `main.ts` is. */
 export const ROOT = new URL("..", import.meta.url).pathname;
@@ -122,6 +123,51 @@ export async function createStaffLinkFor(
   )?.[1];
   assert.ok(link, "the link is printed");
   return link;
+}
+
+/**
+ * A temporary folder laid out like a checkout, for a service started in it
+ * (`cwd`): `data/turismo.json`, the shipped data set.
+ */
+export async function createWorkdir(prefix: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix });
+  await Deno.mkdir(`${dir}/data`);
+  await Deno.copyFile(DATA_PATH, `${dir}/data/turismo.json`);
+  return dir;
+}
+
+/** A service process on its own KV file, in a temporary folder. */
+export interface ServiceOnKvFile extends AsyncDisposable {
+  service: ServiceProcess;
+  /** What it runs with (`KV_PATH` and the `env` asked for), for its scripts. */
+  env: Record<string, string>;
+  kvPath: string;
+}
+
+/**
+ * Starts the service as `deno task start` runs it, on `turismo.kv` in a new
+ * temporary folder (named with `prefix`), with `env`, and waits until it is
+ * healthy. Use with `await using`: it stops the process, then removes the
+ * folder.
+ */
+export async function startServiceOnKvFile(
+  { prefix, env = {} }: { prefix?: string; env?: Record<string, string> } = {},
+): Promise<ServiceOnKvFile> {
+  const dir = await Deno.makeTempDir({ prefix });
+  const kvPath = `${dir}/turismo.kv`;
+  const withKv = { KV_PATH: kvPath, ...env };
+  const service = startService({ port: await getFreePort(), env: withKv });
+  const stop = async () => {
+    await stopServices([service]);
+    await Deno.remove(dir, { recursive: true });
+  };
+  try {
+    await waitUntilHealthy(service);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { service, env: withKv, kvPath, [Symbol.asyncDispose]: stop };
 }
 
 /** Polls `/healthz` until it answers 200, for a bounded time. */

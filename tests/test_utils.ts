@@ -19,6 +19,18 @@ export const DATA_PATH =
   new URL("../data/turismo.json", import.meta.url).pathname;
 
 /**
+ * A model at a named `OPENAI_BASE_URL` and a WordPress site: the settings
+ * under which the privacy notice names where data goes by host.
+ */
+export const NAMED_HOSTS_ENV: Readonly<Record<string, string>> = {
+  OPENAI_API_KEY: "sk-test",
+  OPENAI_BASE_URL: "https://modelos.ejemplo.mx/v1",
+  WP_URL: "https://cms.tequila.ejemplo.mx",
+  WP_USER: "portal",
+  WP_APP_PASSWORD: "xxxx xxxx xxxx xxxx",
+};
+
+/**
  * The shipped data set as its file has it, guide codes included (only tests
  * read them), read once. Frozen: change a copy with `mutateShipped`.
  */

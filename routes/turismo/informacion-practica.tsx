@@ -5,6 +5,7 @@ import {
   getFallbackProps,
 } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
+import { Breadcrumbs, OnThisPage } from "@/components/PageNav.tsx";
 import type { AppDeps } from "@/deps.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import { localizeData } from "@/lib/data/translations.ts";
@@ -91,29 +92,15 @@ function PracticalInfoPage(
     <>
       <section class="page-head page-head--info">
         <div class="container">
-          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
-            <ol>
-              <li>
-                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
-              </li>
-              <li aria-current="page">{tr("crumb")}</li>
-            </ol>
-          </nav>
+          <Breadcrumbs lang={lang} current={tr("crumb")} />
           <h1>{title}</h1>
           <p class="lead">{tr("lead")}</p>
         </div>
       </section>
-      <div class="container info-toc">
-        <nav class="filters" aria-label={tr("onThisPage")}>
-          <ul>
-            {SECTIONS.map((s) => (
-              <li key={s.id}>
-                <a href={`#${s.id}`}>{tr(s.key)}</a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </div>
+      <OnThisPage
+        label={tr("onThisPage")}
+        sections={SECTIONS.map((s) => ({ id: s.id, label: tr(s.key) }))}
+      />
 
       <div class="container detail info">
         <div class="detail__main">

@@ -88,6 +88,16 @@ const bearerErrors = {
 };
 
 function createRoutes(deps: AppDeps) {
+  /** Every route here: the bearer token of the user the path names. */
+  const asTheUser = {
+    security: SECURITY.bearer,
+    middleware: [requireUser(deps.auth)],
+  };
+  /** The errors of a route that takes nothing but the path. */
+  const userErrors = errorResponses({
+    400: "userId is not a UUID (`field` names it)",
+    ...bearerErrors,
+  });
   return {
     exportData: createRoute({
       method: "get",
@@ -95,8 +105,7 @@ function createRoutes(deps: AppDeps) {
       operationId: "exportPersonalData",
       tags: [TAGS.personalData],
       summary: "Everything the portal holds about the user, as one JSON file",
-      security: SECURITY.bearer,
-      middleware: [requireUser(deps.auth)] as const,
+      ...asTheUser,
       request: { params: UserParams },
       responses: {
         200: {
@@ -111,10 +120,7 @@ function createRoutes(deps: AppDeps) {
           },
           content: { "application/json": { schema: PersonalDataExport } },
         },
-        ...errorResponses({
-          400: "userId is not a UUID (`field` names it)",
-          ...bearerErrors,
-        }),
+        ...userErrors,
       },
     }),
     changeName: createRoute({
@@ -125,8 +131,7 @@ function createRoutes(deps: AppDeps) {
       summary: "Change the name the user's route page and share card show",
       description:
         "The ticket in the CMS follows (its post's title and name); the card gets a new URL version.",
-      security: SECURITY.bearer,
-      middleware: [requireUser(deps.auth)] as const,
+      ...asTheUser,
       request: {
         params: UserParams,
         body: {
@@ -167,8 +172,7 @@ function createRoutes(deps: AppDeps) {
       summary: "Erase the user's passport and every personal record",
       description:
         "Visits, ratings, notes, badges, counters, sessions, identity links, the ticket and its CMS post. The route page and card answer 404 at once and the share code can never be used again. Asking again for the same passport joins the erasure already running.",
-      security: SECURITY.bearer,
-      middleware: [requireUser(deps.auth)] as const,
+      ...asTheUser,
       request: { params: UserParams },
       responses: {
         202: {
@@ -176,10 +180,7 @@ function createRoutes(deps: AppDeps) {
             "Recorded; follow it at `GET /api/turismo/erasures/{erasureId}`",
           content: { "application/json": { schema: ErasureStatus } },
         },
-        ...errorResponses({
-          400: "userId is not a UUID (`field` names it)",
-          ...bearerErrors,
-        }),
+        ...userErrors,
       },
     }),
   };

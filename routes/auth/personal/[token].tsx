@@ -5,8 +5,11 @@ import {
   signInWithStaffLink,
   signOutStaff,
 } from "@/lib/staff/sign_in.ts";
-import { createPageRouter, renderPage } from "@/routes/_app.tsx";
-import { renderAuthMessage } from "@/routes/auth/_message.tsx";
+import { createPageRouter } from "@/routes/_app.tsx";
+import {
+  renderAuthMessage,
+  renderStaffSignInPage,
+} from "@/routes/auth/_message.tsx";
 
 /**
  * `/auth/personal/:token`, a staff sign-in link (`deno task staff-link`).
@@ -17,34 +20,18 @@ import { renderAuthMessage } from "@/routes/auth/_message.tsx";
 export default function staffLink(deps: AppDeps) {
   return createPageRouter(deps)
     .get("/:token", (c) => {
-      const brand = deps.data.current().data.branding.name;
-      const response = renderPage(c, deps, {
-        head: {
-          title: `Entrar al panel · ${brand}`,
-          description: "Acceso al panel de la oficina de turismo.",
-          image: null,
-          robots: "noindex, nofollow",
-        },
-        body: (
-          <section class="container error-page" aria-labelledby="staff-title">
-            <h1 id="staff-title">Panel de la oficina de turismo</h1>
-            <p class="lead">
-              Este enlace de acceso sirve una sola vez y vence a los 15 minutos.
-            </p>
-            <form method="post">
-              <button class="button" type="submit">Entrar al panel</button>
-            </form>
-            <p class="privacy-hint">
-              Al entrar, el portal registra tu correo electrónico y lo que haces
-              en el panel (bitácora de auditoría), por seguridad y rendición de
-              cuentas. Consulta el{" "}
-              <a href="/aviso-de-privacidad#personal">aviso de privacidad</a>.
-            </p>
-          </section>
+      const response = renderStaffSignInPage(c, deps, {
+        title: "Entrar al panel",
+        heading: "Panel de la oficina de turismo",
+        lead:
+          "Este enlace de acceso sirve una sola vez y vence a los 15 minutos.",
+        children: (
+          <form method="post">
+            <button class="button" type="submit">Entrar al panel</button>
+          </form>
         ),
       });
       // The link's token stays out of caches and of other sites' logs.
-      response.headers.set("Cache-Control", "no-store");
       response.headers.set("Referrer-Policy", "no-referrer");
       return response;
     })

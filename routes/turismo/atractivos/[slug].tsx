@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { Icon } from "@/components/Icon.tsx";
+import { Breadcrumbs } from "@/components/PageNav.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import { Stars } from "@/components/Stars.tsx";
 import { DataText } from "@/components/DataText.tsx";
@@ -106,19 +107,14 @@ function AttractionPage(
     <>
       <section class={`page-head page-head--${attraction.category}`}>
         <div class="container">
-          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
-            <ol>
-              <li>
-                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
-              </li>
-              <li>
-                <a href={localizePath(lang, "/turismo/atractivos")}>
-                  {t(lang, "page_attractions.breadcrumb")}
-                </a>
-              </li>
-              <li aria-current="page">{attraction.name}</li>
-            </ol>
-          </nav>
+          <Breadcrumbs
+            lang={lang}
+            trail={[{
+              href: "/turismo/atractivos",
+              label: t(lang, "page_attractions.breadcrumb"),
+            }]}
+            current={attraction.name}
+          />
           <p class="chip chip--light">
             <Icon name={attraction.category} />{" "}
             {getCategoryLabel(attraction.category, lang)}

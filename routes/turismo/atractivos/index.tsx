@@ -1,4 +1,5 @@
 import { AttractionCard } from "@/components/AttractionCard.tsx";
+import { Breadcrumbs } from "@/components/PageNav.tsx";
 import type { Attraction } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
 import { localizeData } from "@/lib/data/translations.ts";
@@ -53,21 +54,10 @@ export default function attractions(deps: AppDeps) {
           <>
             <section class="page-head">
               <div class="container">
-                <nav
-                  aria-label={t(lang, "common.breadcrumbs")}
-                  class="breadcrumbs"
-                >
-                  <ol>
-                    <li>
-                      <a href={localizePath(lang, "/")}>
-                        {t(lang, "common.home")}
-                      </a>
-                    </li>
-                    <li aria-current="page">
-                      {t(lang, "page_attractions.breadcrumb")}
-                    </li>
-                  </ol>
-                </nav>
+                <Breadcrumbs
+                  lang={lang}
+                  current={t(lang, "page_attractions.breadcrumb")}
+                />
                 <h1>{title}</h1>
                 <p class="lead">{t(lang, "page_attractions.lead")}</p>
               </div>

@@ -1,5 +1,6 @@
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { Icon } from "@/components/Icon.tsx";
+import { Breadcrumbs } from "@/components/PageNav.tsx";
 import { DataText } from "@/components/DataText.tsx";
 import {
   ContactLinks,
@@ -10,7 +11,7 @@ import {
 import type { AppDeps } from "@/deps.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { formatDistance, formatMoney } from "@/lib/format/format.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import type { Lang } from "@/lib/i18n/catalogue.ts";
 import { getLang } from "@/lib/i18n/context.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
@@ -59,24 +60,17 @@ function ProviderPage(
     <>
       <section class="page-head page-head--services">
         <div class="container">
-          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
-            <ol>
-              <li>
-                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
-              </li>
-              <li>
-                <a href={localizePath(lang, "/turismo/servicios")}>
-                  {tr("services")}
-                </a>
-              </li>
-              <li>
-                <a href={localizePath(lang, getDirectoryUrl({ type }))}>
-                  {tr("typeFilter", { type })}
-                </a>
-              </li>
-              <li aria-current="page">{provider.name}</li>
-            </ol>
-          </nav>
+          <Breadcrumbs
+            lang={lang}
+            trail={[
+              { href: "/turismo/servicios", label: tr("services") },
+              {
+                href: getDirectoryUrl({ type }),
+                label: tr("typeFilter", { type }),
+              },
+            ]}
+            current={provider.name}
+          />
           <p class="chip chip--light">{tr("typeChip", { type })}</p>
           <h1>{provider.name}</h1>
           <p class="lead">

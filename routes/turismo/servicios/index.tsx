@@ -1,10 +1,11 @@
 import { Island } from "@/components/Island.tsx";
+import { Breadcrumbs } from "@/components/PageNav.tsx";
 import { ProviderCard, tServices } from "@/components/ProviderCard.tsx";
 import type { AppDeps } from "@/deps.ts";
 import NearMe from "@/islands/NearMe.tsx";
 import type { LatLng } from "@/lib/data/tourism_data.ts";
 import { localizeData } from "@/lib/data/translations.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
+import type { Lang } from "@/lib/i18n/catalogue.ts";
 import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
@@ -107,14 +108,7 @@ function ServicesPage(
     <>
       <section class="page-head page-head--services">
         <div class="container">
-          <nav aria-label={t(lang, "common.breadcrumbs")} class="breadcrumbs">
-            <ol>
-              <li>
-                <a href={localizePath(lang, "/")}>{t(lang, "common.home")}</a>
-              </li>
-              <li aria-current="page">{tr("services")}</li>
-            </ol>
-          </nav>
+          <Breadcrumbs lang={lang} current={tr("services")} />
           <h1>{title}</h1>
           <p class="lead">{tr("lead")}</p>
         </div>
