@@ -21,12 +21,18 @@
  * `bench:load` markers.
  *
  *   deno task bench:load [--duration=5] [--rounds=2] [--connections=32]
- *                        [--only=healthz,verify,...] [--no-doc]
+ *                        [--cold-starts=10] [--only=cold-start,healthz,...]
+ *                        [--no-doc]
+ *
+ * `--only=cold-start` runs the cold-start phase alone (a couple of minutes).
  *
  * Every process it starts is stopped by its PID, also on failure or Ctrl-C.
  *
  * The phases, in order (bench/load/):
  *
+ * 0. cold_start.ts: fresh processes of the service and of a bare
+ *    `Deno.serve`, each timed from spawn to its first 200 (`/healthz`, the
+ *    home page, a verify-visit), idle RSS, the first share card after start;
  * 1. setup.ts: seeded KV files, the stand-in model, the two services, the
  *    reads captured (capture.ts) and the baseline server answering them;
  * 2. phases.ts: a warm-up, then the rounds over the targets (targets.ts),
@@ -36,6 +42,7 @@
  * Processes (start, pin, stop) are in processes.ts; one wrk or direct run,
  * parsed into a figure, in measure.ts; the data files in fixtures.ts.
  */
+import { measureColdStarts } from "./load/cold_start.ts";
 import { DOC_PATH, type Options, parseOptions, wanted } from "./load/config.ts";
 import { ensureWrk, wrkVersion } from "./load/measure.ts";
 import {
@@ -47,6 +54,7 @@ import {
   warmUp,
 } from "./load/phases.ts";
 import {
+  buildBundle,
   decidePinning,
   isPinning,
   readCpuModel,
@@ -96,6 +104,32 @@ async function measureAll(
     startedAt: Date;
   },
 ): Promise<string> {
+  // First, while nothing else of the harness runs: fresh starts.
+  await buildBundle();
+  const coldStart = wanted(options, "cold-start")
+    ? await measureColdStarts({ dir, starts: options.coldStarts })
+    : undefined;
+  const meta = async () => ({
+    date: startedAt.toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    cores,
+    cpu: await readCpuModel(),
+    deno: Deno.version.deno,
+    wrk: await wrkVersion(),
+    loadBefore,
+    loadAfter: await readLoadAverage(),
+    minutes: (Date.now() - startedAt.getTime()) / 60_000,
+    pinned: isPinning(),
+    startCommand: await describeStartCommand(),
+  });
+  if (options.only?.size === 1 && coldStart) {
+    return formatReport({
+      options,
+      coldStart,
+      rows: [],
+      sizes: {},
+      meta: await meta(),
+    });
+  }
   const bench = await setUp(options, dir);
   const targets = buildTargets(bench).filter((t) => wanted(options, t.name));
   await warmUp(bench, targets);
@@ -106,28 +140,16 @@ async function measureAll(
     ? await measureMemory(bench)
     : undefined;
   const baselineMemory = await readBaselineMemory(bench);
-  const loadAfter = await readLoadAverage();
-  const cpu = await readCpuModel();
   return formatReport({
     options,
+    coldStart,
     rows,
     stall,
     ...verifyAlone,
     memory,
     baselineMemory,
     sizes: bench.reads.sizes,
-    meta: {
-      date: startedAt.toISOString().slice(0, 16).replace("T", " ") + " UTC",
-      cores,
-      cpu,
-      deno: Deno.version.deno,
-      wrk: await wrkVersion(),
-      loadBefore,
-      loadAfter,
-      minutes: (Date.now() - startedAt.getTime()) / 60_000,
-      pinned: isPinning(),
-      startCommand: await describeStartCommand(),
-    },
+    meta: await meta(),
   });
 }
 

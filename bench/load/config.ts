@@ -28,6 +28,8 @@ export interface Options {
   rounds: number;
   connections: number;
   writeConnections: number;
+  /** Rounds of fresh starts in the cold-start phase. */
+  coldStarts: number;
   only?: Set<string>;
   writeDoc: boolean;
 }
@@ -41,6 +43,7 @@ export function parseOptions(args: string[]): Options {
     rounds: Number(get("rounds") ?? 2),
     connections: Number(get("connections") ?? 32),
     writeConnections: Number(get("write-connections") ?? 16),
+    coldStarts: Number(get("cold-starts") ?? 10),
     only: only ? new Set(only.split(",")) : undefined,
     writeDoc: !args.includes("--no-doc"),
   };

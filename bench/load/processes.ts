@@ -225,6 +225,43 @@ export async function readStartCommand(): Promise<
 }
 
 /**
+ * The service's environment on its defaults: the harness's own environment
+ * without the variables that change a default, the given port, KV file,
+ * data set and model, and nothing else configured (no CMS, no external
+ * tokens, no sign-in, not on Deploy).
+ */
+export function serviceEnv(
+  { port, kvPath, dataPath, modelUrl }: {
+    port: number;
+    kvPath: string;
+    dataPath: string;
+    modelUrl: string;
+  },
+): Record<string, string> {
+  const inherited = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([key]) =>
+      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY|RENDER_WORKERS|TRUST_PROXY)/
+        .test(key)
+    ),
+  );
+  return {
+    ...inherited,
+    PORT: String(port),
+    LISTEN_HOST: "127.0.0.1",
+    KV_PATH: kvPath,
+    TOURISM_DATA: dataPath,
+    OPENAI_API_KEY: "x",
+    OPENAI_BASE_URL: modelUrl,
+    BASE_URL: "",
+    WP_URL: "",
+    AUTH_JWT_SECRET: "",
+    AUTH_JWKS_URL: "",
+    OIDC_ISSUER: "",
+    DENO_DEPLOYMENT_ID: "",
+  };
+}
+
+/**
  * Starts the service on the server core as a city runs it: with the start
  * task's flags and every default on (the request log, written to a pipe
  * this harness reads, and the per-IP budget), behind one trusted proxy hop
@@ -239,30 +276,11 @@ export async function startService(
   },
 ): Promise<Service> {
   const port = await getFreePort();
-  const env = Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([key]) =>
-      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY|RENDER_WORKERS)/.test(
-        key,
-      )
-    ),
-  );
   const start = await readStartCommand();
   const process = spawn(name, SERVER_CORE, ["run", ...start.flags, "main.ts"], {
-    ...env,
+    ...serviceEnv({ port, kvPath, dataPath: DATA_PATH, modelUrl }),
     ...start.env,
-    PORT: String(port),
-    LISTEN_HOST: "127.0.0.1",
-    KV_PATH: kvPath,
-    TOURISM_DATA: DATA_PATH,
-    OPENAI_API_KEY: "x",
-    OPENAI_BASE_URL: modelUrl,
     TRUST_PROXY: "1",
-    BASE_URL: "",
-    WP_URL: "",
-    AUTH_JWT_SECRET: "",
-    AUTH_JWKS_URL: "",
-    OIDC_ISSUER: "",
-    DENO_DEPLOYMENT_ID: "",
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(process, `${url}/healthz`);

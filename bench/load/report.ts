@@ -11,6 +11,12 @@ import {
   type Options,
   START_MARK,
 } from "./config.ts";
+import {
+  type ColdStartPhase,
+  type FirstRequest,
+  median,
+  type Mode,
+} from "./cold_start.ts";
 import type { Figure } from "./measure.ts";
 import type { MemoryPhase, Row, Stall, VerifyAlone } from "./phases.ts";
 import type { Memory } from "./processes.ts";
@@ -32,10 +38,11 @@ export interface Meta {
 
 export interface ReportInput extends VerifyAlone {
   options: Options;
+  coldStart?: ColdStartPhase;
   rows: Row[];
   stall?: Stall;
   memory?: MemoryPhase;
-  baselineMemory: Memory;
+  baselineMemory?: Memory;
   sizes: Record<string, number>;
   meta: Meta;
 }
@@ -45,6 +52,32 @@ export const TARGETS = {
   readP99Ms: 50,
   peakRssMiB: 256,
   healthzStallFactor: 2,
+  // Cold starts (issue 25), as ratios to the same run's bare Deno.serve or
+  // warm card.
+  firstHealthzFactor: 4,
+  firstPageFactor: 6,
+  idleMemoryFactor: 2,
+  firstCardFactor: 5,
+  /** No throughput ratio more than this fraction below {@linkcode RATIOS_BEFORE}. */
+  ratioDropAllowed: 0.1,
+};
+
+/**
+ * The throughput ratios before the cold-start work (issue 25), from the run
+ * docs/PERFORMANCE.md held then (2026-11-23): what no ratio may fall more
+ * than {@linkcode TARGETS.ratioDropAllowed} below.
+ */
+export const RATIOS_BEFORE: Record<string, number> = {
+  healthz: 0.57,
+  logo: 0.48,
+  verify: 0.41,
+  rate: 0.50,
+  ticket: 0.62,
+  "og-cached": 0.83,
+  "og-plain": 0.68,
+  chat: 0.81,
+  ruta: 0.43,
+  atractivo: 0.43,
 };
 
 function mean(values: number[]): number {
@@ -78,18 +111,31 @@ export function formatReport(input: ReportInput): string {
   return [
     ...formatHeader(input.options, input.meta),
     ...formatTargets(input),
+    ...formatColdStart(input.coldStart),
     ...formatLimitTable(input.rows),
     ...formatVerifyAlone(input),
     ...formatStall(input.stall),
     ...formatMemory(input.memory, input.baselineMemory),
-    "",
-    `Response sizes: ${
-      Object.entries(input.sizes).map(([k, v]) => `${k} ${v} B`).join(", ")
-    }.`,
+    ...(Object.keys(input.sizes).length === 0 ? [] : [
+      "",
+      `Response sizes: ${
+        Object.entries(input.sizes).map(([k, v]) => `${k} ${v} B`).join(", ")
+      }.`,
+    ]),
   ].join("\n");
 }
 
 function formatHeader(options: Options, meta: Meta): string[] {
+  if (options.only?.size === 1 && options.only.has("cold-start")) {
+    return [
+      `Measured ${meta.date} on ${meta.cores} cores (${meta.cpu}), Deno ${meta.deno}: the cold-start phase alone. ` +
+      `Server processes pinned to core 0, the harness on the other${
+        meta.pinned ? "" : " (NOT pinned: taskset missing)"
+      }. ` +
+      `Load average before/after: ${meta.loadBefore} / ${meta.loadAfter} (other work on the machine shows here). ` +
+      `Whole run: ${meta.minutes.toFixed(1)} min.`,
+    ];
+  }
   return [
     `Measured ${meta.date} on ${meta.cores} cores (${meta.cpu}), Deno ${meta.deno}, ${meta.wrk}. ` +
     `Server processes pinned to core 0, wrk and the stand-in model to core 1${
@@ -194,6 +240,9 @@ function formatTargets(input: ReportInput): string[] {
       } MiB | ${mark(peak <= TARGETS.peakRssMiB)} |`,
     );
   }
+  out.push(...formatColdTargets(input.coldStart, mark));
+  const dropped = formatRatioDrop(input.rows, mark);
+  if (dropped) out.push(dropped);
   if (input.stall) {
     const { idle, during } = input.stall;
     out.push(
@@ -205,6 +254,172 @@ function formatTargets(input: ReportInput): string[] {
     );
   }
   return out;
+}
+
+/** "median (min-max)" of a set of figures. */
+function spread(values: number[] | undefined, unit: string): string {
+  if (!values?.length) return "–";
+  const f = (n: number) => n < 10 ? n.toFixed(1) : n.toFixed(0);
+  return `${f(median(values))} ${unit} (${f(Math.min(...values))}-${
+    f(Math.max(...values))
+  })`;
+}
+
+const MODE_NAMES: Record<Exclude<Mode, "bare">, string> = {
+  start: "as `deno task start` runs main.ts",
+  deploy: "as Deno Deploy runs main.ts",
+  task: "the whole `deno task start` (with its build check)",
+};
+
+/** The cold-start targets: each mode's medians against the bare server's. */
+function formatColdTargets(
+  cold: ColdStartPhase | undefined,
+  mark: (ok: boolean | undefined) => string,
+): string[] {
+  if (!cold) return [];
+  const out: string[] = [];
+  const ratioLine = (
+    what: string,
+    first: FirstRequest,
+    mode: "start" | "deploy",
+    factor: number,
+  ) => {
+    const service = median(cold.firstMs[mode][first]);
+    const bare = median(cold.firstMs.bare[first]);
+    const ratio = service / bare;
+    out.push(
+      `| ${what}, ${MODE_NAMES[mode]} | ≤ ${factor} × bare | ${f2(ratio)} × (${
+        ms(service)
+      } vs ${ms(bare)} ms) | ${mark(ratio <= factor)} |`,
+    );
+  };
+  for (const mode of ["start", "deploy"] as const) {
+    ratioLine(
+      "first `/healthz` after start",
+      "healthz",
+      mode,
+      TARGETS.firstHealthzFactor,
+    );
+    ratioLine(
+      "first page (`/`) after start",
+      "page",
+      mode,
+      TARGETS.firstPageFactor,
+    );
+  }
+  for (const mode of ["start", "deploy"] as const) {
+    const service = median(cold.idleMiB[mode]);
+    const bare = median(cold.idleMiB.bare);
+    const ratio = service / bare;
+    out.push(
+      `| idle RSS after start, ${
+        MODE_NAMES[mode]
+      } | ≤ ${TARGETS.idleMemoryFactor} × bare | ${f2(ratio)} × (${
+        f0(service)
+      } vs ${f0(bare)} MiB) | ${mark(ratio <= TARGETS.idleMemoryFactor)} |`,
+    );
+  }
+  const warm = median(cold.cards.warmMs);
+  for (
+    const [what, values] of [
+      [
+        "first share card after start (right after `/healthz`)",
+        cold.cards.firstMs,
+      ],
+      [
+        "first share card after start (after the route page that links it)",
+        cold.cards.afterPageMs,
+      ],
+    ] as const
+  ) {
+    const first = median(values);
+    const ratio = first / warm;
+    out.push(
+      `| ${what} | ≤ ${TARGETS.firstCardFactor} × a warm card | ${
+        f2(ratio)
+      } × (${ms(first)} vs ${ms(warm)} ms) | ${
+        mark(ratio <= TARGETS.firstCardFactor)
+      } |`,
+    );
+  }
+  return out;
+}
+
+/** The largest fall of a throughput ratio against {@linkcode RATIOS_BEFORE}. */
+function formatRatioDrop(
+  rows: Row[],
+  mark: (ok: boolean | undefined) => string,
+): string | undefined {
+  const changes = rows.flatMap((row) => {
+    const before = RATIOS_BEFORE[row.name];
+    const s = summarize(row.service);
+    const l = summarize(row.limit);
+    if (before === undefined || !s || !l) return [];
+    return [{ name: row.name, before, now: s.rps / l.rps }];
+  });
+  if (changes.length === 0) return undefined;
+  const worst = changes.sort((a, b) => a.now / a.before - b.now / b.before)[0];
+  const fall = 1 - worst.now / worst.before;
+  return `| throughput ratios against before issue 25 (worst: ${worst.name}) | at most ${
+    TARGETS.ratioDropAllowed * 100
+  } % lower | ${f2(worst.now)} vs ${f2(worst.before)} (${
+    fall > 0 ? `${(fall * 100).toFixed(0)} % lower` : "not lower"
+  }) | ${mark(fall <= TARGETS.ratioDropAllowed)} |`;
+}
+
+/** Every cold-start figure: median (min-max) of the starts, by mode. */
+function formatColdStart(cold: ColdStartPhase | undefined): string[] {
+  if (!cold) return [];
+  const modes = ["start", "deploy", "task"] as const;
+  const row = (what: string, cells: string[]) =>
+    `| ${what} | ${cells.join(" | ")} |`;
+  const ratio = (service: number[] | undefined, bare: number[] | undefined) =>
+    service?.length && bare?.length
+      ? ` = ${f2(median(service) / median(bare))} ×`
+      : "";
+  const firstRow = (what: string, first: FirstRequest) =>
+    row(what, [
+      spread(cold.firstMs.bare[first], "ms"),
+      ...modes.map((mode) =>
+        `${spread(cold.firstMs[mode][first], "ms")}${
+          ratio(cold.firstMs[mode][first], cold.firstMs.bare[first])
+        }`
+      ),
+    ]);
+  return [
+    "",
+    `Cold starts: ${cold.starts} rounds of fresh processes on the server core, each timed from its spawn to the end of its first 200 (polled every millisecond until it listens); median (min-max), ratio of medians to the bare server. The service's start task: \`${cold.startCommand}\`; Deploy's way: \`DENO_DEPLOYMENT_ID=… deno run -A main.ts\`. A model is configured (never called), KV is a seeded file. Idle RSS: ${
+      cold.settleMs / 1000
+    } s after the first \`/healthz\`.`,
+    "",
+    `| first 200 of | bare \`Deno.serve\` | ${
+      modes.map((mode) => MODE_NAMES[mode]).join(" | ")
+    } |`,
+    "|---|---:|---:|---:|---:|",
+    firstRow("`/healthz`", "healthz"),
+    firstRow("the home page", "page"),
+    firstRow("a verify-visit (new user)", "verify"),
+    row("idle RSS after start", [
+      spread(cold.idleMiB.bare, "MiB"),
+      ...modes.map((mode) =>
+        `${spread(cold.idleMiB[mode], "MiB")}${
+          ratio(cold.idleMiB[mode], cold.idleMiB.bare)
+        }`
+      ),
+    ]),
+    "",
+    "| share card, as `deno task start` runs main.ts | time | RSS after |",
+    "|---|---:|---:|",
+    `| first card, right after the first \`/healthz\` | ${
+      spread(cold.cards.firstMs, "ms")
+    } | ${spread(cold.cards.afterFirstMiB, "MiB")} |`,
+    `| first card, right after the route page that links it (the page first after start) | ${
+      spread(cold.cards.afterPageMs, "ms")
+    } | |`,
+    `| a warm card (the median of the next 5 new cards) | ${
+      spread(cold.cards.warmMs, "ms")
+    } | |`,
+  ];
 }
 
 function formatStall(stall: Stall | undefined): string[] {
@@ -228,9 +443,9 @@ function formatStall(stall: Stall | undefined): string[] {
 
 function formatMemory(
   memory: MemoryPhase | undefined,
-  baseline: Memory,
+  baseline: Memory | undefined,
 ): string[] {
-  if (!memory) return [];
+  if (!memory || !baseline) return [];
   return [
     "",
     `Memory phase: ${memory.cards} share cards never asked for before, ${MEMORY_CARDS_IN_FLIGHT} at a time (${
