@@ -151,6 +151,7 @@ function formatHeader(options: Options, meta: Meta): string[] {
 
 /** Service against limit, with the ratio and the target it aims for. */
 function formatLimitTable(rows: Row[]): string[] {
+  if (rows.length === 0) return [];
   const out = [
     "",
     "| endpoint | req/s | p50 ms | p99 ms | non-2xx | limit: what | limit req/s | limit p50 ms | limit p99 ms | ratio | target |",
