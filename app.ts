@@ -1,63 +1,18 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono, type NotFoundHandler } from "hono";
 import { cors } from "hono/cors";
-import notFound from "./routes/_404.tsx";
-import chat from "./routes/api/chat.ts";
-import sessionToken from "./routes/api/session-token.ts";
-import shareImage from "./routes/api/turismo/og/[code].ts";
-import rateVisit from "./routes/api/turismo/rate-visit.ts";
-import ticket from "./routes/api/turismo/ticket.ts";
-import verifyVisit from "./routes/api/turismo/verify-visit.ts";
-import users, { erasureStatusRoute } from "./routes/api/turismo/users.ts";
-import passportData from "./routes/mi-pasaporte/datos.tsx";
-import requestsPage from "./routes/panel/solicitudes.tsx";
-import authCallback from "./routes/auth/callback.ts";
-import signin from "./routes/auth/signin.ts";
-import signout from "./routes/auth/signout.ts";
-import staffSignInPage from "./routes/auth/personal/index.tsx";
-import staffProviderSignIn from "./routes/auth/personal/proveedor.ts";
-import staffLink from "./routes/auth/personal/[token].tsx";
-import auditPage from "./routes/panel/auditoria.tsx";
-import codesPage from "./routes/panel/codigos.tsx";
-import notesPage from "./routes/panel/notas.tsx";
-import questionsPage from "./routes/panel/preguntas.tsx";
-import panelHome from "./routes/panel/index.tsx";
-import staffSignOut from "./routes/panel/salir.ts";
-import exportPage from "./routes/panel/exportar.tsx";
-import openDataPage from "./routes/datos/index.tsx";
-import openDataFiles from "./routes/datos/files.ts";
-import healthz from "./routes/healthz.ts";
-import home from "./routes/index.tsx";
-import logo from "./routes/logo.svg.ts";
-import attractionCard from "./routes/og/atractivos/[slug].png.ts";
-import homeCard from "./routes/og/inicio.png.ts";
-import passportPage from "./routes/mi-pasaporte.tsx";
-import touristRoute from "./routes/ruta/[code].tsx";
-import staticFiles from "./routes/static.ts";
-import theme from "./routes/theme.css.ts";
-import attraction from "./routes/turismo/atractivos/[slug].tsx";
-import attractions from "./routes/turismo/atractivos/index.tsx";
-import practicalInfo from "./routes/turismo/informacion-practica.tsx";
-import privacyNotice from "./routes/aviso-de-privacidad.tsx";
-import provider from "./routes/turismo/servicios/[slug].tsx";
-import services from "./routes/turismo/servicios/index.tsx";
+import healthz, { describeHealthz } from "./routes/healthz.ts";
 import type { AppDeps } from "./deps.ts";
 import { limitIpBudget } from "./lib/limits/ip_budget.ts";
 import { compressResponses } from "./lib/http/compress.ts";
 import { allowedMethodsOnly } from "./lib/http/allowed_methods.ts";
 import { createErrorHandler } from "./lib/http/error_handler.ts";
 import { jsonBody } from "./lib/http/json_body.ts";
-import { apiDocument, registerSecuritySchemes } from "./lib/http/openapi.ts";
+import { LazyRoutes, type MountOptions } from "./lib/http/lazy_routes.ts";
 import { requestLog } from "./lib/http/request_log.ts";
-import { type AppEnv, createRouter } from "./lib/http/router.ts";
+import type { AppEnv } from "./lib/http/router.ts";
 import { getLangs } from "./lib/i18n/catalogue.ts";
 import { setPageLang } from "./lib/i18n/context.ts";
 import { getLangPrefix } from "./lib/i18n/paths.ts";
-import {
-  protectStaffForms,
-  requireStaff,
-  StaffForbiddenError,
-} from "./lib/staff/guard.ts";
-import { renderForbiddenPage } from "./routes/_app.tsx";
 import {
   apiHeaders,
   isApiPath,
@@ -65,9 +20,14 @@ import {
   strictTransportSecurity,
 } from "./lib/http/security_headers.ts";
 
-/** Builds the whole service: middleware, then the route table. */
-export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
-  const app = createRouter();
+/**
+ * Builds the whole service: middleware, then the route table. Every route
+ * module but the health check is imported on the first request that
+ * reaches it (lib/http/lazy_routes.ts), so a new instance answers its first
+ * request after loading only what that request needs.
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   const { config } = deps;
 
   if (deps.requestLog) app.use(requestLog(deps.requestLog));
@@ -90,31 +50,91 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use(limitIpBudget(deps));
-  // A wrong method on an API path: 405 with Allow, before any body is read.
+  // A wrong method: 405 with Allow, before any body is read (the API's
+  // routes check theirs in their mount, below).
   app.use(allowedMethodsOnly(() => app.routes, {
-    paths: (path) => isApiPath(path) || path === "/healthz",
+    paths: (path) => path === "/healthz",
   }));
-  app.use("/api/*", jsonBody({ timeoutMs: config.bodyTimeoutMs }));
   app.use(securityHeaders());
-  // The page's language from its path (`/en/...`), for pages and the 404.
+  // The page's language from its path (`/en/...`), for pages and the 404;
+  // each mount's sub-app sets it again on its own context.
   app.use(setPageLang());
-  // Staff console: "/panel/*" covers "/panel" too. Strangers get the 404
-  // page; state-changing requests from another site are refused (403).
-  app.use("/panel/*", requireStaff(deps));
-  app.use("/panel/*", protectStaffForms(config));
-  app.use("/auth/personal/*", protectStaffForms(config));
+
+  const notFound = createNotFoundHandler(deps);
+  const onError = createErrorHandler();
+  const routes = new LazyRoutes(app, deps, {
+    createGroup: () => new Hono<AppEnv>(),
+    notFound,
+    onError,
+    use: () => [setPageLang()],
+  });
+  // Each API route: 405 with Allow for a wrong method, then its JSON body
+  // read and parsed (415, 413, 408, 400) before the handler.
+  const api: MountOptions<AppEnv> = {
+    use: (group) => [
+      allowedMethodsOnly(() => group.routes, { paths: isApiPath }),
+      jsonBody({ timeoutMs: config.bodyTimeoutMs }),
+    ],
+  };
+  // Staff console: strangers get the 404 page; state-changing requests
+  // from another site are refused with the 403 page.
+  const staffOnly: MountOptions<AppEnv> = {
+    use: async () => {
+      const guard = await import("./lib/staff/guard.ts");
+      return [guard.requireStaff(deps), guard.protectStaffForms(config)];
+    },
+    onError: renderStaffRefusal(deps),
+  };
+  const staffForms: MountOptions<AppEnv> = {
+    use: async () => {
+      const guard = await import("./lib/staff/guard.ts");
+      return [guard.protectStaffForms(config)];
+    },
+    onError: renderStaffRefusal(deps),
+  };
 
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps)); // GET
   // API (docs/API.md)
-  app.route("/api/turismo/ticket", ticket(deps)); // POST
-  app.route("/api/turismo/verify-visit", verifyVisit(deps)); // POST, bearer
-  app.route("/api/turismo/rate-visit", rateVisit(deps)); // POST, bearer
-  app.route("/api/turismo/og", shareImage(deps)); // GET /:code
-  app.route("/api/turismo/users", users(deps)); // GET /:userId/data, POST /:userId/name, /:userId/erase, bearer
-  app.route("/api/turismo/erasures", erasureStatusRoute(deps)); // GET /:erasureId
-  app.route("/api/chat", chat(deps)); // POST
-  app.route("/api/session-token", sessionToken(deps)); // POST, session cookie
+  routes.mount(
+    "/api/turismo/ticket",
+    () => import("./routes/api/turismo/ticket.ts"),
+    api,
+  ); // POST
+  routes.mount(
+    "/api/turismo/verify-visit",
+    () => import("./routes/api/turismo/verify-visit.ts"),
+    api,
+  ); // POST, bearer
+  routes.mount(
+    "/api/turismo/rate-visit",
+    () => import("./routes/api/turismo/rate-visit.ts"),
+    api,
+  ); // POST, bearer
+  routes.mount(
+    "/api/turismo/og",
+    () => import("./routes/api/turismo/og/[code].ts"),
+    api,
+  ); // GET /:code
+  routes.mount(
+    "/api/turismo/users",
+    () => import("./routes/api/turismo/users.ts"),
+    api,
+  ); // GET /:userId/data, POST /:userId/name, /:userId/erase, bearer
+  routes.mount(
+    "/api/turismo/erasures",
+    () =>
+      import("./routes/api/turismo/users.ts").then((m) => ({
+        default: m.erasureStatusRoute,
+      })),
+    api,
+  ); // GET /:erasureId
+  routes.mount("/api/chat", () => import("./routes/api/chat.ts"), api); // POST
+  routes.mount(
+    "/api/session-token",
+    () => import("./routes/api/session-token.ts"),
+    api,
+  ); // POST, session cookie
   // Public pages, once per language: the default language's at these
   // paths, each other's under its code (`/en/turismo/atractivos`); the
   // page reads its language with getLang(c). A new catalogue folder in
@@ -125,55 +145,132 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       // The language's home page is `/en/`: `/en` leads there.
       app.get(prefix, (c) => c.redirect(`${prefix}/`, 301));
     }
-    app.route(`${prefix}/`, home(deps));
-    app.route(`${prefix}/turismo/atractivos`, attractions(deps)); // GET /
-    app.route(`${prefix}/turismo/atractivos`, attraction(deps)); // GET /:slug
-    app.route(`${prefix}/turismo/servicios`, services(deps)); // GET /, ?tipo= ?cerca=
-    app.route(`${prefix}/turismo/servicios`, provider(deps)); // GET /:slug
-    app.route(`${prefix}/turismo/informacion-practica`, practicalInfo(deps)); // GET /
-    app.route(`${prefix}/aviso-de-privacidad`, privacyNotice(deps)); // GET /
-    app.route(`${prefix}/ruta`, touristRoute(deps)); // GET /:code
-    app.route(`${prefix}/mi-pasaporte`, passportPage(deps));
-    app.route(`${prefix}/mi-pasaporte`, passportData(deps)); // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
-    app.route(`${prefix}/datos`, openDataPage(deps)); // GET
-    app.route(`${prefix}/datos`, openDataFiles(deps)); // GET /<file>.csv, /datapackage.json
+    routes.mount(`${prefix}/`, () => import("./routes/index.tsx"), {
+      exact: true,
+    });
+    routes.mount(`${prefix}/turismo/atractivos`, [
+      [
+        `${prefix}/turismo/atractivos`,
+        () => import("./routes/turismo/atractivos/index.tsx"),
+      ], // GET /
+      [
+        `${prefix}/turismo/atractivos`,
+        () => import("./routes/turismo/atractivos/[slug].tsx"),
+      ], // GET /:slug
+    ]);
+    routes.mount(`${prefix}/turismo/servicios`, [
+      [
+        `${prefix}/turismo/servicios`,
+        () => import("./routes/turismo/servicios/index.tsx"),
+      ], // GET /, ?tipo= ?cerca=
+      [
+        `${prefix}/turismo/servicios`,
+        () => import("./routes/turismo/servicios/[slug].tsx"),
+      ], // GET /:slug
+    ]);
+    routes.mount(
+      `${prefix}/turismo/informacion-practica`,
+      () => import("./routes/turismo/informacion-practica.tsx"),
+    ); // GET /
+    routes.mount(
+      `${prefix}/aviso-de-privacidad`,
+      () => import("./routes/aviso-de-privacidad.tsx"),
+    ); // GET /
+    routes.mount(`${prefix}/ruta`, () => import("./routes/ruta/[code].tsx")); // GET /:code
+    routes.mount(`${prefix}/mi-pasaporte`, [
+      [`${prefix}/mi-pasaporte`, () => import("./routes/mi-pasaporte.tsx")],
+      [
+        `${prefix}/mi-pasaporte`,
+        () => import("./routes/mi-pasaporte/datos.tsx"),
+      ], // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
+    ]);
+    routes.mount(`${prefix}/datos`, [
+      [`${prefix}/datos`, () => import("./routes/datos/index.tsx")], // GET
+      [`${prefix}/datos`, () => import("./routes/datos/files.ts")], // GET /<file>.csv, /datapackage.json
+    ]);
     // Share cards of the public pages (og:image); route cards stay under /api
-    app.route(`${prefix}/og/inicio.png`, homeCard(deps)); // GET
-    app.route(`${prefix}/og/atractivos`, attractionCard(deps)); // GET /:slug.png
+    routes.mount(
+      `${prefix}/og/inicio.png`,
+      () => import("./routes/og/inicio.png.ts"),
+    ); // GET
+    routes.mount(
+      `${prefix}/og/atractivos`,
+      () => import("./routes/og/atractivos/[slug].png.ts"),
+    ); // GET /:slug.png
     // A tourist's sign-in and sign-out, their message pages in the language
     // (the provider's callback stays at one address: /auth/callback)
-    app.route(`${prefix}/auth/signin`, signin(deps)); // GET
-    app.route(`${prefix}/auth/signout`, signout(deps)); // POST
+    routes.mount(
+      `${prefix}/auth/signin`,
+      () => import("./routes/auth/signin.ts"),
+    ); // GET
+    routes.mount(
+      `${prefix}/auth/signout`,
+      () => import("./routes/auth/signout.ts"),
+    ); // POST
   }
   // Sign-in
-  app.route("/auth/callback", authCallback(deps)); // GET
-  app.route("/auth/personal", staffSignInPage(deps)); // GET, ?sesion=vencida
-  app.route("/auth/personal/proveedor", staffProviderSignIn(deps)); // GET
-  app.route("/auth/personal", staffLink(deps)); // GET, POST /:token
+  routes.mount("/auth/callback", () => import("./routes/auth/callback.ts")); // GET
+  routes.mount("/auth/personal", [
+    ["/auth/personal", () => import("./routes/auth/personal/index.tsx")], // GET, ?sesion=vencida
+    [
+      "/auth/personal/proveedor",
+      () => import("./routes/auth/personal/proveedor.ts"),
+    ], // GET
+    ["/auth/personal", () => import("./routes/auth/personal/[token].tsx")], // GET, POST /:token
+  ], staffForms);
   // Staff console (behind requireStaff; admin-only pages use requireAdmin)
-  app.route("/panel", panelHome(deps)); // GET
-  app.route("/panel/auditoria", auditPage(deps)); // GET, ?antes=, admin
-  app.route("/panel/codigos", codesPage(deps)); // GET, POST /:slug, GET /:slug/cartel.svg, admin
-  app.route("/panel/notas", notesPage(deps)); // GET ?antes=, POST /:visitId/ocultar|mostrar, admin
-  app.route("/panel/preguntas", questionsPage(deps)); // GET, POST /resolver, admin
-  app.route("/panel/exportar", exportPage(deps)); // GET, GET /<file>.csv (audited)
-  app.route("/panel/solicitudes", requestsPage(deps)); // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
-  app.route("/panel/salir", staffSignOut(deps)); // POST
+  routes.mount("/panel", [
+    ["/panel", () => import("./routes/panel/index.tsx")], // GET
+    ["/panel/auditoria", () => import("./routes/panel/auditoria.tsx")], // GET, ?antes=, admin
+    ["/panel/codigos", () => import("./routes/panel/codigos.tsx")], // GET, POST /:slug, GET /:slug/cartel.svg, admin
+    ["/panel/notas", () => import("./routes/panel/notas.tsx")], // GET ?antes=, POST /:visitId/ocultar|mostrar, admin
+    ["/panel/preguntas", () => import("./routes/panel/preguntas.tsx")], // GET, POST /resolver, admin
+    ["/panel/exportar", () => import("./routes/panel/exportar.tsx")], // GET, GET /<file>.csv (audited)
+    ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
+    ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
+  ], staffOnly);
   // Assets
-  app.route("/theme.css", theme(deps));
-  app.route("/logo.svg", logo(deps));
-  app.route("/static", staticFiles());
+  routes.mount("/theme.css", () => import("./routes/theme.css.ts"));
+  routes.mount("/logo.svg", () => import("./routes/logo.svg.ts"));
+  routes.mount("/static", () => import("./routes/static.ts"));
+  // The API's contract, built from the operations' own definitions.
+  app.get("/openapi.json", async (c) => {
+    const [{ createApiDocument }, mounted, health] = await Promise.all([
+      import("./lib/http/openapi.ts"),
+      routes.loadAll(isApiPath),
+      describeHealthz(),
+    ]);
+    return c.json(createApiDocument(config, mounted, [health]));
+  });
 
-  registerSecuritySchemes(app.openAPIRegistry, config);
-  app.doc31("/openapi.json", apiDocument(config));
-
-  app.notFound(notFound(deps));
-  const handleError = createErrorHandler();
-  app.onError((error, c) =>
-    // A staff refusal raised by middleware (cross-site, role): the 403 page.
-    error instanceof StaffForbiddenError
-      ? renderForbiddenPage(c, deps, error)
-      : handleError(error, c)
-  );
+  app.notFound(notFound);
+  app.onError(onError);
   return app;
+}
+
+/**
+ * A path no route takes: the JSON 404 under `/api`, the friendly page
+ * elsewhere (routes/_404.tsx, imported with the first such page).
+ */
+function createNotFoundHandler(deps: AppDeps): NotFoundHandler<AppEnv> {
+  let page: Promise<NotFoundHandler> | undefined;
+  return async function notFound(c) {
+    page ??= import("./routes/_404.tsx").then((m) => m.default(deps));
+    const handle = await page;
+    return await handle(c);
+  };
+}
+
+/** A staff refusal raised by the guards (cross-site, role): the 403 page. */
+function renderStaffRefusal(deps: AppDeps): MountOptions<AppEnv>["onError"] {
+  return async (error, c) => {
+    const [{ StaffForbiddenError }, { renderForbiddenPage }] = await Promise
+      .all([
+        import("./lib/staff/guard.ts"),
+        import("./routes/_app.tsx"),
+      ]);
+    return error instanceof StaffForbiddenError
+      ? renderForbiddenPage(c, deps, error)
+      : undefined;
+  };
 }

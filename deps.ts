@@ -5,7 +5,7 @@
  * state of its own. Tests build the very same deps on `:memory:` KV and
  * loopback servers.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { createTokenVerifier, type TokenVerifier } from "./lib/auth/tokens.ts";
 import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
@@ -46,8 +46,12 @@ export interface AppDeps {
   signingSecret: Uint8Array;
   /** Whether this start created the signing secret (a new, empty KV). */
   createdSigningSecret: boolean;
-  /** The language-model client; `undefined` when no key is configured. */
-  openai?: OpenAI;
+  /**
+   * The language-model client, created on the first call (the SDK is a
+   * fifth of a start's imports, and only the chat uses it); `undefined`
+   * when no key is configured.
+   */
+  openai?: () => Promise<OpenAI>;
   cms: TicketCms;
   /** The chat's system prompt, built once per data version. */
   prompts: PromptCache;
@@ -79,19 +83,23 @@ export interface AppDeps {
 }
 
 /** Parts a caller (a test, a benchmark) brings instead of the ones built from the configuration. */
-export type DepsOverrides = Partial<
-  Pick<
-    AppDeps,
-    | "kv"
-    | "data"
-    | "now"
-    | "cms"
-    | "openai"
-    | "pageCache"
-    | "renderPool"
-    | "requestLog"
+export type DepsOverrides =
+  & Partial<
+    Pick<
+      AppDeps,
+      | "kv"
+      | "data"
+      | "now"
+      | "cms"
+      | "pageCache"
+      | "renderPool"
+      | "requestLog"
+    >
   >
->;
+  & {
+    /** A model client of the caller's (a fake model's); `undefined`: no model. */
+    openai?: OpenAI;
+  };
 
 /**
  * Builds the dependencies from the configuration: moves a KV file of an
@@ -171,7 +179,9 @@ export async function openDeps(
     }),
     signingSecret: secret.secret,
     createdSigningSecret: secret.created,
-    openai: "openai" in overrides ? overrides.openai : createOpenAI(config),
+    openai: "openai" in overrides
+      ? givenModel(overrides.openai)
+      : createModelClient(config),
     cms,
     prompts: createPromptCache(),
     pageCache,
@@ -219,13 +229,28 @@ export async function openDeps(
   };
 }
 
-/** The model client, with a 30 s timeout and one retry; none without a key. */
-function createOpenAI(config: Config): OpenAI | undefined {
-  if (!config.openai.apiKey) return undefined;
-  return new OpenAI({
-    apiKey: config.openai.apiKey,
-    baseURL: config.openai.baseUrl,
-    timeout: 30_000,
-    maxRetries: 1,
-  });
+/**
+ * The model client, with a 30 s timeout and one retry, created (and the
+ * SDK imported) on the first call; none without a key.
+ */
+function createModelClient(
+  config: Config,
+): (() => Promise<OpenAI>) | undefined {
+  const { apiKey, baseUrl } = config.openai;
+  if (!apiKey) return undefined;
+  let client: Promise<OpenAI> | undefined;
+  return () =>
+    client ??= import("openai").then(({ default: OpenAI }) =>
+      new OpenAI({ apiKey, baseURL: baseUrl, timeout: 30_000, maxRetries: 1 })
+    ).catch((error) => {
+      client = undefined;
+      throw error;
+    });
+}
+
+/** A client the caller made, as {@linkcode AppDeps.openai} gives one. */
+function givenModel(
+  client: OpenAI | undefined,
+): (() => Promise<OpenAI>) | undefined {
+  return client && (() => Promise.resolve(client));
 }

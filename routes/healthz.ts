@@ -1,39 +1,16 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import type { RouteConfig } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { ServiceUnavailableError } from "@/lib/http/errors.ts";
-import { createRouter } from "@/lib/http/router.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 
-const route = createRoute({
-  method: "get",
-  path: "/",
-  operationId: "getHealth",
-  tags: [TAGS.health],
-  summary: "Liveness and storage check",
-  security: SECURITY.public,
-  responses: {
-    200: {
-      description:
-        "The service and its KV store answer. `degraded`: the data set's last reload was refused and the last good version is served",
-      content: {
-        "application/json": {
-          schema: z.object({
-            status: z.enum(["ok", "degraded"]),
-            dataVersion: z.string(),
-            reason: z.string().optional().openapi({
-              description: "Why the status is degraded",
-            }),
-          }),
-        },
-      },
-    },
-    // Not counted by the per-address budget: load balancers poll it.
-    ...errorResponses({ 503: "KV cannot be read" }, { ipBudget: false }),
-  },
-});
-
+/**
+ * `GET /healthz`: KV answers and the data set is loaded. A plain handler in
+ * the app's core, so a health check (often a new instance's first request)
+ * loads no schema library; its OpenAPI operation is
+ * {@linkcode describeHealthz}, read when `/openapi.json` is built.
+ */
 export default function healthz({ pingKv, data }: AppDeps) {
-  return createRouter().openapi(route, async (c) => {
+  return new Hono().get("/", async (c) => {
     try {
       await pingKv();
     } catch {
@@ -48,5 +25,41 @@ export default function healthz({ pingKv, data }: AppDeps) {
       }, 200);
     }
     return c.json({ status: "ok" as const, dataVersion: version }, 200);
+  });
+}
+
+/** The health check's OpenAPI operation, for `/openapi.json`. */
+export async function describeHealthz(): Promise<RouteConfig> {
+  const [{ createRoute, z }, { errorResponses, SECURITY, TAGS }] = await Promise
+    .all([
+      import("@hono/zod-openapi"),
+      import("@/lib/http/openapi.ts"),
+    ]);
+  return createRoute({
+    method: "get",
+    path: "/healthz",
+    operationId: "getHealth",
+    tags: [TAGS.health],
+    summary: "Liveness and storage check",
+    security: SECURITY.public,
+    responses: {
+      200: {
+        description:
+          "The service and its KV store answer. `degraded`: the data set's last reload was refused and the last good version is served",
+        content: {
+          "application/json": {
+            schema: z.object({
+              status: z.enum(["ok", "degraded"]),
+              dataVersion: z.string(),
+              reason: z.string().optional().openapi({
+                description: "Why the status is degraded",
+              }),
+            }),
+          },
+        },
+      },
+      // Not counted by the per-address budget: load balancers poll it.
+      ...errorResponses({ 503: "KV cannot be read" }, { ipBudget: false }),
+    },
   });
 }

@@ -2,12 +2,12 @@
  * Response compression: brotli or gzip, as the client accepts, for text
  * answers of at least {@linkcode COMPRESS_MIN_BYTES}. Hono's `compress`
  * middleware speaks gzip and deflate only, and Deno.serve compresses
- * nothing by itself, hence this small module on `node:zlib`.
+ * nothing by itself, hence this small module on `node:zlib`, imported with
+ * the first answer worth compressing (a start that answers a health check
+ * first does not load Deno's Node layer for it).
  */
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
 
 /** Smaller answers gain less than the header costs. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -15,8 +15,33 @@ export const COMPRESS_MIN_BYTES = 1024;
 /** A content coding this service answers in. */
 export type Encoding = "br" | "gzip";
 
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
+let codecs:
+  | Promise<{
+    brotli: (body: Uint8Array, quality: number) => Promise<Uint8Array>;
+    gzip: (body: Uint8Array, level: number) => Promise<Uint8Array>;
+  }>
+  | undefined;
+
+/** node:zlib's brotli and gzip as promises, imported on first use. */
+function getCodecs() {
+  codecs ??= Promise.all([import("node:util"), import("node:zlib")]).then(
+    ([{ promisify }, zlib]) => {
+      const brotliAsync = promisify(zlib.brotliCompress);
+      const gzipAsync = promisify(zlib.gzip);
+      return {
+        brotli: (body: Uint8Array, quality: number) =>
+          brotliAsync(body, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+            },
+          }),
+        gzip: (body: Uint8Array, level: number) => gzipAsync(body, { level }),
+      };
+    },
+  );
+  return codecs;
+}
 
 /**
  * The coding to answer a request's `Accept-Encoding` with: brotli when
@@ -56,14 +81,8 @@ export async function compressBody(
   body: Uint8Array,
   encoding: Encoding,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const out = encoding === "br"
-    ? await brotliAsync(body, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 5,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-      },
-    })
-    : await gzipAsync(body, { level: 6 });
+  const { brotli, gzip } = await getCodecs();
+  const out = encoding === "br" ? await brotli(body, 5) : await gzip(body, 6);
   return new Uint8Array(
     out.buffer,
     out.byteOffset,

@@ -7,8 +7,9 @@
  * @module
  */
 
-import type { OpenAPIHono, RouteConfig, z } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
 import type { Config } from "@/lib/config/config.ts";
+import type { MountedRoutes } from "./lazy_routes.ts";
 import { MAX_BODY_BYTES } from "./json_body.ts";
 import { type AppEnv, ErrorBody } from "./router.ts";
 
@@ -99,6 +100,24 @@ export function apiDocument(
       { name: TAGS.health, description: "For load balancers and monitoring" },
     ],
   };
+}
+
+/**
+ * `/openapi.json`: the head, the security schemes, the `operations`
+ * described apart from a router (the health check), and every operation
+ * the `mounted` routers registered with `createRoute`, under the paths they
+ * are mounted at (what `app.route()` of an `OpenAPIHono` collects).
+ */
+export function createApiDocument(
+  config: Pick<Config, "baseUrl">,
+  mounted: MountedRoutes[],
+  operations: RouteConfig[] = [],
+): ReturnType<OpenAPIHono["getOpenAPI31Document"]> {
+  const doc = new OpenAPIHono();
+  for (const route of operations) doc.openAPIRegistry.registerPath(route);
+  for (const { path, app } of mounted) doc.route(path, app);
+  registerSecuritySchemes(doc.openAPIRegistry, config);
+  return doc.getOpenAPI31Document(apiDocument(config));
 }
 
 /** Registers the security schemes the operations name. */

@@ -17,7 +17,7 @@
  * once more in a fresh one, then in process; where workers cannot start
  * (three failed starts in a row), cards render in process.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AnyCard } from "./card_types.ts";
 import type { RenderRequest, RenderResponse } from "./worker_protocol.ts";
@@ -127,6 +127,9 @@ export class RenderPool {
   #failuresInARow = 0;
   #closed = false;
   readonly #workerUrl: URL;
+  /** `node:worker_threads`, imported with the first card (not at start). */
+  #workerThreads?: typeof import("node:worker_threads");
+  #loadingWorkerThreads?: Promise<void>;
 
   constructor(options: RenderPoolOptions = {}) {
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
@@ -235,10 +238,25 @@ export class RenderPool {
     }
   }
 
+  /**
+   * Starts a worker, once `node:worker_threads` is loaded (the first time,
+   * it is imported and the queue dispatched again).
+   */
   #spawn(): void {
+    const threads = this.#workerThreads;
+    if (!threads) {
+      this.#loadingWorkerThreads ??= import("node:worker_threads").then(
+        (module) => {
+          this.#workerThreads = module;
+          if (!this.#closed) this.#dispatch();
+        },
+        (error) => this.#giveUpWorkers(error),
+      );
+      return;
+    }
     let worker: Worker;
     try {
-      worker = new Worker(this.#workerUrl, {
+      worker = new threads.Worker(this.#workerUrl, {
         resourceLimits: {
           maxOldGenerationSizeMb: this.heapMiB,
           maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,

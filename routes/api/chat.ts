@@ -106,6 +106,7 @@ export default function chat(deps: AppDeps) {
     if (!deps.openai) {
       throw new ServiceUnavailableError(apiMessage("model.notConfigured"));
     }
+    const openai = await deps.openai();
     await deps.chatDailyLimit?.count();
     const loaded = deps.data.current();
     const request = {
@@ -128,7 +129,6 @@ export default function chat(deps: AppDeps) {
         now: deps.now(),
       });
     if (wantsEventStream(c.req.header("accept"))) {
-      const openai = deps.openai;
       return respondWithEventStream(
         c,
         async (signal) =>
@@ -141,7 +141,7 @@ export default function chat(deps: AppDeps) {
       );
     }
     const reply = stripNoDataMarker(
-      await completeChat(deps.openai, request),
+      await completeChat(openai, request),
       lang,
     );
     if (reply.unanswered) await noteQuestion();
