@@ -6,7 +6,7 @@
  * loopback servers.
  */
 import type OpenAI from "openai";
-import { createTokenVerifier, type TokenVerifier } from "./lib/auth/tokens.ts";
+import type { TokenVerifier, TokenVerifierOptions } from "./lib/auth/tokens.ts";
 import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/cms/types.ts";
@@ -170,7 +170,7 @@ export async function openDeps(
     pingKv: createKvPing(kv, { now: () => now().getTime() }),
     data,
     now,
-    auth: createTokenVerifier({
+    auth: createLazyVerifier({
       ownSecret: secret.secret,
       ...config.auth,
       now,
@@ -225,6 +225,25 @@ export async function openDeps(
         });
       }
       return closed;
+    },
+  };
+}
+
+/**
+ * The verifier of bearer tokens, built (and jose imported) on the first
+ * token: most requests, and a start's first, carry none.
+ */
+function createLazyVerifier(options: TokenVerifierOptions): TokenVerifier {
+  let verifier: Promise<TokenVerifier> | undefined;
+  return {
+    async verify(token) {
+      verifier ??= import("./lib/auth/tokens.ts").then((m) =>
+        m.createTokenVerifier(options)
+      ).catch((error) => {
+        verifier = undefined;
+        throw error;
+      });
+      return await (await verifier).verify(token);
     },
   };
 }

@@ -1,6 +1,9 @@
-import { parseArgs } from "node:util";
 import { createApp } from "./app.ts";
-import { applyEnvFile, parseConfig } from "./lib/config/config.ts";
+import {
+  applyEnvFile,
+  parseConfig,
+  readEnvFileOption,
+} from "./lib/config/config.ts";
 import { DataStore } from "./lib/data/data_store.ts";
 import { openDeps } from "./deps.ts";
 import {
@@ -13,11 +16,8 @@ import {
 
 if (import.meta.main) {
   try {
-    const { values } = parseArgs({
-      args: Deno.args,
-      options: { "env-file": { type: "string" } },
-    });
-    if (values["env-file"]) applyEnvFile(values["env-file"]);
+    const envFile = readEnvFileOption(Deno.args);
+    if (envFile) await applyEnvFile(envFile);
     const config = parseConfig(Deno.env.toObject());
     const data = await DataStore.open(config.tourismDataPath);
     checkStartConditions(config);

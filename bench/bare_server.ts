@@ -7,7 +7,10 @@
  */
 if (import.meta.main) {
   Deno.serve(
-    { hostname: "127.0.0.1", port: Number(Deno.args[0]) },
+    {
+      hostname: "127.0.0.1",
+      port: Number(Deno.args[0] ?? Deno.env.get("PORT")),
+    },
     () => new Response("ok"),
   );
 }

@@ -94,7 +94,7 @@ async function main(): Promise<number> {
     },
   });
   try {
-    if (values["env-file"]) applyEnvFile(values["env-file"]);
+    if (values["env-file"]) await applyEnvFile(values["env-file"]);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

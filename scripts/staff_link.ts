@@ -47,7 +47,7 @@ if (!STAFF_ROLES.includes(role)) {
 
 let config;
 try {
-  if (values["env-file"]) applyEnvFile(values["env-file"]);
+  if (values["env-file"]) await applyEnvFile(values["env-file"]);
   config = parseConfig(Deno.env.toObject());
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

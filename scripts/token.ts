@@ -35,7 +35,7 @@ if (!uuid.test(userId) || !(hours > 0 && hours <= MAX_HOURS)) {
 
 let config;
 try {
-  if (values["env-file"]) applyEnvFile(values["env-file"]);
+  if (values["env-file"]) await applyEnvFile(values["env-file"]);
   config = parseConfig(Deno.env.toObject());
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

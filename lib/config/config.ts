@@ -1,4 +1,3 @@
-import { parseEnv } from "node:util";
 import { z } from "zod";
 import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
 import {
@@ -209,7 +208,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       value !== undefined && value !== ""
     ),
   );
-  const result = envSchema.safeParse(present);
+  // Parsed once: zod's compiled fast path would cost more than it saves.
+  const result = envSchema.safeParse(present, { jitless: true });
   if (!result.success) {
     // One line per variable: its first issue (BASE_URL can fail twice).
     const lines = new Map<string, string>();
@@ -426,12 +426,36 @@ function parseOidc(e: z.output<typeof envSchema>): Config["oidc"] {
 }
 
 /**
+ * The `--env-file` option of main.ts (`--env-file=.env` or `--env-file
+ * .env`); any other argument is a {@linkcode ConfigError}. Read by hand:
+ * node:util's `parseArgs` would start Deno's Node layer, a few
+ * milliseconds and megabytes of every start, for this one option.
+ */
+export function readEnvFileOption(args: readonly string[]): string | undefined {
+  let path: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg.startsWith("--env-file=")) {
+      path = arg.slice("--env-file=".length);
+    } else if (arg === "--env-file" && i + 1 < args.length) {
+      path = args[++i];
+    } else {
+      throw new ConfigError(
+        `Unknown argument ${arg}: the only option is --env-file=<path>`,
+      );
+    }
+  }
+  return path || undefined;
+}
+
+/**
  * Reads a dotenv file (`deno task start` passes `--env-file=.env`) into the
  * process environment, so KV Connect's `DENO_KV_ACCESS_TOKEN` is seen too.
  * Variables already set win, as with Deno's own `--env-file`; a missing file
- * is no error (a fresh checkout has none). Returns the names it set.
+ * is no error (a fresh checkout has none). Returns the names it set. The
+ * parser (node:util's) is imported only when there is a file.
  */
-export function applyEnvFile(path: string): string[] {
+export async function applyEnvFile(path: string): Promise<string[]> {
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
@@ -441,6 +465,7 @@ export function applyEnvFile(path: string): string[] {
       `${path}: cannot be read: ${(error as Error).message}`,
     );
   }
+  const { parseEnv } = await import("node:util");
   const applied: string[] = [];
   for (const [name, value] of Object.entries(parseEnv(text))) {
     if (value === undefined || Deno.env.get(name) !== undefined) continue;

@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import { keys } from "./keys.ts";
 
 /** Whether `path` names a KV Connect server (self-hosted `denokv`, or a Deploy database from elsewhere). */
@@ -39,16 +38,17 @@ function sqliteFiles(path: string): string[] {
  * Returns the files it tightened, each logged once.
  */
 export async function restrictKvFile(path: string): Promise<string[]> {
-  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const createFile = async () =>
+    (await Deno.open(path, { createNew: true, write: true, mode: 0o600 }))
+      .close();
   try {
-    const file = await Deno.open(path, {
-      createNew: true,
-      write: true,
-      mode: 0o600,
-    });
-    file.close();
+    await createFile();
   } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    if (error instanceof Deno.errors.NotFound) {
+      // No folder yet (a first start): made owner-only, then the file.
+      await makeFolderOf(path);
+      await createFile();
+    } else if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
   const tightened: string[] = [];
   for (const file of sqliteFiles(path)) {
@@ -106,13 +106,22 @@ export async function moveLegacyKvFile(
       `${from} is still open in another process (an older version of the service?): stop it and start again, or set KV_PATH=${from} to keep the file where it is`,
     );
   }
-  await Deno.mkdir(dirname(to), { recursive: true, mode: 0o700 });
+  await makeFolderOf(to);
   await Deno.rename(from, to);
   await Deno.remove(`${from}-shm`).catch(() => {});
   console.info(
     `Moved the KV file ${from} to ${to}: a KV file beside the data set could lose writes (see the README)`,
   );
   return true;
+}
+
+/**
+ * Creates the folder of a file, owner-only. node:path is imported here
+ * only: a start whose KV file exists does not load Deno's Node layer for it.
+ */
+async function makeFolderOf(path: string): Promise<void> {
+  const { dirname } = await import("node:path");
+  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
 }
 
 /** Returned by a transaction attempt whose commit lost a race. */

@@ -7,7 +7,6 @@
  * the language's locale (`meta.json`'s `intlLocale`). Server-only; islands
  * get the finished strings as props.
  */
-import { LRUCache } from "lru-cache";
 import type { Attraction } from "@/lib/data/tourism_data.ts";
 import {
   DEFAULT_LANG,
@@ -16,16 +15,18 @@ import {
   t,
 } from "@/lib/i18n/catalogue.ts";
 
+/** Distinct formatters kept (by locale and options); past it the oldest goes. */
+const MAX_FORMATTERS = 128;
+
 /**
  * Intl formatters are costly to build (tens of microseconds, a quarter of a
  * route page's render time when built per call) and safe to share: one per
  * locale and distinct options, and the options come from code and the data
- * set's time zones, so the memo stays small (bounded anyway).
+ * set's time zones, so the memo stays small (bounded anyway). A plain
+ * `Map`: this module is loaded at start (the chat prompt's and the page
+ * cards' money), where lru-cache would start Deno's Node layer for it.
  */
-const formatters = new LRUCache<
-  string,
-  Intl.DateTimeFormat | Intl.NumberFormat
->({ max: 128 });
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
 function getFormatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
   kind: "date" | "number",
@@ -39,6 +40,9 @@ function getFormatter<T extends Intl.DateTimeFormat | Intl.NumberFormat>(
     formatter = kind === "date"
       ? new Intl.DateTimeFormat(locale, options)
       : new Intl.NumberFormat(locale, options);
+    if (formatters.size >= MAX_FORMATTERS) {
+      formatters.delete(formatters.keys().next().value!);
+    }
     formatters.set(key, formatter);
   }
   return formatter as T;

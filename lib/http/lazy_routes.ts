@@ -125,10 +125,11 @@ export class LazyRoutes<D, E extends Env> {
       const { group } = await this.#build(mount);
       return await group.fetch(c.req.raw, c.env);
     };
-    this.#app.all(prefix, handler);
-    if (!options.exact) {
-      this.#app.all(`${prefix === "/" ? "" : prefix}/*`, handler);
-    }
+    // `/x/*` takes `/x` itself too.
+    this.#app.all(
+      options.exact ? prefix : `${prefix === "/" ? "" : prefix}/*`,
+      handler,
+    );
   }
 
   /**

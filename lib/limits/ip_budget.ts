@@ -2,7 +2,13 @@ import type { MiddlewareHandler } from "hono";
 import type { SlidingWindowLimiter } from "./sliding_window.ts";
 import type { Config } from "@/lib/config/config.ts";
 import { apiMessage, TooManyRequestsError } from "@/lib/http/errors.ts";
-import { getClientIp } from "@/lib/http/client_ip.ts";
+
+/**
+ * The client-address reader, imported with the first request the budget
+ * counts: its IP-literal check (`node:net`) starts Deno's Node layer, which
+ * a new instance's health checks do not need.
+ */
+let clientIp: Promise<typeof import("@/lib/http/client_ip.ts")> | undefined;
 
 /** The budget's window: "requests a minute". */
 export const IP_BUDGET_WINDOW_MS = 60_000;
@@ -44,6 +50,8 @@ export function limitIpBudget(
     if (!limiter || isExemptFromIpBudget(c.req.method, c.req.path)) {
       return await next();
     }
+    clientIp ??= import("@/lib/http/client_ip.ts");
+    const { getClientIp } = await clientIp;
     const subject = getClientIp(c, config.trustedProxyHops);
     if (subject === "unknown") return await next();
     const result = limiter.hit(subject);

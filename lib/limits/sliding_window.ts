@@ -1,4 +1,3 @@
-import { LRUCache } from "lru-cache";
 import type { RateLimitResult } from "@/lib/db/rate_limits.ts";
 
 /** One subject's counts in the current and the previous fixed window. */
@@ -29,12 +28,20 @@ export interface SlidingWindowOptions {
  * Each instance counts alone, so N instances allow a subject about N times
  * the limit: right for a coarse abuse budget, wrong for an exact limit (the
  * chat's 20 a minute and the guide-code limits stay in KV).
+ *
+ * The subjects are a `Map` in the order of their last hit (a hit moves its
+ * subject to the end, the oldest goes first), not `lru-cache` as the other
+ * caches: this limiter is built at start for the app's core, and importing
+ * lru-cache starts Deno's Node layer (its Node build reads `process` and
+ * `node:diagnostics_channel`), about 10 ms of CPU and 3 MiB before a new
+ * instance's first answer; nor does it need byte budgets or TTLs.
  */
 export class SlidingWindowLimiter {
   readonly limit: number;
   readonly windowMs: number;
   readonly #now: () => number;
-  readonly #subjects: LRUCache<string, Counts>;
+  readonly #maxSubjects: number;
+  readonly #subjects = new Map<string, Counts>();
 
   constructor(
     { limit, windowMs, now, maxSubjects = 50_000 }: SlidingWindowOptions,
@@ -46,13 +53,14 @@ export class SlidingWindowLimiter {
     this.limit = limit;
     this.windowMs = windowMs;
     this.#now = now;
-    this.#subjects = new LRUCache({ max: maxSubjects });
+    this.#maxSubjects = maxSubjects;
   }
 
   /** Counts a hit of `subject` if the limit allows it, and says whether it did. */
   hit(subject: string): RateLimitResult {
     const now = this.#now();
     const counts = this.#counts(subject, now);
+    this.#remember(subject, counts);
     const estimate = this.#estimate(counts, now);
     if (estimate + 1 > this.limit) {
       return {
@@ -62,7 +70,6 @@ export class SlidingWindowLimiter {
       };
     }
     counts.current++;
-    this.#subjects.set(subject, counts);
     return {
       allowed: true,
       retryAfterMs: 0,
@@ -79,6 +86,15 @@ export class SlidingWindowLimiter {
   /** Subjects remembered. */
   get size(): number {
     return this.#subjects.size;
+  }
+
+  /** Keeps `subject` as the most recently hit, forgetting the least recently hit past the bound. */
+  #remember(subject: string, counts: Counts): void {
+    this.#subjects.delete(subject);
+    this.#subjects.set(subject, counts);
+    if (this.#subjects.size > this.#maxSubjects) {
+      this.#subjects.delete(this.#subjects.keys().next().value!);
+    }
   }
 
   /** The subject's counts, moved on to the window `now` is in. */

@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
@@ -101,25 +101,17 @@ interface LatestAnswer {
 export class ShareCards {
   readonly #kv: Deno.Kv;
   readonly #data: DataStore;
-  /** The context is a box: `lru-cache`'s option types distribute over a union. */
-  readonly #pngs: LRUCache<string, Uint8Array, { card: AnyCard }>;
-  readonly #answers: LRUCache<string, CardAnswer>;
-  /** Page cards' answers by path and data version: a new data set, new answers. */
-  readonly #pageAnswers = new LRUCache<string, CardAnswer>({
-    max: MAX_PAGE_ANSWERS,
-  });
-  /** Answers of card URLs without `v`, by share code, for a short time. */
-  readonly #latest: LRUCache<string, LatestAnswer>;
   /**
-   * Share codes whose ticket this instance found in KV within
-   * {@linkcode LATEST_CARD_TTL_MS}: an answer remembered for a code not
-   * checked since is given only after one KV read, so an erased route's
-   * card is a 404 on every instance within that time.
+   * The caches, made with the first card asked for: importing lru-cache
+   * starts Deno's Node layer, which a start that serves no card yet need
+   * not pay. Before, there is nothing to peek at or drop.
    */
-  readonly #checked: LRUCache<string, true>;
-  /** The share codes in {@linkcode #latest} by the user whose route they show. */
+  #caches?: Caches;
+  #creating?: Promise<Caches>;
+  readonly #createCaches: () => Promise<Caches>;
+  /** The share codes in the `latest` cache by the user whose route they show. */
   readonly #latestByUser = new Map<string, Set<string>>();
-  /** Counts this instance's writes: a read that saw one happen is not kept in {@linkcode #latest}. */
+  /** Counts this instance's writes: a read that saw one happen is not kept in the `latest` cache. */
   #writes = 0;
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
 
@@ -136,34 +128,47 @@ export class ShareCards {
   ) {
     this.#kv = kv;
     this.#data = data;
-    this.#pngs = new LRUCache<string, Uint8Array, { card: AnyCard }>({
-      max: maxCards,
-      maxSize: maxBytes,
-      sizeCalculation: (png) => png.byteLength,
-      // In the worker pool: a render never blocks other requests.
-      fetchMethod: (_key, _stale, { context }) =>
-        renderPool.render(context.card),
-    });
-    this.#answers = new LRUCache<string, CardAnswer>({ max: maxUrls });
-    this.#checked = new LRUCache<string, true>({
-      max: maxUrls,
-      ttl: LATEST_CARD_TTL_MS - 1,
-      ttlResolution: 0,
-      perf: { now: () => now().getTime() },
-    });
-    this.#latest = new LRUCache<string, LatestAnswer>({
-      max: maxUrls,
-      // lru-cache keeps an entry while its age is at most `ttl`.
-      ttl: LATEST_CARD_TTL_MS - 1,
-      ttlResolution: 0,
-      perf: { now: () => now().getTime() },
-      dispose: ({ userId }, code) => {
-        if (!userId) return;
-        const codes = this.#latestByUser.get(userId);
-        codes?.delete(code);
-        if (codes?.size === 0) this.#latestByUser.delete(userId);
-      },
-    });
+    this.#createCaches = async () => {
+      const { LRUCache } = await import("lru-cache");
+      return this.#caches = {
+        pngs: new LRUCache<string, Uint8Array, { card: AnyCard }>({
+          max: maxCards,
+          maxSize: maxBytes,
+          sizeCalculation: (png) => png.byteLength,
+          // In the worker pool: a render never blocks other requests.
+          fetchMethod: (_key, _stale, { context }) =>
+            renderPool.render(context.card),
+        }),
+        answers: new LRUCache<string, CardAnswer>({ max: maxUrls }),
+        pageAnswers: new LRUCache<string, CardAnswer>({
+          max: MAX_PAGE_ANSWERS,
+        }),
+        checked: new LRUCache<string, true>({
+          max: maxUrls,
+          ttl: LATEST_CARD_TTL_MS - 1,
+          ttlResolution: 0,
+          perf: { now: () => now().getTime() },
+        }),
+        latest: new LRUCache<string, LatestAnswer>({
+          max: maxUrls,
+          // lru-cache keeps an entry while its age is at most `ttl`.
+          ttl: LATEST_CARD_TTL_MS - 1,
+          ttlResolution: 0,
+          perf: { now: () => now().getTime() },
+          dispose: ({ userId }, code) => {
+            if (!userId) return;
+            const codes = this.#latestByUser.get(userId);
+            codes?.delete(code);
+            if (codes?.size === 0) this.#latestByUser.delete(userId);
+          },
+        }),
+      };
+    };
+  }
+
+  /** The caches, made on first use. */
+  #getCaches(): Caches | Promise<Caches> {
+    return this.#caches ?? (this.#creating ??= this.#createCaches());
   }
 
   /**
@@ -173,6 +178,8 @@ export class ShareCards {
    */
   invalidate(change: DataChange): void {
     this.#writes++;
+    const caches = this.#caches;
+    if (!caches) return;
     const users = change.kind === "merge"
       ? [change.fromUserId, change.intoUserId]
       : change.userId
@@ -180,16 +187,16 @@ export class ShareCards {
       : [];
     for (const userId of users) {
       for (const code of [...this.#latestByUser.get(userId) ?? []]) {
-        this.#latest.delete(code);
+        caches.latest.delete(code);
       }
     }
     if (change.kind === "ticket") {
-      this.#latest.delete(change.shareCode.toLowerCase());
+      caches.latest.delete(change.shareCode.toLowerCase());
     }
     if (change.kind === "erasure") {
       for (const code of change.shareCodes) {
-        this.#latest.delete(code.toLowerCase());
-        this.#checked.delete(code.toLowerCase());
+        caches.latest.delete(code.toLowerCase());
+        caches.checked.delete(code.toLowerCase());
       }
     }
   }
@@ -200,7 +207,7 @@ export class ShareCards {
 
   /** Card URLs remembered. */
   get urlCount(): number {
-    return this.#answers.size;
+    return this.#caches?.answers.size ?? 0;
   }
 
   /**
@@ -212,16 +219,17 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): ShareCardImage | undefined {
-    if (!this.#checked.has(code.toLowerCase())) return undefined;
-    const answer = this.#recall(code, v) ??
+    const caches = this.#caches;
+    if (!caches?.checked.has(code.toLowerCase())) return undefined;
+    const answer = this.#recall(caches, code, v) ??
       (v === undefined
-        ? this.#latest.get(code.toLowerCase())?.answer
+        ? caches.latest.get(code.toLowerCase())?.answer
         : undefined);
     if (!answer) return undefined;
     if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
       return { etag: answer.etag };
     }
-    const png = this.#pngs.get(answer.renderKey);
+    const png = caches.pngs.get(answer.renderKey);
     return png && { etag: answer.etag, png };
   }
 
@@ -234,23 +242,25 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
-    let answer = this.#recall(code, v) ??
+    // A write from here on may make what the reads see stale.
+    const writesBefore = this.#writes;
+    const caches = this.#caches ?? await this.#getCaches();
+    let answer = this.#recall(caches, code, v) ??
       (v === undefined
-        ? this.#latest.get(code.toLowerCase())?.answer
+        ? caches.latest.get(code.toLowerCase())?.answer
         : undefined);
-    if (answer && !this.#checked.has(code.toLowerCase())) {
+    if (answer && !caches.checked.has(code.toLowerCase())) {
       // Remembered, but is the route still there (erased elsewhere)?
-      const writesBefore = this.#writes;
       if (!isShareCode(code) || !(await getTicket(this.#kv, code))) {
-        this.#latest.delete(code.toLowerCase());
+        caches.latest.delete(code.toLowerCase());
         throw new NotFoundError(apiMessage("route.unknown"));
       }
       if (this.#writes === writesBefore) {
-        this.#checked.set(code.toLowerCase(), true);
+        caches.checked.set(code.toLowerCase(), true);
       }
     }
-    answer ??= await this.#read(code);
-    return await this.#image(answer, ifNoneMatch);
+    answer ??= await this.#read(caches, code, writesBefore);
+    return await this.#image(caches, answer, ifNoneMatch);
   }
 
   /**
@@ -262,14 +272,16 @@ export class ShareCards {
     id: PageCardId,
     { ifNoneMatch }: { ifNoneMatch?: string } = {},
   ): PageCardImage | undefined {
+    const caches = this.#caches;
+    if (!caches) return undefined;
     const loaded = this.#data.current();
-    const answer = this.#pageAnswers.get(this.#pageKey(id, loaded.version));
+    const answer = caches.pageAnswers.get(this.#pageKey(id, loaded.version));
     if (!answer) return undefined;
     const v = getPageCardVersion(loaded.version);
     if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
       return { etag: answer.etag, v };
     }
-    const png = this.#pngs.get(answer.renderKey);
+    const png = caches.pngs.get(answer.renderKey);
     return png && { etag: answer.etag, png, v };
   }
 
@@ -283,22 +295,24 @@ export class ShareCards {
     id: PageCardId,
     { ifNoneMatch }: { ifNoneMatch?: string } = {},
   ): Promise<PageCardImage> {
+    const caches = this.#caches ?? await this.#getCaches();
     const loaded = this.#data.current();
     const key = this.#pageKey(id, loaded.version);
-    let answer = this.#pageAnswers.get(key);
+    let answer = caches.pageAnswers.get(key);
     if (!answer) {
       const card = getPageCard(loaded, id);
       if (!card) throw new NotFoundError(apiMessage("attraction.unknownName"));
       const renderKey = await pageCardCacheKey(card);
       answer = { etag: `"${renderKey.slice(8, 40)}"`, renderKey, card };
-      this.#pageAnswers.set(key, answer);
+      caches.pageAnswers.set(key, answer);
     }
     const v = getPageCardVersion(loaded.version);
-    return { ...await this.#image(answer, ifNoneMatch), v };
+    return { ...await this.#image(caches, answer, ifNoneMatch), v };
   }
 
   /** The PNG of an answer (rendered once, then cached), or only its ETag. */
   async #image(
+    { pngs }: Caches,
     answer: CardAnswer,
     ifNoneMatch: string | undefined,
   ): Promise<ShareCardImage> {
@@ -306,7 +320,7 @@ export class ShareCards {
       return { etag: answer.etag };
     }
     const status: LRUCache.Status<string, Uint8Array, { card: AnyCard }> = {};
-    const png = await this.#pngs.fetch(answer.renderKey, {
+    const png = await pngs.fetch(answer.renderKey, {
       context: { card: answer.card },
       status,
     });
@@ -326,15 +340,23 @@ export class ShareCards {
     return `${code.toLowerCase()}\u0000${v}\u0000${this.#data.current().version}`;
   }
 
-  #recall(code: string, v: string | undefined): CardAnswer | undefined {
-    return isCardVersion(v)
-      ? this.#answers.get(this.#answerKey(code, v))
-      : undefined;
+  #recall(
+    { answers }: Caches,
+    code: string,
+    v: string | undefined,
+  ): CardAnswer | undefined {
+    return isCardVersion(v) ? answers.get(this.#answerKey(code, v)) : undefined;
   }
 
-  /** Reads the ticket and route from KV and remembers the answer under the `v` read. */
-  async #read(code: string): Promise<CardAnswer> {
-    const writesBefore = this.#writes;
+  /**
+   * Reads the ticket and route from KV and remembers the answer under the
+   * `v` read; not as the latest when this instance wrote since `writesBefore`.
+   */
+  async #read(
+    caches: Caches,
+    code: string,
+    writesBefore: number,
+  ): Promise<CardAnswer> {
     const loaded = this.#data.current();
     const ticket = isShareCode(code) ? await getTicket(this.#kv, code) : null;
     if (!ticket) throw new NotFoundError(apiMessage("route.unknown"));
@@ -365,11 +387,11 @@ export class ShareCards {
       nameRevision: ticket.nameRevision,
       lang: card.lang,
     });
-    this.#answers.set(this.#answerKey(code, v), answer);
+    caches.answers.set(this.#answerKey(code, v), answer);
     if (this.#writes !== writesBefore) return answer; // Maybe stale already.
-    this.#checked.set(code.toLowerCase(), true);
+    caches.checked.set(code.toLowerCase(), true);
     const latestKey = code.toLowerCase();
-    this.#latest.set(latestKey, { answer, userId: ticket.userId });
+    caches.latest.set(latestKey, { answer, userId: ticket.userId });
     if (ticket.userId) {
       let codes = this.#latestByUser.get(ticket.userId);
       if (!codes) this.#latestByUser.set(ticket.userId, codes = new Set());
@@ -382,4 +404,21 @@ export class ShareCards {
 function matchesEtag(header: string, etag: string): boolean {
   return header.trim() === "*" ||
     header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+/** Every cache of {@linkcode ShareCards}; the context of `pngs` is a box: `lru-cache`'s option types distribute over a union. */
+interface Caches {
+  pngs: LRUCache<string, Uint8Array, { card: AnyCard }>;
+  answers: LRUCache<string, CardAnswer>;
+  /** Page cards' answers by path and data version: a new data set, new answers. */
+  pageAnswers: LRUCache<string, CardAnswer>;
+  /**
+   * Share codes whose ticket this instance found in KV within
+   * {@linkcode LATEST_CARD_TTL_MS}: an answer remembered for a code not
+   * checked since is given only after one KV read, so an erased route's
+   * card is a 404 on every instance within that time.
+   */
+  checked: LRUCache<string, true>;
+  /** Answers of card URLs without `v`, by share code, for a short time. */
+  latest: LRUCache<string, LatestAnswer>;
 }

@@ -1,11 +1,12 @@
-import { fileURLToPath } from "node:url";
-import type { MiddlewareHandler } from "hono";
-import { serveStatic } from "hono/deno";
-
-/** `static/`: hand-written assets, and `build/` below it for the bundle. */
-export const STATIC_DIR = fileURLToPath(
-  new URL("../../static", import.meta.url),
-);
+/**
+ * `static/`: hand-written assets, and `build/` below it for the bundle. From
+ * this module's own folder (`lib/pages`), not node:url's `fileURLToPath`:
+ * the service's start reads these paths, and node:url would start Deno's
+ * Node layer for them.
+ */
+export const STATIC_DIR = `${
+  import.meta.dirname!.slice(0, -"/lib/pages".length)
+}/static`;
 /** Where `deno task build` writes the islands bundle, styles and fonts. */
 export const BUILD_DIR = `${STATIC_DIR}/build`;
 /** The build's record of its hashed file names. */
@@ -69,47 +70,4 @@ export function getAssets(): AssetManifest | null {
   }
   cached = { mtime, checkedAt: now, manifest };
   return manifest;
-}
-
-/** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`, fonts) never change content. */
-const HASHED = /[-.][A-Za-z0-9]{8}\.(?:js|css|woff2)$/;
-
-/** Types the build keeps `.br` and `.gz` forms of. */
-const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json)|image\/svg)/;
-
-/**
- * Serves `static/` under `/static/`: hashed build files (fonts included) for
- * a year (immutable), anything else for five minutes. A client that accepts
- * brotli or gzip gets the build's pre-compressed form of a text file;
- * `Vary: Accept-Encoding` is on every answer that could have been.
- */
-export function serveStaticFiles(): MiddlewareHandler {
-  const serve = serveStatic({
-    root: STATIC_DIR,
-    precompressed: true,
-    rewriteRequestPath: (path) => path.replace(/^\/static/, ""),
-    onFound: (path, c) => {
-      c.header("Cache-Control", getCacheControl(path));
-    },
-  });
-  return async function serveStaticFiles(c, next) {
-    const found = await serve(c, next);
-    if (!found) return;
-    const type = found.headers.get("Content-Type") ?? "";
-    if (
-      COMPRESSIBLE.test(type) &&
-      !found.headers.get("Vary")?.includes("Accept-Encoding")
-    ) {
-      found.headers.append("Vary", "Accept-Encoding");
-    }
-    return found;
-  };
-}
-
-/** The Cache-Control of a static file, by its path. */
-export function getCacheControl(path: string): string {
-  if (path.includes("/build/") && HASHED.test(path)) {
-    return "public, max-age=31536000, immutable";
-  }
-  return "public, max-age=300";
 }

@@ -4,7 +4,7 @@
  * once per request.
  */
 import type { Context } from "hono";
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
 import type { Config } from "@/lib/config/config.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
@@ -112,7 +112,10 @@ export interface PageCacheOptions {
  * that carries it is answered but not kept.
  */
 export class PageCache {
-  readonly #pages: LRUCache<string, StoredPage, RenderRequest>;
+  /** Created with the first page (importing lru-cache starts Deno's Node layer, which a health check does not need). */
+  #pages?: LRUCache<string, StoredPage, RenderRequest>;
+  #creating?: Promise<LRUCache<string, StoredPage, RenderRequest>>;
+  readonly #options: Required<PageCacheOptions>;
   readonly #keysByTag = new Map<string, Set<string>>();
   readonly #tagsByKey = new Map<string, Set<string>>();
   /** The page each key's tags belong to: disposing an older page keeps them. */
@@ -125,43 +128,52 @@ export class PageCache {
     { now = Date.now, maxEntries = 500, maxBytes = 12 * 1024 * 1024 }:
       PageCacheOptions = {},
   ) {
-    this.#pages = new LRUCache<string, StoredPage, RenderRequest>({
-      max: maxEntries,
-      maxSize: maxBytes,
-      sizeCalculation: (page) =>
-        Math.max(
-          1,
-          page.body.byteLength + (page.encoded?.br.byteLength ?? 0) +
-            (page.encoded?.gzip.byteLength ?? 0),
-        ),
-      perf: { now },
-      ttlResolution: 0,
-      dispose: (page, key) => {
-        if (this.#taggedPage.get(key) === page) this.#untag(key);
-      },
-      fetchMethod: async (_key, _stale, { options, context }) => {
-        this.#misses++;
-        const rendering: Rendering = { tags: new Set(), stale: false };
-        this.#rendering.add(rendering);
-        try {
-          context.page = await capture(context.render, rendering.tags);
-        } finally {
-          this.#rendering.delete(rendering);
-        }
-        if (
-          context.page.status !== 200 || rendering.stale ||
-          context.page.body.byteLength > maxBytes
-        ) {
-          return undefined; // Answered, not kept.
-        }
-        // lru-cache keeps an entry while its age is at most `ttl`; a page
-        // expires when its age reaches `ttlMs`.
-        options.ttl = Math.max(1, context.ttlMs - 1);
-        context.tags = rendering.tags;
-        context.kept = true;
-        return await withEncodings(context.page);
-      },
-    });
+    this.#options = { now, maxEntries, maxBytes };
+  }
+
+  /** The pages' LRU, made on first use. */
+  #createPages(): Promise<LRUCache<string, StoredPage, RenderRequest>> {
+    const { now, maxEntries, maxBytes } = this.#options;
+    this.#creating ??= import("lru-cache").then(({ LRUCache }) =>
+      this.#pages = new LRUCache<string, StoredPage, RenderRequest>({
+        max: maxEntries,
+        maxSize: maxBytes,
+        sizeCalculation: (page) =>
+          Math.max(
+            1,
+            page.body.byteLength + (page.encoded?.br.byteLength ?? 0) +
+              (page.encoded?.gzip.byteLength ?? 0),
+          ),
+        perf: { now },
+        ttlResolution: 0,
+        dispose: (page, key) => {
+          if (this.#taggedPage.get(key) === page) this.#untag(key);
+        },
+        fetchMethod: async (_key, _stale, { options, context }) => {
+          this.#misses++;
+          const rendering: Rendering = { tags: new Set(), stale: false };
+          this.#rendering.add(rendering);
+          try {
+            context.page = await capture(context.render, rendering.tags);
+          } finally {
+            this.#rendering.delete(rendering);
+          }
+          if (
+            context.page.status !== 200 || rendering.stale ||
+            context.page.body.byteLength > maxBytes
+          ) {
+            return undefined; // Answered, not kept.
+          }
+          // lru-cache keeps an entry while its age is at most `ttl`; a page
+          // expires when its age reaches `ttlMs`.
+          options.ttl = Math.max(1, context.ttlMs - 1);
+          context.tags = rendering.tags;
+          context.kept = true;
+          return await withEncodings(context.page);
+        },
+      })
+    );
+    return this.#creating;
   }
 
   /**
@@ -179,9 +191,10 @@ export class PageCache {
     },
     render: RenderRequest["render"],
   ): Promise<Response> {
-    if (this.#pages.has(key)) this.#hits++;
+    const pages = this.#pages ?? await this.#createPages();
+    if (pages.has(key)) this.#hits++;
     const request: RenderRequest = { render, ttlMs };
-    const page = await this.#pages.fetch(key, { context: request }) ??
+    const page = await pages.fetch(key, { context: request }) ??
       request.page ??
       // Waited on another request's render that was not kept: render anew.
       await capture(render, new Set());
@@ -193,7 +206,9 @@ export class PageCache {
   /** Drops every page tagged with one of `tags` (on this instance). */
   invalidate(tags: readonly string[]): void {
     for (const tag of tags) {
-      for (const key of this.#keysByTag.get(tag) ?? []) this.#pages.delete(key);
+      for (const key of this.#keysByTag.get(tag) ?? []) {
+        this.#pages?.delete(key);
+      }
     }
     for (const rendering of this.#rendering) {
       if (tags.some((tag) => rendering.tags.has(tag))) rendering.stale = true;
@@ -207,8 +222,8 @@ export class PageCache {
     misses: number;
   } {
     return {
-      entries: this.#pages.size,
-      bytes: this.#pages.calculatedSize,
+      entries: this.#pages?.size ?? 0,
+      bytes: this.#pages?.calculatedSize ?? 0,
       hits: this.#hits,
       misses: this.#misses,
     };

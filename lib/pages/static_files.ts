@@ -1,0 +1,50 @@
+/**
+ * Serves `static/` under `/static/` (the static route; apart from assets.ts,
+ * which the service's start reads, because `hono/deno` is loaded with it).
+ */
+import type { MiddlewareHandler } from "hono";
+import { serveStatic } from "hono/deno";
+import { STATIC_DIR } from "./assets.ts";
+
+/** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`, fonts) never change content. */
+const HASHED = /[-.][A-Za-z0-9]{8}\.(?:js|css|woff2)$/;
+
+/** Types the build keeps `.br` and `.gz` forms of. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json)|image\/svg)/;
+
+/**
+ * Serves `static/` under `/static/`: hashed build files (fonts included) for
+ * a year (immutable), anything else for five minutes. A client that accepts
+ * brotli or gzip gets the build's pre-compressed form of a text file;
+ * `Vary: Accept-Encoding` is on every answer that could have been.
+ */
+export function serveStaticFiles(): MiddlewareHandler {
+  const serve = serveStatic({
+    root: STATIC_DIR,
+    precompressed: true,
+    rewriteRequestPath: (path) => path.replace(/^\/static/, ""),
+    onFound: (path, c) => {
+      c.header("Cache-Control", getCacheControl(path));
+    },
+  });
+  return async function serveStaticFiles(c, next) {
+    const found = await serve(c, next);
+    if (!found) return;
+    const type = found.headers.get("Content-Type") ?? "";
+    if (
+      COMPRESSIBLE.test(type) &&
+      !found.headers.get("Vary")?.includes("Accept-Encoding")
+    ) {
+      found.headers.append("Vary", "Accept-Encoding");
+    }
+    return found;
+  };
+}
+
+/** The Cache-Control of a static file, by its path. */
+export function getCacheControl(path: string): string {
+  if (path.includes("/build/") && HASHED.test(path)) {
+    return "public, max-age=31536000, immutable";
+  }
+  return "public, max-age=300";
+}
