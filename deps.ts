@@ -145,7 +145,10 @@ export async function openDeps(
   });
   if (!config.onDeploy) data.watch();
   const renderPool = overrides.renderPool ??
-    new RenderPool({ size: config.renderWorkers });
+    new RenderPool({
+      size: config.renderWorkers,
+      start: config.renderWorkerStart,
+    });
   const pageCache = "pageCache" in overrides
     ? overrides.pageCache
     : new PageCache({ now: () => now().getTime() });

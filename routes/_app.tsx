@@ -96,6 +96,8 @@ export function renderPage(
       {body}
     </Layout>,
   );
+  // Pages link share cards (og:image), which link previews ask for next.
+  if (status === 200 && head.image !== null) deps.renderPool.pageServed();
   return c.html(`<!DOCTYPE html>${html}`, status, {
     ...PAGE_SECURITY_HEADERS,
     "Cache-Control": "no-cache",

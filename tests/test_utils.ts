@@ -121,6 +121,8 @@ export async function createTestContext(
   const config = parseConfig({
     LOG_REQUESTS: "false",
     KV_PATH: kvPath,
+    // A worker only for a card, as a test asks: pages start none ahead.
+    RENDER_WORKER_START: "first-card",
     ...env,
   });
   const clock = createTestClock(clockStart);

@@ -84,6 +84,9 @@ const envSchema = z.object({
   RENDER_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
   GUEST_PASSPORT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120)
     .default(DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS),
+  RENDER_WORKER_START: z.enum(["first-card", "first-page", "boot"]).default(
+    "first-page",
+  ),
   OPEN_DATA_LICENSE: z.string().default("CC-BY-4.0").transform(
     (value, ctx) => {
       const [name, path] = value.trim().split(/\s*,\s*/);
@@ -172,6 +175,8 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Workers drawing share cards at once (each about 100 MiB). */
   renderWorkers: number;
+  /** When the first render worker starts (`RENDER_WORKER_START`; lib/og/pool.ts). */
+  renderWorkerStart: "first-card" | "first-page" | "boot";
   /** The licence of the open data at /datos (`OPEN_DATA_LICENSE`). */
   openDataLicense: OpenDataLicense;
   /**
@@ -284,6 +289,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     chatDailyLimit: e.CHAT_DAILY_LIMIT,
     bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
     renderWorkers: e.RENDER_WORKERS,
+    renderWorkerStart: e.RENDER_WORKER_START,
     openDataLicense: e.OPEN_DATA_LICENSE,
     guestPassportRetentionMonths: e.GUEST_PASSPORT_RETENTION_MONTHS,
   };

@@ -20,7 +20,11 @@
 import type { Worker } from "node:worker_threads";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AnyCard } from "./card_types.ts";
-import type { RenderRequest, RenderResponse } from "./worker_protocol.ts";
+import type {
+  RenderRequest,
+  RenderResponse,
+  WorkerOptions,
+} from "./worker_protocol.ts";
 
 /** Options of a {@linkcode RenderPool}. */
 export interface RenderPoolOptions {
@@ -44,11 +48,28 @@ export interface RenderPoolOptions {
    * back (default 60 s); the next card starts a fresh one (about a second).
    */
   idleMs?: number;
+  /**
+   * When the first worker starts (`RENDER_WORKER_START`): `first-card`
+   * (when a card is asked for: nothing held until then, and that card
+   * waits for the worker's start and first render), `first-page` (the
+   * default: {@linkcode WARM_DELAY_MS} after the process serves its first
+   * page, since pages link cards; see {@linkcode pageServed}) or `boot`
+   * ({@linkcode WARM_DELAY_MS} after the pool is made, at the service's
+   * start). A worker started ahead renders a warm-up card before it takes
+   * work, so the first real card is drawn by a warm worker; a card asked
+   * for before that starts one at once, as with `first-card`.
+   */
+  start?: RenderWorkerStart;
 }
+
+/** When a pool starts its first worker; see {@linkcode RenderPoolOptions.start}. */
+export type RenderWorkerStart = "first-card" | "first-page" | "boot";
 
 /** What the pool is doing, for tests and the benchmark. */
 export interface RenderPoolStats {
   workers: number;
+  /** Workers that have loaded the pipeline (and warmed up, when started ahead). */
+  ready: number;
   busy: number;
   queued: number;
   rendered: number;
@@ -75,6 +96,13 @@ interface Slot {
   startTimer?: ReturnType<typeof setTimeout>;
   job?: Job & { id: number; timer: ReturnType<typeof setTimeout> };
 }
+
+/**
+ * How long after its cue (the first page, the start) a worker starts ahead
+ * of any card: the requests of that moment (the page's styles, scripts and
+ * fonts; the request that started the instance) are answered first.
+ */
+export const WARM_DELAY_MS = 500;
 
 /** A worker's young generation in MiB: small, so garbage is swept often. */
 const YOUNG_GENERATION_MIB = 4;
@@ -118,6 +146,10 @@ export class RenderPool {
   readonly maxQueue: number;
   readonly timeoutMs: number;
   readonly idleMs: number;
+  readonly start: RenderWorkerStart;
+  /** Whether a worker was started ahead of a card (at most once per process). */
+  #warmed = false;
+  #warmTimer?: ReturnType<typeof setTimeout>;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
@@ -138,9 +170,40 @@ export class RenderPool {
     this.maxQueue = options.maxQueue ?? 64;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.idleMs = options.idleMs ?? 60_000;
+    this.start = options.start ?? "first-page";
     if (!Number.isInteger(this.size) || this.size < 1) {
       throw new RangeError("size must be a positive integer");
     }
+    if (this.start === "boot") this.#warmSoon();
+  }
+
+  /**
+   * Tells the pool the process served a page (pages link cards, which a
+   * link preview asks for, and a tourist shares the page they just saw):
+   * with `start: "first-page"`, the first time, a worker starts ahead.
+   */
+  pageServed(): void {
+    if (this.start === "first-page") this.#warmSoon();
+  }
+
+  /**
+   * Starts a worker ahead of any card, once per process: it loads the
+   * render pipeline and draws a warm-up card (fonts parsed, WebAssembly and
+   * JavaScript compiled) at its lower priority, then waits for work; with
+   * none, it stops after `idleMs` like any idle worker.
+   */
+  warm(): void {
+    clearTimeout(this.#warmTimer);
+    if (this.#warmed || this.#closed || this.#workersFailed) return;
+    this.#warmed = true;
+    if (this.#slots.length === 0) this.#spawn({ warmUp: true });
+  }
+
+  /** {@linkcode warm} after {@linkcode WARM_DELAY_MS}, once; the timer keeps no process alive. */
+  #warmSoon(): void {
+    if (this.#warmed || this.#warmTimer !== undefined) return;
+    this.#warmTimer = setTimeout(() => this.warm(), WARM_DELAY_MS);
+    Deno.unrefTimer(this.#warmTimer);
   }
 
   /** Renders `card` (a route's or a page's) as a 1200x630 PNG in a worker. */
@@ -161,6 +224,7 @@ export class RenderPool {
   get stats(): RenderPoolStats {
     return {
       workers: this.#slots.length,
+      ready: this.#slots.filter((slot) => slot.ready).length,
       busy: this.#slots.filter((slot) => slot.job).length,
       queued: this.#queue.length,
       rendered: this.#rendered,
@@ -171,6 +235,7 @@ export class RenderPool {
   /** Stops every worker; waiting and running renders are rejected. */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#warmTimer);
     const error = new Error("The render pool is closed");
     for (const slot of this.#slots) this.#retire(slot, error);
     for (const job of this.#queue.splice(0)) job.reject(error);
@@ -242,13 +307,15 @@ export class RenderPool {
    * Starts a worker, once `node:worker_threads` is loaded (the first time,
    * it is imported and the queue dispatched again).
    */
-  #spawn(): void {
+  #spawn({ warmUp = false }: { warmUp?: boolean } = {}): void {
     const threads = this.#workerThreads;
     if (!threads) {
       this.#loadingWorkerThreads ??= import("node:worker_threads").then(
         (module) => {
           this.#workerThreads = module;
-          if (!this.#closed) this.#dispatch();
+          if (this.#closed) return;
+          if (warmUp && this.#slots.length === 0) this.#spawn({ warmUp });
+          else this.#dispatch();
         },
         (error) => this.#giveUpWorkers(error),
       );
@@ -257,6 +324,7 @@ export class RenderPool {
     let worker: Worker;
     try {
       worker = new threads.Worker(this.#workerUrl, {
+        workerData: { warmUp } satisfies WorkerOptions,
         resourceLimits: {
           maxOldGenerationSizeMb: this.heapMiB,
           maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,

@@ -6,6 +6,7 @@ import {
   RenderPool,
   RenderQueueFullError,
   RenderTimeoutError,
+  WARM_DELAY_MS,
 } from "./pool.ts";
 
 const loaded = await loadTourismData(
@@ -227,4 +228,96 @@ Deno.test("a worker with nothing to do is stopped, and the next card starts a fr
   } finally {
     pool.close();
   }
+});
+
+Deno.test("a worker started ahead of the first card: after the first page, at start, or not", async (t) => {
+  const settle = () =>
+    new Promise((resolve) => setTimeout(resolve, WARM_DELAY_MS + 100));
+  const untilReady = async (pool: RenderPool) => {
+    while (pool.stats.ready === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  await t.step(
+    "first-page: the first page starts one worker, once, which then draws the card",
+    async () => {
+      const pool = new RenderPool({
+        size: 1,
+        start: "first-page",
+        idleMs: 300,
+      });
+      try {
+        assert.equal(pool.stats.workers, 0);
+        pool.pageServed();
+        assert.equal(pool.stats.workers, 0, "not during the page itself");
+        await settle();
+        assert.equal(pool.stats.workers, 1);
+        await untilReady(pool);
+        pool.pageServed();
+        await pool.render(card());
+        assert.deepEqual(
+          { workers: pool.stats.workers, rendered: pool.stats.rendered },
+          { workers: 1, rendered: 1 },
+        );
+        // Idle, it stops; later pages start none ahead (once per process).
+        while (pool.stats.workers > 0) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        pool.pageServed();
+        await settle();
+        assert.equal(pool.stats.workers, 0);
+      } finally {
+        pool.close();
+      }
+    },
+  );
+
+  await t.step(
+    "first-card: pages start nothing; the card starts its worker",
+    async () => {
+      const pool = new RenderPool({ size: 1, start: "first-card" });
+      try {
+        pool.pageServed();
+        await settle();
+        assert.equal(pool.stats.workers, 0);
+        await pool.render(card());
+        assert.equal(pool.stats.rendered, 1);
+      } finally {
+        pool.close();
+      }
+    },
+  );
+
+  await t.step(
+    "boot: a worker starts soon after the pool is made, without a page",
+    async () => {
+      const pool = new RenderPool({ size: 1, start: "boot" });
+      try {
+        await settle();
+        assert.equal(pool.stats.workers, 1);
+        await untilReady(pool);
+      } finally {
+        pool.close();
+      }
+    },
+  );
+
+  await t.step(
+    "a card asked for before the warm-up starts a worker at once, and no second one follows",
+    async () => {
+      const pool = new RenderPool({ size: 1, start: "first-page" });
+      try {
+        pool.pageServed();
+        await pool.render(card());
+        await settle();
+        assert.deepEqual(
+          { workers: pool.stats.workers, rendered: pool.stats.rendered },
+          { workers: 1, rendered: 1 },
+        );
+      } finally {
+        pool.close();
+      }
+    },
+  );
 });

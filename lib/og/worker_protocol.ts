@@ -7,6 +7,12 @@ import { parentPort } from "node:worker_threads";
 import type { AnyCard } from "./card_types.ts";
 import { renderCard } from "./render_card.ts";
 
+/** What the pool tells a worker it starts (`workerData`). */
+export interface WorkerOptions {
+  /** Draw a warm-up card before taking work (a worker started ahead of any card). */
+  warmUp: boolean;
+}
+
 /** A render request from the pool. */
 export interface RenderRequest {
   id: number;
