@@ -22,8 +22,10 @@
  * {@linkcode SETTLE_MS} and its RSS is read. Then the share card: a start
  * whose first `/healthz` is followed at once by a card never rendered
  * before, then by {@linkcode WARM_CARDS} more (rendered by the now warm
- * worker); and a start whose first request is a route page, followed by
- * the card that page links, as a link preview fetches it.
+ * worker); and, for each `RENDER_WORKER_START`, starts whose first request
+ * is a route page, followed by the card that page links, at once (as a
+ * link preview fetches it) or {@linkcode CARD_DELAY_MS} later (the RSS
+ * read just before: what the worker started ahead costs while idle).
  */
 import { signOwnToken } from "@/lib/auth/tokens.ts";
 import { DATA_PATH, SERVER_CORE } from "./config.ts";
@@ -42,6 +44,11 @@ import {
 export const SETTLE_MS = 3_000;
 /** New cards asked for after the first one, rendered by a warm worker. */
 export const WARM_CARDS = 5;
+/** How long after the route page its card is asked for in the delayed runs. */
+export const CARD_DELAY_MS = 1_500;
+/** The render worker's start policies (lib/og/pool.ts), the default first. */
+export const WORKER_STARTS = ["first-page", "first-card", "boot"] as const;
+export type WorkerStart = typeof WORKER_STARTS[number];
 /** The longest a start may take before the run fails. */
 const START_DEADLINE_MS = 60_000;
 
@@ -59,14 +66,18 @@ export interface ColdStartPhase {
   /** RSS after the first `/healthz` and {@linkcode SETTLE_MS} idle. */
   idleMiB: Partial<Record<Mode, number[]>>;
   cards: {
-    /** The first card after start (right after the first `/healthz`). */
+    /** The first card after start (right after the first `/healthz`), on the default policy. */
     firstMs: number[];
     /** The median of the next {@linkcode WARM_CARDS} new cards of each start. */
     warmMs: number[];
-    /** The card a route page links, asked for right after that page (the page first after start). */
-    afterPageMs: number[];
     /** RSS right after the first card. */
     afterFirstMiB: number[];
+    /** By worker start policy: the card a route page links, asked for at once after that page (the first request). */
+    afterPageMs: Record<WorkerStart, number[]>;
+    /** The same, {@linkcode CARD_DELAY_MS} after the page. */
+    afterPageDelayedMs: Record<WorkerStart, number[]>;
+    /** RSS {@linkcode CARD_DELAY_MS} after the first page, before its card. */
+    afterPageMiB: Record<WorkerStart, number[]>;
   };
 }
 
@@ -98,7 +109,14 @@ export async function measureColdStarts(
     ].join(" "),
     firstMs: { bare: {}, start: {}, deploy: {}, task: {} },
     idleMiB: {},
-    cards: { firstMs: [], warmMs: [], afterPageMs: [], afterFirstMiB: [] },
+    cards: {
+      firstMs: [],
+      warmMs: [],
+      afterFirstMiB: [],
+      afterPageMs: { "first-page": [], "first-card": [], boot: [] },
+      afterPageDelayedMs: { "first-page": [], "first-card": [], boot: [] },
+      afterPageMiB: { "first-page": [], "first-card": [], boot: [] },
+    },
   };
   const runs: [Mode, FirstRequest][] = [
     ["bare", "healthz"],
@@ -148,7 +166,7 @@ async function seedColdKv(dir: string, starts: number): Promise<ColdFixtures> {
   const kvPath = `${dir}/cold-start.kv`;
   const run = crypto.randomUUID().slice(0, 6);
   const cardCodes = Array.from(
-    { length: starts * (WARM_CARDS + 2) },
+    { length: starts * (WARM_CARDS + 1) + 1 },
     (_, i) => `arranque-${run}-${i}`,
   );
   const fixtures = await seed(kvPath, { coldCodes: cardCodes });
@@ -165,6 +183,7 @@ async function seedColdKv(dir: string, starts: number): Promise<ColdFixtures> {
 async function launch(
   mode: Mode,
   fixtures: ColdFixtures,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ process: Started; url: string; spawnedAt: number }> {
   const port = await getFreePort();
   const url = `http://127.0.0.1:${port}`;
@@ -185,6 +204,7 @@ async function launch(
     // A model is configured (its client is part of the start), never called.
     modelUrl: "http://127.0.0.1:9/v1",
   });
+  Object.assign(env, extraEnv);
   if (mode === "deploy") {
     const spawnedAt = performance.now();
     const process = spawn("service (as Deploy runs it)", SERVER_CORE, [
@@ -347,13 +367,17 @@ export function median(values: number[] | undefined): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Two starts as `deno task start` runs main.ts: the first cards after `/healthz`, and after a route page. */
+/**
+ * The share card after a start as `deno task start` runs main.ts: the first
+ * card right after the first `/healthz`, then warm ones; and for each
+ * worker start policy, the card a route page links, at once and
+ * {@linkcode CARD_DELAY_MS} after that page.
+ */
 async function measureCards(
   fixtures: ColdFixtures,
   phase: ColdStartPhase,
 ): Promise<void> {
   const codes = fixtures.cardCodes.splice(0, WARM_CARDS + 1);
-  const card = (url: string, code: string) => `${url}/api/turismo/og/${code}`;
   {
     const { process, url, spawnedAt } = await launch("start", fixtures);
     try {
@@ -361,37 +385,48 @@ async function measureCards(
         path: "/healthz",
         init: {},
       });
-      phase.cards.firstMs.push(await timeGet(card(url, codes[0])));
+      const card = (code: string) => `${url}/api/turismo/og/${code}`;
+      phase.cards.firstMs.push(await timeGet(card(codes[0])));
       phase.cards.afterFirstMiB.push(
         (await readMemory(process.child.pid)).rssMiB,
       );
       const warm: number[] = [];
-      for (const code of codes.slice(1)) {
-        warm.push(await timeGet(card(url, code)));
-      }
+      for (const code of codes.slice(1)) warm.push(await timeGet(card(code)));
       phase.cards.warmMs.push(median(warm));
     } finally {
       await stopTree(process);
     }
   }
-  {
-    const { process, url, spawnedAt } = await launch("start", fixtures);
-    try {
-      const { body } = await pollFirst200(
-        process,
-        url,
-        spawnedAt,
-        await describeRequest(fixtures, "route"),
-      );
-      const linked = /<meta property="og:image" content="([^"]+)"/.exec(
-        new TextDecoder().decode(body),
-      )?.[1];
-      if (!linked) throw new Error("the route page links no og:image");
-      const path = new URL(linked.replaceAll("&amp;", "&")).pathname +
-        new URL(linked.replaceAll("&amp;", "&")).search;
-      phase.cards.afterPageMs.push(await timeGet(`${url}${path}`));
-    } finally {
-      await stopTree(process);
+  for (const policy of WORKER_STARTS) {
+    for (const delayed of [false, true]) {
+      const { process, url, spawnedAt } = await launch("start", fixtures, {
+        RENDER_WORKER_START: policy,
+      });
+      try {
+        const { body } = await pollFirst200(
+          process,
+          url,
+          spawnedAt,
+          await describeRequest(fixtures, "route"),
+        );
+        const linked = /<meta property="og:image" content="([^"]+)"/.exec(
+          new TextDecoder().decode(body),
+        )?.[1];
+        if (!linked) throw new Error("the route page links no og:image");
+        const image = new URL(linked.replaceAll("&amp;", "&"));
+        if (delayed) {
+          await new Promise((resolve) => setTimeout(resolve, CARD_DELAY_MS));
+          phase.cards.afterPageMiB[policy].push(
+            (await readMemory(process.child.pid)).rssMiB,
+          );
+        }
+        const ms = await timeGet(`${url}${image.pathname}${image.search}`);
+        (delayed ? phase.cards.afterPageDelayedMs : phase.cards.afterPageMs)[
+          policy
+        ].push(ms);
+      } finally {
+        await stopTree(process);
+      }
     }
   }
 }
