@@ -18,27 +18,6 @@
  * than the last build (what `deno task start` runs); `--watch` rebuilds on
  * change (what `deno task dev` runs beside the server).
  */
-import { fileURLToPath } from "node:url";
-import latin400 from "@fontsource/inter/files/inter-latin-400-normal.woff2" with {
-  type: "bytes",
-};
-import latin600 from "@fontsource/inter/files/inter-latin-600-normal.woff2" with {
-  type: "bytes",
-};
-import latin700 from "@fontsource/inter/files/inter-latin-700-normal.woff2" with {
-  type: "bytes",
-};
-import latinExt400 from "@fontsource/inter/files/inter-latin-ext-400-normal.woff2" with {
-  type: "bytes",
-};
-import latinExt600 from "@fontsource/inter/files/inter-latin-ext-600-normal.woff2" with {
-  type: "bytes",
-};
-import latinExt700 from "@fontsource/inter/files/inter-latin-ext-700-normal.woff2" with {
-  type: "bytes",
-};
-import fontLicense from "@fontsource/inter/LICENSE" with { type: "text" };
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import {
   type AssetManifest,
   BUILD_DIR,
@@ -46,17 +25,43 @@ import {
   STATIC_DIR,
 } from "@/lib/pages/assets.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** The repository (this file is scripts/build.ts). */
+const ROOT = import.meta.dirname!.slice(0, -"/scripts".length);
 const ISLANDS_DIR = `${ROOT}/islands`;
 
-const FONTS: Record<string, Uint8Array> = {
-  "inter-latin-400-normal.woff2": latin400,
-  "inter-latin-600-normal.woff2": latin600,
-  "inter-latin-700-normal.woff2": latin700,
-  "inter-latin-ext-400-normal.woff2": latinExt400,
-  "inter-latin-ext-600-normal.woff2": latinExt600,
-  "inter-latin-ext-700-normal.woff2": latinExt700,
-};
+/**
+ * The Inter files the site serves, and their licence, imported when a
+ * build runs: `deno task start` runs `--if-stale` before every start, and
+ * a fresh build's check should cost no more than the look at the sources.
+ */
+async function loadFonts(): Promise<
+  { fonts: Record<string, Uint8Array>; license: string }
+> {
+  const bytes = { with: { type: "bytes" } } as const;
+  const files = await Promise.all([
+    import("@fontsource/inter/files/inter-latin-400-normal.woff2", bytes),
+    import("@fontsource/inter/files/inter-latin-600-normal.woff2", bytes),
+    import("@fontsource/inter/files/inter-latin-700-normal.woff2", bytes),
+    import("@fontsource/inter/files/inter-latin-ext-400-normal.woff2", bytes),
+    import("@fontsource/inter/files/inter-latin-ext-600-normal.woff2", bytes),
+    import("@fontsource/inter/files/inter-latin-ext-700-normal.woff2", bytes),
+  ]);
+  const { default: license } = await import("@fontsource/inter/LICENSE", {
+    with: { type: "text" },
+  });
+  const names = [
+    "inter-latin-400-normal.woff2",
+    "inter-latin-600-normal.woff2",
+    "inter-latin-700-normal.woff2",
+    "inter-latin-ext-400-normal.woff2",
+    "inter-latin-ext-600-normal.woff2",
+    "inter-latin-ext-700-normal.woff2",
+  ];
+  return {
+    fonts: Object.fromEntries(names.map((name, i) => [name, files[i].default])),
+    license,
+  };
+}
 /** The face most text is set in: preloaded, so it is not discovered late. */
 const BODY_FONT = "inter-latin-400-normal.woff2";
 /** Smaller text files gain nothing from compression. */
@@ -98,13 +103,14 @@ export async function build(): Promise<
 
   const islands = await bundleIslands(write);
 
+  const { fonts, license } = await loadFonts();
   const fontNames = new Map<string, string>();
-  for (const [name, bytes] of Object.entries(FONTS)) {
+  for (const [name, bytes] of Object.entries(fonts)) {
     const hashed = name.replace(/\.woff2$/, `-${await hash(bytes)}.woff2`);
     await write(`fonts/${hashed}`, bytes);
     fontNames.set(name, hashed);
   }
-  await write("fonts/LICENSE.txt", fontLicense);
+  await write("fonts/LICENSE.txt", license);
 
   const css = await minifyCss(
     (await Deno.readTextFile(`${STATIC_DIR}/styles.css`)).replace(
@@ -164,6 +170,7 @@ async function writeCompressed(
   if (bytes.byteLength < COMPRESS_MIN_BYTES) {
     return { gzipBytes: null, brotliBytes: null };
   }
+  const { brotliCompressSync, constants, gzipSync } = await import("node:zlib");
   const gzip = gzipSync(bytes, { level: 9 });
   const brotli = brotliCompressSync(bytes, {
     params: {
