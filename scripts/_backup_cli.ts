@@ -54,7 +54,7 @@ export async function runBackupCli(
 
   try {
     const envFile = values["env-file"];
-    if (typeof envFile === "string") applyEnvFile(envFile);
+    if (typeof envFile === "string") await applyEnvFile(envFile);
     const config = parseConfig(Deno.env.toObject());
     console.log(
       await run({
