@@ -16,6 +16,13 @@ Deno.test("negotiateLang: the language Accept-Language prefers, else Spanish", a
   await t.step("a regional English tag is English", () => {
     assert.equal(negotiateLang("en-US,en;q=0.9"), "en");
     assert.equal(negotiateLang("en-GB"), "en");
+    assert.equal(negotiateLang("EN-us"), "en");
+    assert.equal(negotiateLang("english"), "es");
+  });
+
+  await t.step("q=0 refuses a language", () => {
+    assert.equal(negotiateLang("en;q=0, fr"), "es");
+    assert.equal(negotiateLang("es;q=0, en;q=0.1"), "en");
   });
 
   await t.step("q-values decide between Spanish and English", () => {
