@@ -136,7 +136,7 @@ export async function createErasure(
         erasure.id,
       );
     }
-    addTombstones(operation, erasure.subject!.shareCodes, now);
+    await addTombstones(operation, erasure.subject!.shareCodes, now);
     if (staff) {
       addStaffActionTo(operation, {
         staff,
@@ -169,19 +169,21 @@ async function addShareCodes(
     ),
   };
   const operation = kv.atomic().check(entry).set(entry.key, updated);
-  addTombstones(operation, codes, now);
+  await addTombstones(operation, codes, now);
   return (await commit(operation)).ok
     ? { erasure: updated, created: false }
     : CONFLICT;
 }
 
-function addTombstones(
+async function addTombstones(
   operation: Deno.AtomicOperation,
   codes: readonly string[],
   now: Date,
-): void {
+): Promise<void> {
   for (const code of codes) {
-    operation.set(getErasedShareCodeKey(code), { erasedAt: now.toISOString() });
+    operation.set(await getErasedShareCodeKey(code), {
+      erasedAt: now.toISOString(),
+    });
   }
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countTicketCreated, DEFAULT_TIME_ZONE } from "./stats.ts";
@@ -34,18 +33,25 @@ export class ShareCodeErasedError extends Error {
 
 /**
  * The name of an erased share code in KV: the SHA-256 of the code in lower
- * case, so the tombstone does not keep the code itself. Synchronous
- * (node:crypto), so hot paths can build the key without awaiting.
+ * case (base64url), so the tombstone does not keep the code itself. Web
+ * Crypto rather than node:crypto, whose Node layer would cost every start.
  */
-export function hashShareCode(shareCode: string): string {
-  return createHash("sha256").update(shareCode.toLowerCase()).digest(
-    "base64url",
+export async function hashShareCode(shareCode: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(shareCode.toLowerCase()),
   );
+  return new Uint8Array(digest).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
 }
 
 /** The tombstone key of a share code. */
-export function getErasedShareCodeKey(shareCode: string): Deno.KvKey {
-  return keys.erasedShareCode(hashShareCode(shareCode));
+export async function getErasedShareCodeKey(
+  shareCode: string,
+): Promise<Deno.KvKey> {
+  return keys.erasedShareCode(await hashShareCode(shareCode));
 }
 
 /** Whether a share code was erased (its route is gone for good). */
@@ -53,7 +59,8 @@ export async function isShareCodeErased(
   kv: Deno.Kv,
   shareCode: string,
 ): Promise<boolean> {
-  return (await kv.get(getErasedShareCodeKey(shareCode))).value !== null;
+  return (await kv.get(await getErasedShareCodeKey(shareCode))).value !==
+    null;
 }
 
 /**
@@ -80,10 +87,9 @@ async function readTicketEntry(
 }> {
   const key = keys.ticket(shareCode);
   const legacy = keys.ticketAsTyped(shareCode);
+  const tombstone = await getErasedShareCodeKey(shareCode);
   const entries = await kv.getMany<unknown[]>(
-    legacy[1] === key[1]
-      ? [getErasedShareCodeKey(shareCode), key]
-      : [getErasedShareCodeKey(shareCode), key, legacy],
+    legacy[1] === key[1] ? [tombstone, key] : [tombstone, key, legacy],
   );
   const current = entries[1] as Deno.KvEntryMaybe<Ticket>;
   const asTyped = entries[2] as Deno.KvEntryMaybe<Ticket> | undefined;
@@ -120,7 +126,7 @@ export async function saveTicket(
   } = {},
 ): Promise<Ticket> {
   const key = keys.ticket(ticket.shareCode);
-  const tombstone = getErasedShareCodeKey(ticket.shareCode);
+  const tombstone = await getErasedShareCodeKey(ticket.shareCode);
   return await runTransaction(async () => {
     const [existing, erased] = await kv.getMany<[Ticket, unknown]>([
       key,

@@ -142,7 +142,9 @@ export default function requestsPage(deps: AppDeps) {
       await recordStaffAction(deps.kv, {
         staff: getStaff(c),
         action: "personal_data_exported",
-        target: `ticket:${hashShareCode(ticket.shareCode).slice(0, 12)}`,
+        target: `ticket:${
+          (await hashShareCode(ticket.shareCode)).slice(0, 12)
+        }`,
         at: deps.now(),
       });
       return c.body(JSON.stringify(exported, null, 2), 200, {
