@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { parseChatInput } from "@/lib/chat/input.ts";
-import { CHAT_REPLIES } from "@/lib/chat/replies.ts";
+import { getChatReply } from "@/lib/chat/replies.ts";
 import { BadRequestError } from "@/lib/http/errors.ts";
 import { createTestContext, randomUserId, UUID } from "./test_utils.ts";
 
@@ -72,14 +72,14 @@ function bodyRows(endpoint: string): Row[] {
       what: "malformed JSON",
       raw: '{"name": ',
       status: 400,
-      text: chat ? CHAT_REPLIES[400] : MALFORMED,
+      text: chat ? getChatReply(400) : MALFORMED,
     },
     {
       endpoint,
       what: "no body",
       raw: "",
       status: 400,
-      text: chat ? CHAT_REPLIES[400] : EMPTY,
+      text: chat ? getChatReply(400) : EMPTY,
     },
     {
       endpoint,
@@ -87,7 +87,7 @@ function bodyRows(endpoint: string): Row[] {
       raw: "hola",
       contentType: "text/plain",
       status: 415,
-      text: chat ? CHAT_REPLIES[415] : NOT_JSON,
+      text: chat ? getChatReply(415) : NOT_JSON,
     },
     {
       endpoint,
@@ -95,28 +95,28 @@ function bodyRows(endpoint: string): Row[] {
       raw: "name=Ana",
       contentType: "application/x-www-form-urlencoded",
       status: 415,
-      text: chat ? CHAT_REPLIES[415] : NOT_JSON,
+      text: chat ? getChatReply(415) : NOT_JSON,
     },
     {
       endpoint,
       what: "an array",
       body: [1, 2],
       status: 400,
-      text: chat ? CHAT_REPLIES[400] : BODY_NOT_OBJECT,
+      text: chat ? getChatReply(400) : BODY_NOT_OBJECT,
     },
     {
       endpoint,
       what: "a string",
       body: "hola",
       status: 400,
-      text: chat ? CHAT_REPLIES[400] : BODY_NOT_OBJECT,
+      text: chat ? getChatReply(400) : BODY_NOT_OBJECT,
     },
     {
       endpoint,
       what: "null",
       body: null,
       status: 400,
-      text: chat ? CHAT_REPLIES[400] : BODY_NOT_OBJECT,
+      text: chat ? getChatReply(400) : BODY_NOT_OBJECT,
     },
   ];
 }
@@ -500,28 +500,28 @@ const ROWS: Row[] = [
     what: "message missing",
     body: { history: [] },
     status: 400,
-    text: CHAT_REPLIES[400],
+    text: getChatReply(400),
   },
   {
     endpoint: CHAT,
     what: "message a number",
     body: { message: 42 },
     status: 400,
-    text: CHAT_REPLIES[400],
+    text: getChatReply(400),
   },
   {
     endpoint: CHAT,
     what: "message only spaces",
     body: { message: "  \n " },
     status: 400,
-    text: CHAT_REPLIES[400],
+    text: getChatReply(400),
   },
   {
     endpoint: CHAT,
     what: "a bad history and location are ignored, not refused",
     body: { message: "hola", history: "nada", location: { lat: 500 } },
     status: 503, // no model is configured here
-    text: CHAT_REPLIES[503],
+    text: getChatReply(503),
   },
 ];
 
@@ -688,9 +688,9 @@ const ENGLISH: Record<string, string> = {
     "The guest passport option (guest) must be true or false.",
   "Solo las páginas del portal pueden pedirlo":
     "Only the portal’s own pages can ask for this",
-  [CHAT_REPLIES[400]]:
+  [getChatReply(400)]:
     "I didn’t get a valid message. Type your question and try again.",
-  [CHAT_REPLIES[503]]:
+  [getChatReply(503)]:
     "The chat isn’t available right now. Please try again later.",
 };
 

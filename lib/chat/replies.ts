@@ -18,10 +18,6 @@ export function getChatReply(
   return t(lang, `assistant.reply.${known}`);
 }
 
-/** The Spanish replies by status (the contract's). */
-export const CHAT_REPLIES: Readonly<Record<number, string>> = Object
-  .fromEntries(STATUSES.map((status) => [status, getChatReply(status)]));
-
 /** When the operator's daily ceiling on chat requests is reached (`CHAT_DAILY_LIMIT`). */
 export const CHAT_DAILY_LIMIT_REPLY: ApiMessage = {
   key: "assistant.reply.dailyLimit",

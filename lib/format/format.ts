@@ -203,7 +203,8 @@ export function getDifficultyLabel(
   return t(lang, "format.difficulty", { difficulty });
 }
 
-const CATEGORIES: readonly Attraction["category"][] = [
+/** The attraction categories, in the order filters list them. */
+export const CATEGORIES: readonly Attraction["category"][] = [
   "museo",
   "naturaleza",
   "historia",
@@ -212,28 +213,6 @@ const CATEGORIES: readonly Attraction["category"][] = [
   "aventura",
   "cultura",
 ];
-
-/**
- * Category names in Spanish, from the catalogue. Kept for the Spanish-only
- * callers; a page in any language calls {@linkcode getCategoryLabel}.
- */
-export const CATEGORY_LABELS: Readonly<Record<Attraction["category"], string>> =
-  Object.fromEntries(
-    CATEGORIES.map((category) => [category, getCategoryLabel(category)]),
-  ) as Record<Attraction["category"], string>;
-
-/**
- * Route difficulty in Spanish, from the catalogue. Kept for the
- * Spanish-only callers; a page in any language calls
- * {@linkcode getDifficultyLabel}.
- */
-export const DIFFICULTY_LABELS: Readonly<Record<string, string>> = Object
-  .fromEntries(
-    ["baja", "media", "alta"].map((level) => [
-      level,
-      getDifficultyLabel(level),
-    ]),
-  );
 
 /**
  * `1 visita`, `3 visitas`: a count with its noun in the right number.

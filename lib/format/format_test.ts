@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import {
-  CATEGORY_LABELS,
-  DIFFICULTY_LABELS,
   formatDate,
   formatDateRange,
   formatDateTime,
@@ -56,8 +54,8 @@ Deno.test("page formatting", async (t) => {
   });
 
   await t.step("Spanish labels and clock stay as they were", () => {
-    assert.equal(CATEGORY_LABELS.gastronomia, "Gastronomía");
-    assert.equal(DIFFICULTY_LABELS.alta, "Exigente");
+    assert.equal(getCategoryLabel("gastronomia"), "Gastronomía");
+    assert.equal(getDifficultyLabel("alta"), "Exigente");
     assert.equal(formatHours(3.5), "3 h 30 min");
     assert.equal(formatRating(4.46), "4.5");
     assert.equal(

@@ -118,7 +118,15 @@ export function getNamespace(
   return out;
 }
 
-const formats = new Map<string, IntlMessageFormat>();
+/**
+ * Each message said so far, by language and key: its text when it has none
+ * of ICU's syntax (most do not: no parse, no `Intl` locale data to load),
+ * else its compiled format.
+ */
+const formats = new Map<string, IntlMessageFormat | string>();
+
+/** ICU's syntax characters: a message without any is its own text. */
+const ICU_SYNTAX = /[{}<>']/;
 
 /** Values a message may name: numbers, strings and dates. */
 export type MessageValues = Record<string, string | number | Date>;
@@ -130,12 +138,12 @@ export type MessageValues = Record<string, string | number | Date>;
 export function t(lang: Lang, key: string, values?: MessageValues): string {
   const id = `${lang}\u0000${key}`;
   let format = formats.get(id);
-  if (!format) {
-    format = new IntlMessageFormat(
-      getMessage(lang, key),
-      getLangMeta(lang).intlLocale,
-    );
+  if (format === undefined) {
+    const message = getMessage(lang, key);
+    format = ICU_SYNTAX.test(message)
+      ? new IntlMessageFormat(message, getLangMeta(lang).intlLocale)
+      : message;
     formats.set(id, format);
   }
-  return String(format.format(values));
+  return typeof format === "string" ? format : String(format.format(values));
 }
