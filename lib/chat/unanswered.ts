@@ -26,9 +26,6 @@ export function getNoDataFallback(lang: Lang = DEFAULT_LANG): string {
   return t(lang, "assistant.noData.fallback");
 }
 
-/** {@linkcode getNoDataFallback} in Spanish. */
-export const NO_DATA_FALLBACK = getNoDataFallback();
-
 /** A reply without the marker, and whether it had one; the fallback in `lang`. */
 export function stripNoDataMarker(
   reply: string,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  getNoDataFallback,
   maskQuestion,
-  NO_DATA_FALLBACK,
   NO_DATA_MARKER,
   normalizeQuestion,
   stripNoDataMarkerFromStream,
@@ -37,7 +37,7 @@ Deno.test("stripNoDataMarkerFromStream: the marker never passes, at any split", 
   const only = await Array.fromAsync(
     stripNoDataMarkerFromStream(from(["[SIN_", "DATOS]"]), () => {}),
   );
-  assert.deepEqual(only, [NO_DATA_FALLBACK]);
+  assert.deepEqual(only, [getNoDataFallback()]);
 });
 
 Deno.test("maskQuestion and normalizeQuestion: masked, cut, grouped", () => {

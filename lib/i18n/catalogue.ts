@@ -37,19 +37,33 @@ export interface Catalogue {
 
 const LOCALES_DIR = new URL("../../locales/", import.meta.url);
 
+let langs: Lang[] | undefined;
 let loaded: Map<Lang, Catalogue> | undefined;
 
-/** Every catalogue, read from `locales/` once (small files, read at first use). */
-export function getCatalogues(): ReadonlyMap<Lang, Catalogue> {
-  if (loaded) return loaded;
-  const catalogues = new Map<Lang, Catalogue>();
-  const langs = [...Deno.readDirSync(LOCALES_DIR)]
+/**
+ * The languages the portal speaks (the folders of `locales/`), the default
+ * first. Only the folder names are read: the route table needs them at
+ * start, the messages wait for the first text said.
+ */
+export function getLangs(): Lang[] {
+  if (langs) return langs;
+  const found = [...Deno.readDirSync(LOCALES_DIR)]
     .filter((entry) => entry.isDirectory && /^[a-z]{2,3}$/.test(entry.name))
     .map((entry) => entry.name)
     .sort((a, b) =>
       a === DEFAULT_LANG ? -1 : b === DEFAULT_LANG ? 1 : a < b ? -1 : 1
     );
-  for (const lang of langs) {
+  if (found[0] !== DEFAULT_LANG) {
+    throw new Error(`locales/${DEFAULT_LANG}/ is missing`);
+  }
+  return langs = found;
+}
+
+/** Every catalogue, read from `locales/` once (small files, read at first use). */
+export function getCatalogues(): ReadonlyMap<Lang, Catalogue> {
+  if (loaded) return loaded;
+  const catalogues = new Map<Lang, Catalogue>();
+  for (const lang of getLangs()) {
     const dir = new URL(`${lang}/`, LOCALES_DIR);
     const meta = JSON.parse(
       Deno.readTextFileSync(new URL("meta.json", dir)),
@@ -69,20 +83,12 @@ export function getCatalogues(): ReadonlyMap<Lang, Catalogue> {
     }
     catalogues.set(lang, { lang, meta, messages });
   }
-  if (!catalogues.has(DEFAULT_LANG)) {
-    throw new Error(`locales/${DEFAULT_LANG}/ is missing`);
-  }
   return loaded = catalogues;
-}
-
-/** The languages the portal speaks, the default first. */
-export function getLangs(): Lang[] {
-  return [...getCatalogues().keys()];
 }
 
 /** Whether `value` names a language with a catalogue. */
 export function isLang(value: string | undefined | null): value is Lang {
-  return !!value && getCatalogues().has(value);
+  return !!value && getLangs().includes(value);
 }
 
 /** A language's meta (the default's for an unknown one). */
