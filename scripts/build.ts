@@ -25,6 +25,12 @@ import {
   STATIC_DIR,
 } from "@/lib/pages/assets.ts";
 
+import {
+  DataError,
+  DEFAULT_DATA_PATH,
+  ensureCheckedData,
+} from "@/lib/data/tourism_data.ts";
+
 /** The repository (this file is scripts/build.ts). */
 const ROOT = import.meta.dirname!.slice(0, -"/scripts".length);
 const ISLANDS_DIR = `${ROOT}/islands`;
@@ -482,6 +488,29 @@ async function watch(): Promise<never> {
   throw new Error("watcher closed");
 }
 
+/**
+ * Validates the data set the service will load (`TOURISM_DATA`) and keeps
+ * the result in build/checked-data/, so a start need not validate the same
+ * bytes again (lib/data/tourism_data.ts). `strict`: an invalid data set
+ * fails the build (a deployment would not start); otherwise it is said and
+ * left to the service, which refuses to start on it with the same words.
+ */
+async function checkDataSet({ strict }: { strict: boolean }): Promise<void> {
+  const path = Deno.env.get("TOURISM_DATA") || DEFAULT_DATA_PATH;
+  try {
+    const started = performance.now();
+    if (await withBuildLock(() => ensureCheckedData(path))) {
+      console.info(
+        `Checked ${path} in ${Math.round(performance.now() - started)} ms`,
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof DataError)) throw error;
+    console.error(error.message);
+    if (strict) Deno.exit(1);
+  }
+}
+
 if (import.meta.main) {
   const args = new Set(Deno.args);
   if (args.has("--if-stale")) {
@@ -492,8 +521,10 @@ if (import.meta.main) {
         ? `Built static/build/ in ${Math.round(performance.now() - started)} ms`
         : "static/build/ is up to date",
     );
+    await checkDataSet({ strict: false });
   } else {
     await withBuildLock(buildAndReport);
+    await checkDataSet({ strict: true });
   }
   if (args.has("--watch")) await watch();
 }

@@ -140,7 +140,39 @@ Deno.test("built and run as on Deno Deploy", { ignore }, async (t) => {
       assert.equal(code, 0, `deno ${args.join(" ")}:\n${output}`);
     }
     assert.ok((await Deno.stat(manifestPath)).isFile);
+    // The data set validated once, here: a start loads the record.
+    const records = await Array.fromAsync(
+      Deno.readDir(`${tree.dir}/build/checked-data`),
+    );
+    assert.equal(records.length, 1);
+    const data = await Deno.readTextFile(`${tree.dir}/data/turismo.json`);
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(data)),
+    ).toHex();
+    assert.equal(records[0].name, `${digest}.json`);
   });
+
+  await t.step(
+    "a build with an invalid data set fails, saying why",
+    async () => {
+      const bad = `${tree.dir}/bad.json`;
+      await Deno.writeTextFile(bad, JSON.stringify({ meta: {} }));
+      const { code, output } = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "build"],
+        cwd: tree.dir,
+        env: serviceEnv({ TOURISM_DATA: bad }),
+        clearEnv: true,
+        stdin: "null",
+      }).output().then(({ code, stdout, stderr }) => ({
+        code,
+        output: new TextDecoder().decode(stdout) +
+          new TextDecoder().decode(stderr),
+      }));
+      assert.equal(code, 1, output);
+      assert.match(output, /bad\.json is invalid: meta\.demo: /);
+      await Deno.remove(bad);
+    },
+  );
   const service = await startDeployed(tree, { AUTH_JWT_SECRET: SECRET });
   await waitUntilHealthy(service);
   const { url } = service;

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
 import type { StaffRole } from "@/lib/staff/types.ts";
-import type { z } from "zod";
 import { createApp } from "@/app.ts";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
 import { parseConfig } from "@/lib/config/config.ts";
 import {
   type LoadedData,
   loadTourismData,
-  type tourismDataSchema,
+  type RawTourismData,
 } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import type { Ticket } from "@/lib/db/tickets.ts";
@@ -34,7 +33,7 @@ export const NAMED_HOSTS_ENV: Readonly<Record<string, string>> = {
  * The shipped data set as its file has it, guide codes included (only tests
  * read them), read once. Frozen: change a copy with `mutateShipped`.
  */
-export const SHIPPED: z.infer<typeof tourismDataSchema> = deepFreeze(
+export const SHIPPED: RawTourismData = deepFreeze(
   JSON.parse(await Deno.readTextFile(DATA_PATH)),
 );
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
+import { DEFAULT_DATA_PATH } from "@/lib/data/tourism_data.ts";
 import {
   KNOWN_LICENSES,
   type OpenDataLicense,
@@ -28,7 +29,7 @@ const envSchema = z.object({
       /^https?:\/\//i.test(path),
     "must be a file path, :memory:, or a KV Connect URL (http or https)",
   ),
-  TOURISM_DATA: z.string().min(1).default("./data/turismo.json"),
+  TOURISM_DATA: z.string().min(1).default(DEFAULT_DATA_PATH),
 
   AUTH_JWT_SECRET: z.string().min(32, "must be at least 32 characters")
     .optional(),

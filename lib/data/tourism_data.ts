@@ -1,241 +1,24 @@
-import { z } from "zod";
-import { TRANSLATABLE, withTranslations } from "./translations.ts";
-
-const slug = z.string().regex(
-  /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
-  "must be a kebab-case slug",
-);
-const text = z.string().trim().min(1);
-const isoDate = z.iso.date();
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a #RRGGBB colour");
-const latLng = z.strictObject({
-  lat: z.number().min(-90).max(90),
-  lng: z.number().min(-180).max(180),
-});
-const money = z.strictObject({
-  amount: z.number().min(0),
-  currency: z.literal("MXN"),
-});
-
-const attractionSchema = withTranslations(
-  z.strictObject({
-    slug,
-    name: text,
-    category: z.enum([
-      "museo",
-      "naturaleza",
-      "historia",
-      "gastronomia",
-      "arquitectura",
-      "aventura",
-      "cultura",
-    ]),
-    summary: text.max(160),
-    description: text,
-    location: latLng,
-    address: text,
-    cost: z.strictObject({
-      adult: money,
-      child: money.optional(),
-      notes: text.optional(),
-    }),
-    schedule: text,
-    durationMinutes: z.number().int().positive(),
-    accessibility: text.optional(),
-    tips: z.array(text).optional(),
-    guideCode: z.string().regex(
-      /^[A-Za-z0-9]{4,16}$/,
-      "must be 4 to 16 letters or digits",
-    ),
-  }),
-  TRANSLATABLE.attractions.fields,
-);
-
-const providerSchema = withTranslations(
-  z.strictObject({
-    slug,
-    name: text,
-    type: z.enum(["hotel", "restaurante", "guia"]),
-    description: text,
-    location: latLng,
-    address: text,
-    contact: z.strictObject({
-      phone: text,
-      email: z.email().optional(),
-      website: z.url().optional(),
-      whatsapp: text.optional(),
-    }),
-    priceRange: z.enum(["$", "$$", "$$$"]),
-    /** Opening hours or tour times, as a visitor reads them. */
-    schedule: text.optional(),
-    languages: z.array(text).optional(),
-  }),
-  TRANSLATABLE.providers.fields,
-);
-
 /**
- * Who answers for the visitors' personal data, for the privacy notice
- * (`/aviso-de-privacidad`): the office that handles it and the municipal
- * transparency unit that receives requests to see, correct or erase it.
+ * The tourism data set: its types, and loading it. A file is validated by
+ * its zod schema (tourism_data_schema.ts, imported only then) unless
+ * `deno task build` already validated the very same bytes: the build
+ * writes what validation returned to {@linkcode CHECKED_DATA_DIR}, named
+ * by the file's SHA-256, and a start that finds it there skips building
+ * the schemas and parsing (about 15 ms of every cold start). Any other
+ * content, a data set edited since the build or one a test writes, is
+ * validated in full, so what a request sees never depends on the build.
  */
-const privacySchema = withTranslations(
-  z.strictObject({
-    /** The office responsible, e.g. "Dirección de Turismo del H. Ayuntamiento de ...". */
-    office: text,
-    /** The office's address (domicilio del responsable). */
-    address: text,
-    /** The laws the notice rests on, general first. */
-    laws: z.array(text).min(1),
-    /** Where privacy requests go: address, e-mail and phone are all required. */
-    transparencyUnit: z.strictObject({
-      name: text,
-      address: text,
-      email: z.email(),
-      phone: text,
-      /** Office hours, as a visitor reads them. */
-      hours: text.optional(),
-    }),
-    /** The notice's last update. */
-    updated: isoDate,
-  }),
-  TRANSLATABLE.privacy.fields,
-);
+import { normalizeGuideCode } from "./guide_code.ts";
+import type { LatLng, RawTourismData } from "./tourism_data_schema.ts";
 
-/** The schema of the tourism data set file (`TOURISM_DATA`). */
-export const tourismDataSchema = z.strictObject({
-  meta: withTranslations(
-    z.strictObject({ demo: z.boolean(), notice: text, updated: isoDate }),
-    TRANSLATABLE.meta.fields,
-  ),
-  municipality: withTranslations(
-    z.strictObject({
-      name: text,
-      state: text,
-      country: text,
-      timeZone: text.refine(isTimeZone, "must be an IANA time zone"),
-      center: latLng,
-      description: text,
-    }),
-    TRANSLATABLE.municipality.fields,
-  ),
-  privacy: privacySchema,
-  branding: withTranslations(
-    z.strictObject({
-      name: text,
-      tagline: text,
-      colors: z.strictObject({
-        primary: color,
-        secondary: color,
-        accent: color,
-        background: color,
-        text: color,
-      }),
-      logoSvg: z.string().regex(/^\s*<svg[\s>]/, "must be inline SVG markup")
-        .refine(
-          (svg) =>
-            !/<script|\son\w+\s*=|href\s*=\s*["']\s*(?:https?:|javascript:)/i
-              .test(svg),
-          "must not contain scripts, event handlers or external references",
-        ),
-    }),
-    TRANSLATABLE.branding.fields,
-  ),
-  attractions: z.array(attractionSchema).min(1),
-  routes: z.array(withTranslations(
-    z.strictObject({
-      slug,
-      name: text,
-      description: text,
-      durationHours: z.number().positive(),
-      difficulty: z.enum(["baja", "media", "alta"]),
-      distanceKm: z.number().min(0),
-      attractions: z.array(slug).min(1),
-    }),
-    TRANSLATABLE.routes.fields,
-  )),
-  packages: z.array(withTranslations(
-    z.strictObject({
-      slug,
-      name: text,
-      description: text,
-      price: money,
-      per: z.enum(["persona", "grupo"]),
-      durationDays: z.number().positive(),
-      includes: z.array(text),
-      availability: text,
-      provider: slug.optional(),
-    }),
-    TRANSLATABLE.packages.fields,
-  )),
-  events: z.array(withTranslations(
-    z.strictObject({
-      slug,
-      name: text,
-      description: text,
-      startDate: isoDate,
-      endDate: isoDate,
-      place: text,
-      attraction: slug.optional(),
-    }),
-    TRANSLATABLE.events.fields,
-  )),
-  providers: z.array(providerSchema),
-  directions: z.array(withTranslations(
-    z.strictObject({
-      fromCity: text,
-      distanceKm: z.number().positive(),
-      byCar: text,
-      byBus: text,
-      durationHours: z.number().positive(),
-      origin: latLng,
-    }),
-    TRANSLATABLE.directions.fields,
-  )).min(4),
-  weather: withTranslations(
-    z.strictObject({
-      climate: text,
-      bestSeason: text,
-      seasons: z.array(z.strictObject({
-        months: text,
-        description: text,
-        avgTempC: z.strictObject({ min: z.number(), max: z.number() }),
-      })),
-      packing: z.array(text),
-    }),
-    TRANSLATABLE.weather.fields,
-  ),
-  gastronomy: z.array(withTranslations(
-    z.strictObject({
-      dish: text,
-      description: text,
-      whereToTry: slug.optional(),
-    }),
-    TRANSLATABLE.gastronomy.fields,
-  )),
-  culture: withTranslations(
-    z.strictObject({
-      history: text,
-      traditions: z.array(text),
-      etiquette: z.array(text),
-    }),
-    TRANSLATABLE.culture.fields,
-  ),
-  emergency: z.array(
-    withTranslations(
-      z.strictObject({ name: text, phone: text, notes: text.optional() }),
-      TRANSLATABLE.emergency.fields,
-    ),
-  ).min(1),
-}).superRefine(checkReferences);
+export type { LatLng, RawTourismData };
 
-type RawTourismData = z.infer<typeof tourismDataSchema>;
 type RawAttraction = RawTourismData["attractions"][number];
 
 /** An attraction as the public may see it: everything but its guide code. */
 export type Attraction = Omit<RawAttraction, "guideCode">;
 export type Provider = RawTourismData["providers"][number];
 export type Branding = RawTourismData["branding"];
-export type LatLng = z.infer<typeof latLng>;
 /** The privacy notice's responsible office and contact (`privacy`). */
 export type PrivacyContact = RawTourismData["privacy"];
 
@@ -262,16 +45,101 @@ export class DataError extends Error {
   override name = "DataError";
 }
 
-/** Guide codes match case-insensitively and ignoring surrounding spaces. */
-export function normalizeGuideCode(code: string): string {
-  return code.trim().toUpperCase();
+export { normalizeGuideCode };
+
+/**
+ * Where `deno task build` keeps the data sets it validated, by content
+ * digest. Private (guide codes): not under `static/`.
+ */
+export const CHECKED_DATA_DIR = `${
+  import.meta.dirname!.slice(0, -"/lib/data".length)
+}/build/checked-data`;
+
+/** Where checked data sets are looked for (tests bring a folder of their own). */
+export interface CheckedDataOptions {
+  checkedDir?: string;
 }
 
-/** Validates a data set's JSON text and splits off the guide codes. */
+/** The shape of a checked data set file; another format is ignored. */
+const CHECKED_FORMAT = 1;
+
+interface CheckedData {
+  format: typeof CHECKED_FORMAT;
+  /** The SHA-256 (hex) of the data set file's bytes. */
+  digest: string;
+  /** What validation returned for them. */
+  data: RawTourismData;
+}
+
+/**
+ * Validates a data set's JSON text (in full: see the module's comment) and
+ * splits off the guide codes.
+ */
 export async function parseTourismData(
   json: string,
   source = "data set",
+  { checkedDir = CHECKED_DATA_DIR }: CheckedDataOptions = {},
 ): Promise<LoadedData> {
+  const digest = await sha256Hex(json);
+  const checked = await readCheckedData(checkedDir, digest);
+  return toLoadedData(checked ?? await validateJson(json, source), digest);
+}
+
+/** Reads and validates the data set file at `path`. */
+export async function loadTourismData(
+  path: string,
+  options: CheckedDataOptions = {},
+): Promise<LoadedData> {
+  let json: string;
+  try {
+    json = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new DataError(`${path}: cannot be read: ${(error as Error).message}`);
+  }
+  return await parseTourismData(json, path, options);
+}
+
+/** The data set the service loads when `TOURISM_DATA` is not set. */
+export const DEFAULT_DATA_PATH = "./data/turismo.json";
+
+/**
+ * Makes sure {@linkcode CHECKED_DATA_DIR} holds the record of the data set
+ * file at `path` as it is now: validates it and writes the record when
+ * there is none (the build calls this), dropping the records of other
+ * contents. Returns whether it wrote one. An invalid file is a
+ * {@linkcode DataError}, and nothing is written.
+ */
+export async function ensureCheckedData(
+  path: string,
+  { checkedDir = CHECKED_DATA_DIR }: CheckedDataOptions = {},
+): Promise<boolean> {
+  let json: string;
+  try {
+    json = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new DataError(`${path}: cannot be read: ${(error as Error).message}`);
+  }
+  const digest = await sha256Hex(json);
+  if (await readCheckedData(checkedDir, digest)) return false;
+  const data = await validateJson(json, path);
+  await Deno.mkdir(checkedDir, { recursive: true });
+  const name = `${digest}.json`;
+  const temp = `${checkedDir}/${name}.${crypto.randomUUID()}.tmp`;
+  const record: CheckedData = { format: CHECKED_FORMAT, digest, data };
+  await Deno.writeTextFile(temp, JSON.stringify(record));
+  await Deno.rename(temp, `${checkedDir}/${name}`);
+  for await (const entry of Deno.readDir(checkedDir)) {
+    if (entry.isFile && entry.name !== name) {
+      await Deno.remove(`${checkedDir}/${entry.name}`).catch(() => {});
+    }
+  }
+  return true;
+}
+
+async function validateJson(
+  json: string,
+  source: string,
+): Promise<RawTourismData> {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
@@ -280,147 +148,56 @@ export async function parseTourismData(
       `${source}: not valid JSON: ${(error as Error).message}`,
     );
   }
-  // Parsed once per version: zod's compiled fast path (generated code for
-  // every object schema, ~9 ms at a start) would cost more than it saves.
-  const result = tourismDataSchema.safeParse(raw, { jitless: true });
-  if (!result.success) {
-    const lines = result.error.issues.flatMap(describeIssue).slice(0, 20);
-    throw new DataError(`${source} is invalid: ${lines.join("; ")}`);
+  const { validateTourismData } = await import("./tourism_data_schema.ts");
+  const result = validateTourismData(raw);
+  if ("problems" in result) {
+    throw new DataError(`${source} is invalid: ${result.problems.join("; ")}`);
   }
+  return result.data;
+}
+
+/** The checked record of content `digest`, if the build left one. */
+async function readCheckedData(
+  dir: string,
+  digest: string,
+): Promise<RawTourismData | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(`${dir}/${digest}.json`);
+  } catch {
+    return undefined;
+  }
+  try {
+    const record = JSON.parse(text) as Partial<CheckedData>;
+    return record.format === CHECKED_FORMAT && record.digest === digest &&
+        record.data
+      ? record.data
+      : undefined;
+  } catch {
+    return undefined; // cut short or garbled: validate instead
+  }
+}
+
+function toLoadedData(raw: RawTourismData, digest: string): LoadedData {
   const slugByGuideCode = new Map<string, string>();
-  const attractions = result.data.attractions.map(
-    ({ guideCode, ...attraction }) => {
-      slugByGuideCode.set(normalizeGuideCode(guideCode), attraction.slug);
-      return attraction;
-    },
-  );
-  const data: TourismData = { ...result.data, attractions };
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(json),
-  );
-  const version = Array.from(new Uint8Array(digest).slice(0, 6))
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  const attractions = raw.attractions.map(({ guideCode, ...attraction }) => {
+    slugByGuideCode.set(normalizeGuideCode(guideCode), attraction.slug);
+    return attraction;
+  });
+  const data: TourismData = { ...raw, attractions };
   return {
     data,
     attractionsBySlug: new Map(attractions.map((a) => [a.slug, a])),
     slugByGuideCode,
     totalAttractions: attractions.length,
-    version,
+    version: digest.slice(0, 12),
   };
 }
 
-/** Reads and validates the data set file at `path`. */
-export async function loadTourismData(path: string): Promise<LoadedData> {
-  let json: string;
-  try {
-    json = await Deno.readTextFile(path);
-  } catch (error) {
-    throw new DataError(`${path}: cannot be read: ${(error as Error).message}`);
-  }
-  return await parseTourismData(json, path);
-}
-
-function checkReferences(data: RawTourismData, ctx: z.RefinementCtx): void {
-  const issue = (path: (string | number)[], message: string) =>
-    ctx.addIssue({ code: "custom", path, message });
-  const attractionSlugs = new Set<string>();
-  const guideCodes = new Set<string>();
-  data.attractions.forEach((attraction, i) => {
-    if (attractionSlugs.has(attraction.slug)) {
-      issue(["attractions", i, "slug"], `duplicate slug "${attraction.slug}"`);
-    }
-    attractionSlugs.add(attraction.slug);
-    const code = normalizeGuideCode(attraction.guideCode);
-    if (guideCodes.has(code)) {
-      issue(["attractions", i, "guideCode"], "duplicate guide code");
-    }
-    guideCodes.add(code);
-  });
-  const providerSlugs = new Set<string>();
-  data.providers.forEach((provider, i) => {
-    if (providerSlugs.has(provider.slug)) {
-      issue(["providers", i, "slug"], `duplicate slug "${provider.slug}"`);
-    }
-    providerSlugs.add(provider.slug);
-  });
-  data.routes.forEach((route, i) =>
-    route.attractions.forEach((slug, j) => {
-      if (!attractionSlugs.has(slug)) {
-        issue(["routes", i, "attractions", j], `unknown attraction "${slug}"`);
-      }
-    })
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text),
   );
-  data.packages.forEach((pkg, i) => {
-    if (pkg.provider && !providerSlugs.has(pkg.provider)) {
-      issue(["packages", i, "provider"], `unknown provider "${pkg.provider}"`);
-    }
-  });
-  data.events.forEach((event, i) => {
-    if (event.attraction && !attractionSlugs.has(event.attraction)) {
-      issue(
-        ["events", i, "attraction"],
-        `unknown attraction "${event.attraction}"`,
-      );
-    }
-    if (event.endDate < event.startDate) {
-      issue(["events", i, "endDate"], "must not be before startDate");
-    }
-  });
-  data.gastronomy.forEach((dish, i) => {
-    if (dish.whereToTry && !providerSlugs.has(dish.whereToTry)) {
-      issue(
-        ["gastronomy", i, "whereToTry"],
-        `unknown provider "${dish.whereToTry}"`,
-      );
-    }
-  });
-}
-
-/**
- * Whether Intl knows the zone. Canonical names are looked up in the list
- * first: building a formatter loads ICU's zone data (about 11 ms), which a
- * start that answers no date yet need not pay; aliases go to the formatter.
- */
-function isTimeZone(timeZone: string): boolean {
-  if (Intl.supportedValuesOf("timeZone").includes(timeZone)) return true;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * One line per problem, each naming its path: an unknown field by its own
- * path (`attractions[2].i18n.en.descripton`), a bad record key (an overlay's
- * language tag) with the reason rather than zod's generic "Invalid key".
- */
-function describeIssue(issue: z.core.$ZodIssue): string[] {
-  if (issue.code === "unrecognized_keys") {
-    const message = issue.message.startsWith("Unrecognized key")
-      ? "unknown field"
-      : issue.message;
-    return issue.keys.map((key) =>
-      `${formatPath([...issue.path, key])}: ${message}`
-    );
-  }
-  if (issue.code === "invalid_key" && issue.issues.length > 0) {
-    const reasons = issue.issues.map((inner) => inner.message).join("; ");
-    return [`${formatPath(issue.path)}: invalid key: ${reasons}`];
-  }
-  return [`${formatPath(issue.path)}: ${issue.message}`];
-}
-
-function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>(
-    (out, part) =>
-      typeof part === "number"
-        ? `${out}[${part}]`
-        : out
-        ? `${out}.${String(part)}`
-        : String(part),
-    "",
-  ) || "(root)";
+  return new Uint8Array(digest).toHex();
 }
