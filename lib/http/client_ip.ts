@@ -1,6 +1,4 @@
 import type { Context } from "hono";
-import { getConnInfo } from "hono/deno";
-import { isIP } from "node:net";
 
 /**
  * The client's IP address for limits and budgets. Without trusted proxies,
@@ -22,11 +20,12 @@ export function getClientIp(c: Context, trustedHops: number): string {
     }
   }
   if (!ip) {
-    try {
-      ip = parseIpLiteral(getConnInfo(c).remote.address);
-    } catch {
-      // app.request() in tests has no connection.
-    }
+    // What Deno.serve passed with the request (hono/deno's getConnInfo reads
+    // the same); app.request() in tests has none.
+    const info = c.env as
+      | Partial<Deno.ServeHandlerInfo<Deno.NetAddr>>
+      | undefined;
+    ip = parseIpLiteral(info?.remoteAddr?.hostname);
   }
   return ip ? toRateLimitSubject(ip) : "unknown";
 }
@@ -39,11 +38,30 @@ export function parseIpLiteral(value: string | undefined): string | undefined {
   const entry = value?.trim();
   if (!entry || entry.length > 64) return undefined;
   const bracketed = /^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$/.exec(entry);
-  if (bracketed) return isIP(bracketed[1]) === 6 ? bracketed[1] : undefined;
-  if (isIP(entry)) return entry;
+  if (bracketed) {
+    return getIpVersion(bracketed[1]) === 6 ? bracketed[1] : undefined;
+  }
+  if (getIpVersion(entry)) return entry;
   const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
-  return withPort && isIP(withPort[1]) === 4 ? withPort[1] : undefined;
+  return withPort && getIpVersion(withPort[1]) === 4 ? withPort[1] : undefined;
 }
+
+/**
+ * 4 or 6 for a valid IPv4 (dotted quad, no leading zeros) or IPv6 literal,
+ * else 0, as node:net's `isIP` says; written here because importing
+ * node:net would load Deno's Node layer with the first page. IPv6 is left
+ * to the URL parser (RFC 4291 text forms, IPv4-embedded included), after a
+ * check that only hex digits, colons and dots are there (the parser would
+ * skip tabs and newlines).
+ */
+export function getIpVersion(value: string): 0 | 4 | 6 {
+  if (IPV4.test(value)) return 4;
+  if (!value.includes(":") || !/^[0-9A-Fa-f:.]+$/.test(value)) return 0;
+  return URL.canParse(`http://[${value}]/`) ? 6 : 0;
+}
+
+const IPV4_PART = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]\\d|\\d)";
+const IPV4 = new RegExp(`^${IPV4_PART}(?:\\.${IPV4_PART}){3}$`);
 
 /** Reduces an IPv6 address to its /64 prefix; IPv4 stays as it is. */
 export function toRateLimitSubject(ip: string): string {

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { isIP } from "node:net";
 import { Hono } from "hono";
 import {
   getClientIp,
+  getIpVersion,
   parseIpLiteral,
   toRateLimitSubject,
 } from "./client_ip.ts";
@@ -76,4 +78,39 @@ Deno.test("getClientIp", async (t) => {
     );
     assert.equal(toRateLimitSubject("::ffff:203.0.113.7"), "203.0.113.7");
   });
+});
+
+Deno.test("getIpVersion says what node:net's isIP says", () => {
+  const samples = [
+    "203.0.113.7",
+    "0.0.0.0",
+    "255.255.255.255",
+    "256.1.1.1",
+    "01.2.3.4",
+    "1.2.3",
+    "1.2.3.4.5",
+    "0x7f.0.0.1",
+    "127.1",
+    "2001:db8::1",
+    "::",
+    "::1",
+    "::ffff:192.0.2.1",
+    "2001:db8:0:0:0:0:2:1",
+    "2001:db8::2::1",
+    "2001:db8:::1",
+    "12345::1",
+    "2001:db8::g",
+    "1:2:3:4:5:6:7:8",
+    "1:2:3:4:5:6:7:8:9",
+    "fe80::1%eth0",
+    "2001:db8::1\t",
+    "",
+    "localhost",
+    "[::1]",
+  ];
+  for (const sample of samples) {
+    // node:net takes an IPv6 zone; a forwarded address never needs one.
+    const expected = sample.includes("%") ? 0 : isIP(sample);
+    assert.equal(getIpVersion(sample), expected, sample);
+  }
 });
