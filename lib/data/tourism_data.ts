@@ -8,6 +8,7 @@
  * content, a data set edited since the build or one a test writes, is
  * validated in full, so what a request sees never depends on the build.
  */
+import { sha256Hex } from "@/lib/crypto/sha256.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
 import type { LatLng, RawTourismData } from "./tourism_data_schema.ts";
 
@@ -192,12 +193,4 @@ function toLoadedData(raw: RawTourismData, digest: string): LoadedData {
     totalAttractions: attractions.length,
     version: digest.slice(0, 12),
   };
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return new Uint8Array(digest).toHex();
 }

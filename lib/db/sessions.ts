@@ -1,3 +1,4 @@
+import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countPassportOpened, DEFAULT_TIME_ZONE } from "./stats.ts";
@@ -54,11 +55,7 @@ const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 /** The handle a session is kept under: base64url of the SHA-256 of its id. */
 export async function getSessionHandle(sessionId: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(sessionId),
-  );
-  return toBase64Url(new Uint8Array(digest));
+  return await sha256Base64Url(sessionId);
 }
 
 function toBase64Url(bytes: Uint8Array): string {

@@ -1,3 +1,4 @@
+import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countTicketCreated, DEFAULT_TIME_ZONE } from "./stats.ts";
@@ -37,14 +38,7 @@ export class ShareCodeErasedError extends Error {
  * Crypto rather than node:crypto, whose Node layer would cost every start.
  */
 export async function hashShareCode(shareCode: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(shareCode.toLowerCase()),
-  );
-  return new Uint8Array(digest).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
+  return await sha256Base64Url(shareCode.toLowerCase());
 }
 
 /** The tombstone key of a share code. */

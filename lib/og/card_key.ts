@@ -1,3 +1,4 @@
+import { sha256Hex } from "@/lib/crypto/sha256.ts";
 /**
  * The cache key of a share card's image. The card itself: card_types.ts
  * says what it shows, render_card.ts draws it (layout in card_view.tsx,
@@ -63,15 +64,4 @@ export async function pageCardCacheKey(card: PageCard): Promise<string> {
     b?.logoSvg,
   ]);
   return "og-page:" + await sha256Hex(payload);
-}
-
-async function sha256Hex(payload: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(payload),
-  );
-  return Array.from(
-    new Uint8Array(digest),
-    (x) => x.toString(16).padStart(2, "0"),
-  ).join("");
 }
