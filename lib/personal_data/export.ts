@@ -222,3 +222,17 @@ export function summarizeExport(
 export function getExportFileName(now: Date): string {
   return `mis-datos-${now.toISOString().slice(0, 10)}.json`;
 }
+
+/** `exported` as a download: indented JSON, named by the day, never cached. */
+export function createExportDownload(
+  exported: PersonalDataExport,
+  now: Date,
+): Response {
+  return new Response(JSON.stringify(exported, null, 2), {
+    headers: {
+      "Content-Type": "application/json; charset=UTF-8",
+      "Content-Disposition": `attachment; filename="${getExportFileName(now)}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -17,8 +17,8 @@ import {
   runErasure,
 } from "@/lib/personal_data/erase.ts";
 import {
+  createExportDownload,
   exportPersonalData,
-  getExportFileName,
 } from "@/lib/personal_data/export.ts";
 import { ticketNameSchema } from "@/lib/tickets/name.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
@@ -58,13 +58,7 @@ export default function passportData(deps: AppDeps) {
         userId: current.userId,
         origin: getPublicOrigin(c, deps.config),
       });
-      return c.body(JSON.stringify(exported, null, 2), 200, {
-        "Content-Type": "application/json; charset=UTF-8",
-        "Content-Disposition": `attachment; filename="${
-          getExportFileName(deps.now())
-        }"`,
-        "Cache-Control": "private, no-store",
-      });
+      return createExportDownload(exported, deps.now());
     })
     .post("/nombre", async (c) => {
       if (!isSameOriginRequest(c, deps.config)) return refuseCrossSite(c);

@@ -16,8 +16,8 @@ import {
   runErasure,
 } from "@/lib/personal_data/erase.ts";
 import {
+  createExportDownload,
   exportPersonalData,
-  getExportFileName,
   summarizeExport,
 } from "@/lib/personal_data/export.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
@@ -147,13 +147,7 @@ export default function requestsPage(deps: AppDeps) {
         }`,
         at: deps.now(),
       });
-      return c.body(JSON.stringify(exported, null, 2), 200, {
-        "Content-Type": "application/json; charset=UTF-8",
-        "Content-Disposition": `attachment; filename="${
-          getExportFileName(deps.now())
-        }"`,
-        "Cache-Control": "private, no-store",
-      });
+      return createExportDownload(exported, deps.now());
     })
     .post("/:code/borrar", async (c) => {
       const ticket = await findTicket(c);
