@@ -492,8 +492,8 @@ async function watch(): Promise<never> {
  * Validates the data set the service will load (`TOURISM_DATA`) and keeps
  * the result in build/checked-data/, so a start need not validate the same
  * bytes again (lib/data/tourism_data.ts). `strict`: an invalid data set
- * fails the build (a deployment would not start); otherwise it is said and
- * left to the service, which refuses to start on it with the same words.
+ * fails the build (a deployment would not start); otherwise it is left to
+ * the service, which refuses to start on it in one line of its own.
  */
 async function checkDataSet({ strict }: { strict: boolean }): Promise<void> {
   const path = Deno.env.get("TOURISM_DATA") || DEFAULT_DATA_PATH;
@@ -506,8 +506,10 @@ async function checkDataSet({ strict }: { strict: boolean }): Promise<void> {
     }
   } catch (error) {
     if (!(error instanceof DataError)) throw error;
-    console.error(error.message);
-    if (strict) Deno.exit(1);
+    if (strict) {
+      console.error(error.message);
+      Deno.exit(1);
+    }
   }
 }
 
