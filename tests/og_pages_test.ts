@@ -466,15 +466,21 @@ Deno.test({
           body: Buffer.from(await res.arrayBuffer()),
         });
       });
-      // A chat app's link preview, drawn from the page's tags only.
-      await page.setContent(previewMock({
-        url: head.one("og:url"),
-        title: head.one("og:title"),
-        description: head.one("og:description"),
-        image: head.one("og:image"),
-        alt: head.one("og:image:alt"),
-        site: head.one("og:site_name"),
-      }));
+      // A chat app's link preview, drawn from the page's tags only. Its
+      // image is this context's first card, drawn by a cold worker at a low
+      // priority: on a busy machine that may take longer than Playwright's
+      // 30 s (the render pool waits up to 60 s).
+      await page.setContent(
+        previewMock({
+          url: head.one("og:url"),
+          title: head.one("og:title"),
+          description: head.one("og:description"),
+          image: head.one("og:image"),
+          alt: head.one("og:image:alt"),
+          site: head.one("og:site_name"),
+        }),
+        { timeout: 90_000 },
+      );
       const size = await page.evaluate(async () => {
         const img = document.querySelector("img")!;
         await img.decode();

@@ -9,8 +9,9 @@
  * answering while the card is drawn.
  *
  * Bounded: at most `size` renders at once, at most `maxQueue` waiting (past
- * that a 503 with Retry-After), each render at most `timeoutMs` (a stuck
- * worker is replaced), and each worker's heap capped (`node:worker_threads`'
+ * that a 503 with Retry-After), each render at most `timeoutMs` of its
+ * worker's CPU time and `maxWaitMs` of wall time (a stuck worker is
+ * replaced), and each worker's heap capped (`node:worker_threads`'
  * `resourceLimits`, which Web Workers lack): V8 grows a busy heap lazily, to
  * 100+ MiB when allowed, while a render keeps under 30 MiB alive. Resilient:
  * a worker that dies (out of memory included) is replaced and its card tried
@@ -20,6 +21,7 @@
 import type { Worker } from "node:worker_threads";
 import { HttpError } from "@/lib/http/errors.ts";
 import type { AnyCard } from "./card_types.ts";
+import { readThreadCpuMs } from "./thread_cpu.ts";
 import type {
   RenderRequest,
   RenderResponse,
@@ -39,8 +41,22 @@ export interface RenderPoolOptions {
   heapMiB?: number;
   /** Renders that may wait for a worker; more are refused with a 503. */
   maxQueue?: number;
-  /** The longest one render may take before its worker is replaced. */
+  /**
+   * The CPU time one render may take before its worker is taken for stuck
+   * and replaced (default 15 s; a card takes 30-150 ms). It is the worker
+   * thread's CPU time where the platform tells it (Linux, thread_cpu.ts),
+   * wall time elsewhere: a worker at its lower priority on a busy machine
+   * may wait seconds for a core without being stuck, and replacing it
+   * would throw away its warmed-up pipeline.
+   */
   timeoutMs?: number;
+  /**
+   * The longest a card waits for the worker that took it, however little
+   * CPU time that worker got (a machine too busy to draw it, or a worker
+   * stuck without running); then a 503 and the worker is replaced.
+   * Default four times `timeoutMs`.
+   */
+  maxWaitMs?: number;
   /** The worker module; tests pass one that fails. */
   workerUrl?: URL;
   /**
@@ -93,8 +109,20 @@ interface Slot {
   idleTimer?: ReturnType<typeof setTimeout>;
   /** Set once the worker has loaded its modules (the timeout counts renders only). */
   ready: boolean;
+  /** The worker's thread, whose CPU time a render's timeout counts, where known. */
+  threadId?: number;
   startTimer?: ReturnType<typeof setTimeout>;
-  job?: Job & { id: number; timer: ReturnType<typeof setTimeout> };
+  job?: RunningJob;
+}
+
+interface RunningJob extends Job {
+  id: number;
+  /** Checks the render's CPU time and wait (see `#checkRender`). */
+  timer: ReturnType<typeof setTimeout>;
+  /** `performance.now()` when the worker took the card. */
+  dispatchedAt: number;
+  /** The worker thread's CPU time then, where known. */
+  cpuMsAtDispatch?: number;
 }
 
 /**
@@ -110,6 +138,8 @@ const YOUNG_GENERATION_MIB = 4;
 const START_TIMEOUT_MS = 60_000;
 /** Workers failing in a row (not starting, or dying) after which cards render in process. */
 const MAX_WORKER_FAILURES = 3;
+/** A render with less than this left of its CPU time or its wait is stopped rather than checked again. */
+const MIN_RECHECK_MS = 50;
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
@@ -145,6 +175,7 @@ export class RenderPool {
   readonly heapMiB: number;
   readonly maxQueue: number;
   readonly timeoutMs: number;
+  readonly maxWaitMs: number;
   readonly idleMs: number;
   readonly start: RenderWorkerStart;
   /** Whether a worker was started ahead of a card (at most once per process). */
@@ -169,6 +200,7 @@ export class RenderPool {
     this.heapMiB = options.heapMiB ?? 64;
     this.maxQueue = options.maxQueue ?? 64;
     this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxWaitMs = options.maxWaitMs ?? 4 * this.timeoutMs;
     this.idleMs = options.idleMs ?? 60_000;
     this.start = options.start ?? "first-page";
     if (!Number.isInteger(this.size) || this.size < 1) {
@@ -256,13 +288,44 @@ export class RenderPool {
       const job = this.#queue.shift()!;
       clearTimeout(slot.idleTimer);
       const id = this.#nextId++;
-      const timer = setTimeout(
-        () => this.#retire(slot, new RenderTimeoutError()),
-        this.timeoutMs,
-      );
-      slot.job = { ...job, id, timer };
+      slot.job = {
+        ...job,
+        id,
+        timer: setTimeout(() => this.#checkRender(slot), this.timeoutMs),
+        dispatchedAt: performance.now(),
+        cpuMsAtDispatch: slot.threadId === undefined
+          ? undefined
+          : readThreadCpuMs(slot.threadId),
+      };
       slot.worker.postMessage({ id, card: job.card } satisfies RenderRequest);
     }
+  }
+
+  /**
+   * A render still running `timeoutMs` after its worker took it: stuck if
+   * its worker used that much CPU time (or its CPU time cannot be told
+   * from a wait) or once it has waited `maxWaitMs`; else checked again
+   * when the CPU time left could be used up.
+   */
+  #checkRender(slot: Slot): void {
+    const job = slot.job;
+    if (!job) return;
+    const { cpuMsAtDispatch, dispatchedAt } = job;
+    const cpuMsNow = slot.threadId === undefined
+      ? undefined
+      : readThreadCpuMs(slot.threadId);
+    const cpuLeft = cpuMsAtDispatch === undefined || cpuMsNow === undefined
+      ? 0
+      : this.timeoutMs - (cpuMsNow - cpuMsAtDispatch);
+    const waitLeft = this.maxWaitMs - (performance.now() - dispatchedAt);
+    if (cpuLeft < MIN_RECHECK_MS || waitLeft < MIN_RECHECK_MS) {
+      this.#retire(slot, new RenderTimeoutError());
+      return;
+    }
+    job.timer = setTimeout(
+      () => this.#checkRender(slot),
+      Math.min(cpuLeft, waitLeft),
+    );
   }
 
   /** Arms the idle timer of every free worker (a new job disarms it). */
@@ -344,6 +407,7 @@ export class RenderPool {
       if ("ready" in message) {
         clearTimeout(slot.startTimer);
         slot.ready = true;
+        slot.threadId = message.threadId;
         this.#dispatch();
         return;
       }

@@ -152,6 +152,89 @@ Deno.test("share-card worker pool", async (t) => {
     },
   );
 
+  const slowWorkerUrl = new URL("./testdata/slow_worker.ts", import.meta.url);
+
+  await t.step({
+    name:
+      "a render that waits for a core past its timeout is waited for: its worker is kept",
+    ignore: Deno.build.os !== "linux",
+    fn: async () => {
+      // 1.5 s of CPU time for a render (a first one uses 0.2-0.4 s); the
+      // worker holds this card 3 s without running.
+      const starved = new RenderPool({
+        size: 1,
+        timeoutMs: 1_500,
+        maxWaitMs: 60_000,
+        workerUrl: slowWorkerUrl,
+      });
+      try {
+        const started = performance.now();
+        const png = await starved.render(card({ name: "💤" }));
+        assert.ok(performance.now() - started >= 3_000);
+        assert.deepEqual(png, await renderInProcess(card({ name: "💤" })));
+        assert.deepEqual(starved.stats, {
+          workers: 1,
+          ready: 1,
+          busy: 0,
+          queued: 0,
+          rendered: 1,
+          inProcess: 0,
+        });
+      } finally {
+        starved.close();
+      }
+    },
+  });
+
+  await t.step({
+    name:
+      "a worker that runs a render past its CPU time is stopped before maxWaitMs",
+    ignore: Deno.build.os !== "linux",
+    fn: async () => {
+      const looping = new RenderPool({
+        size: 1,
+        timeoutMs: 500,
+        maxWaitMs: 60_000,
+        workerUrl: slowWorkerUrl,
+      });
+      try {
+        const started = performance.now();
+        await assert.rejects(
+          looping.render(card({ name: "🔁" })),
+          RenderTimeoutError,
+        );
+        const waited = performance.now() - started;
+        assert.ok(waited >= 500 && waited < 30_000, `${waited} ms`);
+        assert.equal(looping.stats.workers, 0);
+      } finally {
+        looping.close();
+      }
+    },
+  });
+
+  await t.step(
+    "a worker that holds a render without running is stopped at maxWaitMs",
+    async () => {
+      const sleeping = new RenderPool({
+        size: 1,
+        timeoutMs: 500,
+        maxWaitMs: 2_000,
+        workerUrl: slowWorkerUrl,
+      });
+      try {
+        const started = performance.now();
+        await assert.rejects(
+          sleeping.render(card({ name: "🛌" })),
+          RenderTimeoutError,
+        );
+        assert.ok(performance.now() - started >= 2_000);
+        assert.equal(sleeping.stats.workers, 0);
+      } finally {
+        sleeping.close();
+      }
+    },
+  );
+
   await t.step("a closed pool rejects what waits and what comes", async () => {
     const closing = new RenderPool({ size: 1 });
     const waiting = closing.render(card());

@@ -6,6 +6,7 @@
  * lower CPU priority than it. The protocol is in worker_protocol.ts.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { currentThreadId } from "./thread_cpu.ts";
 import { lowerThreadPriority } from "./thread_priority.ts";
 import type { RenderResponse, WorkerOptions } from "./worker_protocol.ts";
 
@@ -21,4 +22,6 @@ if ((workerData as WorkerOptions | undefined)?.warmUp) {
 }
 
 parentPort!.on("message", answerRenderRequest);
-parentPort!.postMessage({ ready: true } satisfies RenderResponse);
+parentPort!.postMessage(
+  { ready: true, threadId: currentThreadId() } satisfies RenderResponse,
+);

@@ -1,6 +1,7 @@
 /**
  * What the render pool (pool.ts) and its workers (worker.ts) say to each
- * other: `{ready: true}` from a worker once its modules are loaded; then
+ * other: `{ready: true, threadId}` from a worker once its modules are
+ * loaded (the thread whose CPU time its renders' timeout counts); then
  * `{id, card}` in, `{id, png}` (the buffer transferred) or `{id, error}` out.
  */
 import { parentPort } from "node:worker_threads";
@@ -21,7 +22,7 @@ export interface RenderRequest {
 
 /** A worker's answer to one {@linkcode RenderRequest}. */
 export type RenderResponse =
-  | { ready: true }
+  | { ready: true; threadId?: number }
   | { id: number; png: Uint8Array }
   | { id: number; error: string };
 
