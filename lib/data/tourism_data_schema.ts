@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { TRANSLATABLE, withTranslations } from "./translations.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
+import { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
 
 const slug = z.string().regex(
   /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
@@ -28,15 +29,7 @@ const attractionSchema = withTranslations(
   z.strictObject({
     slug,
     name: text,
-    category: z.enum([
-      "museo",
-      "naturaleza",
-      "historia",
-      "gastronomia",
-      "arquitectura",
-      "aventura",
-      "cultura",
-    ]),
+    category: z.enum(ATTRACTION_CATEGORIES),
     summary: text.max(160),
     description: text,
     location: latLng,

@@ -203,17 +203,6 @@ export function getDifficultyLabel(
   return t(lang, "format.difficulty", { difficulty });
 }
 
-/** The attraction categories, in the order filters list them. */
-export const CATEGORIES: readonly Attraction["category"][] = [
-  "museo",
-  "naturaleza",
-  "historia",
-  "gastronomia",
-  "arquitectura",
-  "aventura",
-  "cultura",
-];
-
 /**
  * `1 visita`, `3 visitas`: a count with its noun in the right number.
  * Prefer a catalogue message with an ICU plural (`{count, plural, one {#

@@ -2,7 +2,8 @@ import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { Breadcrumbs } from "@/components/PageNav.tsx";
 import type { AppDeps } from "@/deps.ts";
 import { localizeData } from "@/lib/data/translations.ts";
-import { CATEGORIES, getCategoryLabel } from "@/lib/format/format.ts";
+import { ATTRACTION_CATEGORIES } from "@/lib/data/attraction_categories.ts";
+import { getCategoryLabel } from "@/lib/format/format.ts";
 import { t } from "@/lib/i18n/catalogue.ts";
 import { getLang } from "@/lib/i18n/context.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
@@ -13,14 +14,14 @@ import { createPageRouter, getPageTitle, renderPage } from "@/routes/_app.tsx";
 export default function attractions(deps: AppDeps) {
   return createPageRouter(deps).get("/", (c) => {
     const requested = c.req.query("categoria");
-    const category = CATEGORIES.find((known) => known === requested);
+    const category = ATTRACTION_CATEGORIES.find((known) => known === requested);
     // Keyed by the one query it reads: other queries cannot fill the cache.
     const key = `${c.req.path}?categoria=${category ?? ""}`;
     return servePage(c, deps, { key, ttlMs: PAGE_TTL_MS }, () => {
       const lang = getLang(c);
       const data = localizeData(deps.data.current().data, lang);
       const list = localizePath(lang, "/turismo/atractivos");
-      const categories = CATEGORIES.filter((key) =>
+      const categories = ATTRACTION_CATEGORIES.filter((key) =>
         data.attractions.some((a) => a.category === key)
       );
       const shown = category
