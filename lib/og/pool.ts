@@ -264,6 +264,11 @@ export class RenderPool {
     };
   }
 
+  /** {@linkcode close}, for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
   /** Stops every worker; waiting and running renders are rejected. */
   close(): void {
     this.#closed = true;

@@ -55,8 +55,9 @@ function threadNiceness(): Map<string, number> {
 }
 
 Deno.test("share-card worker pool", async (t) => {
-  const pool = new RenderPool({ size: 1, maxQueue: 4 });
-  try {
+  {
+    // Closed at the block's end, before the steps that make their own pools.
+    using pool = new RenderPool({ size: 1, maxQueue: 4 });
     await t.step(
       "renders the very bytes the in-process renderer does",
       async () => {
@@ -135,20 +136,14 @@ Deno.test("share-card worker pool", async (t) => {
         assert.equal(pool.stats.queued, 0);
       },
     );
-  } finally {
-    pool.close();
   }
 
   await t.step(
     "a render past the timeout fails with a 503 and its worker is stopped",
     async () => {
-      const slow = new RenderPool({ size: 1, timeoutMs: 1 });
-      try {
-        await assert.rejects(slow.render(card()), RenderTimeoutError);
-        assert.equal(slow.stats.workers, 0);
-      } finally {
-        slow.close();
-      }
+      using slow = new RenderPool({ size: 1, timeoutMs: 1 });
+      await assert.rejects(slow.render(card()), RenderTimeoutError);
+      assert.equal(slow.stats.workers, 0);
     },
   );
 
@@ -161,28 +156,24 @@ Deno.test("share-card worker pool", async (t) => {
     fn: async () => {
       // 1.5 s of CPU time for a render (a first one uses 0.2-0.4 s); the
       // worker holds this card 3 s without running.
-      const starved = new RenderPool({
+      using starved = new RenderPool({
         size: 1,
         timeoutMs: 1_500,
         maxWaitMs: 60_000,
         workerUrl: slowWorkerUrl,
       });
-      try {
-        const started = performance.now();
-        const png = await starved.render(card({ name: "💤" }));
-        assert.ok(performance.now() - started >= 3_000);
-        assert.deepEqual(png, await renderInProcess(card({ name: "💤" })));
-        assert.deepEqual(starved.stats, {
-          workers: 1,
-          ready: 1,
-          busy: 0,
-          queued: 0,
-          rendered: 1,
-          inProcess: 0,
-        });
-      } finally {
-        starved.close();
-      }
+      const started = performance.now();
+      const png = await starved.render(card({ name: "💤" }));
+      assert.ok(performance.now() - started >= 3_000);
+      assert.deepEqual(png, await renderInProcess(card({ name: "💤" })));
+      assert.deepEqual(starved.stats, {
+        workers: 1,
+        ready: 1,
+        busy: 0,
+        queued: 0,
+        rendered: 1,
+        inProcess: 0,
+      });
     },
   });
 
@@ -191,47 +182,39 @@ Deno.test("share-card worker pool", async (t) => {
       "a worker that runs a render past its CPU time is stopped before maxWaitMs",
     ignore: Deno.build.os !== "linux",
     fn: async () => {
-      const looping = new RenderPool({
+      using looping = new RenderPool({
         size: 1,
         timeoutMs: 500,
         maxWaitMs: 60_000,
         workerUrl: slowWorkerUrl,
       });
-      try {
-        const started = performance.now();
-        await assert.rejects(
-          looping.render(card({ name: "🔁" })),
-          RenderTimeoutError,
-        );
-        const waited = performance.now() - started;
-        assert.ok(waited >= 500 && waited < 30_000, `${waited} ms`);
-        assert.equal(looping.stats.workers, 0);
-      } finally {
-        looping.close();
-      }
+      const started = performance.now();
+      await assert.rejects(
+        looping.render(card({ name: "🔁" })),
+        RenderTimeoutError,
+      );
+      const waited = performance.now() - started;
+      assert.ok(waited >= 500 && waited < 30_000, `${waited} ms`);
+      assert.equal(looping.stats.workers, 0);
     },
   });
 
   await t.step(
     "a worker that holds a render without running is stopped at maxWaitMs",
     async () => {
-      const sleeping = new RenderPool({
+      using sleeping = new RenderPool({
         size: 1,
         timeoutMs: 500,
         maxWaitMs: 2_000,
         workerUrl: slowWorkerUrl,
       });
-      try {
-        const started = performance.now();
-        await assert.rejects(
-          sleeping.render(card({ name: "🛌" })),
-          RenderTimeoutError,
-        );
-        assert.ok(performance.now() - started >= 2_000);
-        assert.equal(sleeping.stats.workers, 0);
-      } finally {
-        sleeping.close();
-      }
+      const started = performance.now();
+      await assert.rejects(
+        sleeping.render(card({ name: "🛌" })),
+        RenderTimeoutError,
+      );
+      assert.ok(performance.now() - started >= 2_000);
+      assert.equal(sleeping.stats.workers, 0);
     },
   );
 
@@ -246,71 +229,59 @@ Deno.test("share-card worker pool", async (t) => {
   await t.step(
     "a worker that dies mid-render is replaced: that card and the next still render",
     async () => {
-      const dying = new RenderPool({
+      using dying = new RenderPool({
         size: 1,
         workerUrl: new URL("./testdata/dying_worker.ts", import.meta.url),
       });
-      try {
-        const [crashed, fine] = await Promise.all([
-          dying.render(card({ name: "💥" })),
-          dying.render(card({ name: "Ana" })),
-        ]);
-        assert.deepEqual(crashed, await renderInProcess(card({ name: "💥" })));
-        assert.deepEqual(fine, await renderInProcess(card({ name: "Ana" })));
-        // Tried again in a fresh worker, which died too: then in process.
-        assert.equal(dying.stats.inProcess, 1);
-        assert.deepEqual(
-          await dying.render(card({ name: "Luis" })),
-          await renderInProcess(card({ name: "Luis" })),
-        );
-        assert.equal(dying.stats.inProcess, 1, "workers render again");
-      } finally {
-        dying.close();
-      }
+      const [crashed, fine] = await Promise.all([
+        dying.render(card({ name: "💥" })),
+        dying.render(card({ name: "Ana" })),
+      ]);
+      assert.deepEqual(crashed, await renderInProcess(card({ name: "💥" })));
+      assert.deepEqual(fine, await renderInProcess(card({ name: "Ana" })));
+      // Tried again in a fresh worker, which died too: then in process.
+      assert.equal(dying.stats.inProcess, 1);
+      assert.deepEqual(
+        await dying.render(card({ name: "Luis" })),
+        await renderInProcess(card({ name: "Luis" })),
+      );
+      assert.equal(dying.stats.inProcess, 1, "workers render again");
     },
   );
 
   await t.step(
     "where workers cannot start, cards render in process instead of failing",
     async () => {
-      const broken = new RenderPool({
+      using broken = new RenderPool({
         size: 1,
         workerUrl: new URL("./testdata/broken_worker.ts", import.meta.url),
       });
-      try {
-        const pngs = await Promise.all([
-          broken.render(card({ name: "Ana" })),
-          broken.render(card({ name: "Luis" })),
-        ]);
-        assert.deepEqual(pngs[0], await renderInProcess(card({ name: "Ana" })));
-        assert.deepEqual(
-          pngs[1],
-          await renderInProcess(card({ name: "Luis" })),
-        );
-        assert.equal(broken.stats.workers, 0);
-        assert.ok(broken.stats.inProcess >= 2);
-      } finally {
-        broken.close();
-      }
+      const pngs = await Promise.all([
+        broken.render(card({ name: "Ana" })),
+        broken.render(card({ name: "Luis" })),
+      ]);
+      assert.deepEqual(pngs[0], await renderInProcess(card({ name: "Ana" })));
+      assert.deepEqual(
+        pngs[1],
+        await renderInProcess(card({ name: "Luis" })),
+      );
+      assert.equal(broken.stats.workers, 0);
+      assert.ok(broken.stats.inProcess >= 2);
     },
   );
 });
 
 Deno.test("a worker with nothing to do is stopped, and the next card starts a fresh one", async () => {
-  const pool = new RenderPool({ size: 1, idleMs: 200 });
-  try {
-    const first = await pool.render(card({ name: "Primera" }));
-    assert.equal(pool.stats.workers, 1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal(pool.stats.workers, 0, "stopped when idle");
-    const second = await pool.render(card({ name: "Segunda" }));
-    assert.notDeepEqual(second, first);
-    assert.equal(pool.stats.workers, 1);
-    assert.equal(pool.stats.rendered, 2);
-    assert.equal(pool.stats.inProcess, 0, "not counted as a failure");
-  } finally {
-    pool.close();
-  }
+  using pool = new RenderPool({ size: 1, idleMs: 200 });
+  const first = await pool.render(card({ name: "Primera" }));
+  assert.equal(pool.stats.workers, 1);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(pool.stats.workers, 0, "stopped when idle");
+  const second = await pool.render(card({ name: "Segunda" }));
+  assert.notDeepEqual(second, first);
+  assert.equal(pool.stats.workers, 1);
+  assert.equal(pool.stats.rendered, 2);
+  assert.equal(pool.stats.inProcess, 0, "not counted as a failure");
 });
 
 Deno.test("a worker started ahead of the first card: after the first page, at start, or not", async (t) => {
@@ -325,82 +296,66 @@ Deno.test("a worker started ahead of the first card: after the first page, at st
   await t.step(
     "first-page: the first page starts one worker, once, which then draws the card",
     async () => {
-      const pool = new RenderPool({
+      using pool = new RenderPool({
         size: 1,
         start: "first-page",
         idleMs: 300,
       });
-      try {
-        assert.equal(pool.stats.workers, 0);
-        pool.pageServed();
-        assert.equal(pool.stats.workers, 0, "not during the page itself");
-        await settle();
-        assert.equal(pool.stats.workers, 1);
-        await untilReady(pool);
-        pool.pageServed();
-        await pool.render(card());
-        assert.deepEqual(
-          { workers: pool.stats.workers, rendered: pool.stats.rendered },
-          { workers: 1, rendered: 1 },
-        );
-        // Idle, it stops; later pages start none ahead (once per process).
-        while (pool.stats.workers > 0) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        pool.pageServed();
-        await settle();
-        assert.equal(pool.stats.workers, 0);
-      } finally {
-        pool.close();
+      assert.equal(pool.stats.workers, 0);
+      pool.pageServed();
+      assert.equal(pool.stats.workers, 0, "not during the page itself");
+      await settle();
+      assert.equal(pool.stats.workers, 1);
+      await untilReady(pool);
+      pool.pageServed();
+      await pool.render(card());
+      assert.deepEqual(
+        { workers: pool.stats.workers, rendered: pool.stats.rendered },
+        { workers: 1, rendered: 1 },
+      );
+      // Idle, it stops; later pages start none ahead (once per process).
+      while (pool.stats.workers > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      pool.pageServed();
+      await settle();
+      assert.equal(pool.stats.workers, 0);
     },
   );
 
   await t.step(
     "first-card: pages start nothing; the card starts its worker",
     async () => {
-      const pool = new RenderPool({ size: 1, start: "first-card" });
-      try {
-        pool.pageServed();
-        await settle();
-        assert.equal(pool.stats.workers, 0);
-        await pool.render(card());
-        assert.equal(pool.stats.rendered, 1);
-      } finally {
-        pool.close();
-      }
+      using pool = new RenderPool({ size: 1, start: "first-card" });
+      pool.pageServed();
+      await settle();
+      assert.equal(pool.stats.workers, 0);
+      await pool.render(card());
+      assert.equal(pool.stats.rendered, 1);
     },
   );
 
   await t.step(
     "boot: a worker starts soon after the pool is made, without a page",
     async () => {
-      const pool = new RenderPool({ size: 1, start: "boot" });
-      try {
-        await settle();
-        assert.equal(pool.stats.workers, 1);
-        await untilReady(pool);
-      } finally {
-        pool.close();
-      }
+      using pool = new RenderPool({ size: 1, start: "boot" });
+      await settle();
+      assert.equal(pool.stats.workers, 1);
+      await untilReady(pool);
     },
   );
 
   await t.step(
     "a card asked for before the warm-up starts a worker at once, and no second one follows",
     async () => {
-      const pool = new RenderPool({ size: 1, start: "first-page" });
-      try {
-        pool.pageServed();
-        await pool.render(card());
-        await settle();
-        assert.deepEqual(
-          { workers: pool.stats.workers, rendered: pool.stats.rendered },
-          { workers: 1, rendered: 1 },
-        );
-      } finally {
-        pool.close();
-      }
+      using pool = new RenderPool({ size: 1, start: "first-page" });
+      pool.pageServed();
+      await pool.render(card());
+      await settle();
+      assert.deepEqual(
+        { workers: pool.stats.workers, rendered: pool.stats.rendered },
+        { workers: 1, rendered: 1 },
+      );
     },
   );
 });
