@@ -46,41 +46,48 @@ Deno.test("data set checked at build time", async (t) => {
     },
   );
 
-  await t.step("the record is what a start uses (no validation)", async () => {
-    const path = `${checkedDir}/${digest}.json`;
-    const original = await Deno.readTextFile(path);
-    const record = JSON.parse(original);
+  const recordPath = `${checkedDir}/${digest}.json`;
+  /** The build's record, the municipality renamed "Tomado del registro". */
+  const readEditedRecord = async () => {
+    const record = JSON.parse(await Deno.readTextFile(recordPath));
     record.data.municipality.name = "Tomado del registro";
-    await Deno.writeTextFile(path, JSON.stringify(record));
+    return record;
+  };
+  /** Runs `fn` with the record file holding `text`, then puts the build's back. */
+  const withRecordText = async (text: string, fn: () => Promise<void>) => {
+    const original = await Deno.readTextFile(recordPath);
+    await Deno.writeTextFile(recordPath, text);
     try {
+      await fn();
+    } finally {
+      await Deno.writeTextFile(recordPath, original);
+    }
+  };
+
+  await t.step("the record is what a start uses (no validation)", async () => {
+    const edited = JSON.stringify(await readEditedRecord());
+    await withRecordText(edited, async () => {
       const loaded = await loadTourismData(DATA_PATH, { checkedDir });
       assert.equal(loaded.data.municipality.name, "Tomado del registro");
-    } finally {
-      await Deno.writeTextFile(path, original);
-    }
+    });
   });
 
   await t.step(
     "a garbled record, another format or another digest is ignored",
     async () => {
-      const path = `${checkedDir}/${digest}.json`;
-      const original = await Deno.readTextFile(path);
-      const record = JSON.parse(original);
-      record.data.municipality.name = "Tomado del registro";
+      const original = await Deno.readTextFile(recordPath);
+      const record = await readEditedRecord();
       const bad = [
         original.slice(0, original.length / 2),
         JSON.stringify({ ...record, format: 2 }),
         JSON.stringify({ ...record, digest: "0".repeat(64) }),
         JSON.stringify({ format: 1, digest }),
       ];
-      try {
-        for (const text of bad) {
-          await Deno.writeTextFile(path, text);
+      for (const text of bad) {
+        await withRecordText(text, async () => {
           const loaded = await loadTourismData(DATA_PATH, { checkedDir });
           assert.equal(loaded.data.municipality.name, "Tequila");
-        }
-      } finally {
-        await Deno.writeTextFile(path, original);
+        });
       }
     },
   );
