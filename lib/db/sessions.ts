@@ -58,14 +58,12 @@ export async function getSessionHandle(sessionId: string): Promise<string> {
   return await sha256Base64Url(sessionId);
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-")
-    .replaceAll("/", "_").replace(/=+$/, "");
-}
-
 /** A random, unguessable 256-bit id in base64url: the only thing a session cookie holds. */
 export function generateSessionId(): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  return crypto.getRandomValues(new Uint8Array(32)).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
 }
 
 /**
