@@ -10,7 +10,7 @@
  * municipality's time zone), so a file does not change during the day it
  * is read; ratings by the month they were given, the current month so far.
  */
-import { stringify } from "csv-stringify/sync";
+import { toCsv } from "./csv.ts";
 import { getLocalTime } from "@/lib/db/stats.ts";
 import { listMonthlyRatingCounts } from "@/lib/db/stats.ts";
 import {
@@ -80,7 +80,7 @@ export async function buildDailyVisitsCsv(
   const rows = from && from <= to
     ? await listDailyVisitCounts(kv, { from, to })
     : [];
-  return stringify(
+  return toCsv(
     rows.map((row) => [
       row.day,
       row.slug,
@@ -122,7 +122,7 @@ export async function buildMonthlyRatingsCsv(
       ];
     },
   );
-  return stringify(rows, {
+  return toCsv(rows, {
     header: true,
     columns: ["mes", "atractivo", "nombre", "calificaciones", "promedio"],
   });
@@ -255,7 +255,7 @@ export function streamRatingsWithNotesCsv(
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(stringify([[
+        controller.enqueue(encoder.encode(toCsv([[
           "fecha",
           "atractivo",
           "nombre",
@@ -279,7 +279,7 @@ export function streamRatingsWithNotesCsv(
         ]);
       }
       if (lines.length > 0) {
-        controller.enqueue(encoder.encode(stringify(lines)));
+        controller.enqueue(encoder.encode(toCsv(lines)));
       }
       if (lines.length < 200) controller.close();
     },
