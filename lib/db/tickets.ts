@@ -71,6 +71,22 @@ export async function getTicket(
   return erased.value === null ? entry.value : null;
 }
 
+/**
+ * A ticket (as {@linkcode getTicket} reads it) and the versionstamp of its
+ * entry: every change of the ticket (a rename, a new owner) changes the
+ * stamp, so a copy made from it can be checked against KV before it is
+ * served again.
+ */
+export async function getTicketEntry(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<{ ticket: Ticket; versionstamp: string } | null> {
+  const { erased, entry } = await readTicketEntry(kv, shareCode);
+  return erased.value === null && entry.value
+    ? { ticket: entry.value, versionstamp: entry.versionstamp }
+    : null;
+}
+
 /** A code's tombstone and its ticket's entry (the lower-case key's, else an earlier version's as typed). */
 async function readTicketEntry(
   kv: Deno.Kv,

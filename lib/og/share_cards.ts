@@ -1,7 +1,7 @@
 import type { LRUCache } from "lru-cache";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
-import { getTicket } from "@/lib/db/tickets.ts";
+import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { DEFAULT_LANG, isLang } from "@/lib/i18n/catalogue.ts";
 import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
@@ -32,9 +32,15 @@ export interface PageCardImage extends ShareCardImage {
   v: string;
 }
 
-/** What one card URL answers: enough to answer it again without KV. */
+/** What one card URL answers: enough to answer it again without rendering. */
 interface CardAnswer {
   etag: string;
+  /**
+   * The versionstamp of the ticket it was drawn from (route cards only): it
+   * is given again only while the ticket in KV still has this stamp, so a
+   * rename or an erasure is never answered from memory.
+   */
+  ticketStamp?: string;
   /** The PNG's key: a hash of everything the card shows. */
   renderKey: string;
   card: AnyCard;
@@ -63,10 +69,11 @@ export interface ShareCardsOptions {
 const MAX_PAGE_ANSWERS = 256;
 
 /**
- * How long a card URL without `v` (the spec's `/api/turismo/og/<code>`) is
- * answered from memory. This instance's writes drop it at once
- * ({@linkcode ShareCards.invalidate}); another instance's show within this
- * time, as on the route pages.
+ * How long a card URL without `v` (the spec's `/api/turismo/og/<code>`) may
+ * show the visits and badges it was drawn with. This instance's writes drop
+ * it at once ({@linkcode ShareCards.invalidate}); another instance's visits
+ * show within this time, as on the route pages. A rename or an erasure is
+ * never held: every answer is checked against the ticket in KV first.
  */
 export const LATEST_CARD_TTL_MS = 2_000;
 
@@ -85,13 +92,15 @@ interface LatestAnswer {
  * The pages link the card as `?v=<visits>-<badges>[-<name revision>]`, and
  * (code, v, data version) names one card: a visit, a badge or a rename
  * changes `v`, badges are only added. So the answer for a `v` is remembered
- * and given again, with one KV read per code every
- * {@linkcode LATEST_CARD_TTL_MS} at most to learn whether the route was
- * erased meanwhile (then 404). Only the `v` computed from KV is stored,
- * never the one a request sent, so a made-up `v` cannot pin a wrong card; a
- * request with a `v` not seen yet reads KV. A request without `v` (the
- * spec's URL) is answered from a short per-instance memory
- * ({@linkcode LATEST_CARD_TTL_MS}) that this instance's writes drop.
+ * and given again without a render. Every request still reads the ticket
+ * (one KV round trip): a remembered answer is given only while the ticket
+ * has the versionstamp it was drawn from, so after a rename or an erasure
+ * on any instance no URL, the old versioned ones included, shows the old
+ * name (the current card, or a 404). Only the `v` computed from KV is
+ * stored, never the one a request sent, so a made-up `v` cannot pin a
+ * wrong card. A request without `v` (the spec's URL) is answered from a
+ * short per-instance memory ({@linkcode LATEST_CARD_TTL_MS}) for its visits,
+ * which this instance's writes drop.
  *
  * The public pages' cards (the home page, each attraction) show the data set
  * only: their answers are kept by path and data version, their PNGs in the
@@ -143,12 +152,6 @@ export class ShareCards {
         pageAnswers: new LRUCache<string, CardAnswer>({
           max: MAX_PAGE_ANSWERS,
         }),
-        checked: new LRUCache<string, true>({
-          max: maxUrls,
-          ttl: LATEST_CARD_TTL_MS - 1,
-          ttlResolution: 0,
-          perf: { now: () => now().getTime() },
-        }),
         latest: new LRUCache<string, LatestAnswer>({
           max: maxUrls,
           // lru-cache keeps an entry while its age is at most `ttl`.
@@ -196,7 +199,6 @@ export class ShareCards {
     if (change.kind === "erasure") {
       for (const code of change.shareCodes) {
         caches.latest.delete(code.toLowerCase());
-        caches.checked.delete(code.toLowerCase());
       }
     }
   }
@@ -211,32 +213,10 @@ export class ShareCards {
   }
 
   /**
-   * The answer for a card URL when it needs no work at all (no KV, no
-   * render), synchronously; `undefined` otherwise: then call
-   * {@linkcode get}.
-   */
-  peek(
-    code: string,
-    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
-  ): ShareCardImage | undefined {
-    const caches = this.#caches;
-    if (!caches?.checked.has(code.toLowerCase())) return undefined;
-    const answer = this.#recall(caches, code, v) ??
-      (v === undefined
-        ? caches.latest.get(code.toLowerCase())?.answer
-        : undefined);
-    if (!answer) return undefined;
-    if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
-      return { etag: answer.etag };
-    }
-    const png = caches.pngs.get(answer.renderKey);
-    return png && { etag: answer.etag, png };
-  }
-
-  /**
    * The card of a share code, or only its ETag when `ifNoneMatch` already
-   * names it. A `v` seen before is answered without KV. Throws 404 for an
-   * unknown code.
+   * names it. Reads the ticket every time; a `v` seen before is answered
+   * without a render while the ticket is unchanged. Throws 404 for an
+   * unknown or erased code.
    */
   async get(
     code: string,
@@ -245,21 +225,19 @@ export class ShareCards {
     // A write from here on may make what the reads see stale.
     const writesBefore = this.#writes;
     const caches = this.#caches ?? await this.#getCaches();
-    let answer = this.#recall(caches, code, v) ??
-      (v === undefined
-        ? caches.latest.get(code.toLowerCase())?.answer
-        : undefined);
-    if (answer && !caches.checked.has(code.toLowerCase())) {
-      // Remembered, but is the route still there (erased elsewhere)?
-      if (!isShareCode(code) || !(await getTicket(this.#kv, code))) {
-        caches.latest.delete(code.toLowerCase());
-        throw new NotFoundError(apiMessage("route.unknown"));
-      }
-      if (this.#writes === writesBefore) {
-        caches.checked.set(code.toLowerCase(), true);
-      }
+    const key = code.toLowerCase();
+    const read = isShareCode(code)
+      ? await getTicketEntry(this.#kv, code)
+      : null;
+    if (!read) {
+      caches.latest.delete(key);
+      throw new NotFoundError(apiMessage("route.unknown"));
     }
-    answer ??= await this.#read(caches, code, writesBefore);
+    const remembered = this.#recall(caches, code, v) ??
+      (v === undefined ? caches.latest.get(key)?.answer : undefined);
+    const answer = remembered?.ticketStamp === read.versionstamp
+      ? remembered
+      : await this.#read(caches, code, read, writesBefore);
     return await this.#image(caches, answer, ifNoneMatch);
   }
 
@@ -349,17 +327,17 @@ export class ShareCards {
   }
 
   /**
-   * Reads the ticket and route from KV and remembers the answer under the
-   * `v` read; not as the latest when this instance wrote since `writesBefore`.
+   * Reads the route of a ticket just read from KV and remembers the answer
+   * under the `v` read; not as the latest when this instance wrote since
+   * `writesBefore`.
    */
   async #read(
     caches: Caches,
     code: string,
+    { ticket, versionstamp }: { ticket: Ticket; versionstamp: string },
     writesBefore: number,
   ): Promise<CardAnswer> {
     const loaded = this.#data.current();
-    const ticket = isShareCode(code) ? await getTicket(this.#kv, code) : null;
-    if (!ticket) throw new NotFoundError(apiMessage("route.unknown"));
     const route = ticket.userId
       ? await getTouristRoute(this.#kv, ticket.userId, loaded)
       : null;
@@ -378,6 +356,7 @@ export class ShareCards {
     const renderKey = await shareCardCacheKey(card);
     const answer: CardAnswer = {
       etag: `"${renderKey.slice(3, 35)}"`,
+      ticketStamp: versionstamp,
       renderKey,
       card,
     };
@@ -389,7 +368,6 @@ export class ShareCards {
     });
     caches.answers.set(this.#answerKey(code, v), answer);
     if (this.#writes !== writesBefore) return answer; // Maybe stale already.
-    caches.checked.set(code.toLowerCase(), true);
     const latestKey = code.toLowerCase();
     caches.latest.set(latestKey, { answer, userId: ticket.userId });
     if (ticket.userId) {
@@ -412,13 +390,6 @@ interface Caches {
   answers: LRUCache<string, CardAnswer>;
   /** Page cards' answers by path and data version: a new data set, new answers. */
   pageAnswers: LRUCache<string, CardAnswer>;
-  /**
-   * Share codes whose ticket this instance found in KV within
-   * {@linkcode LATEST_CARD_TTL_MS}: an answer remembered for a code not
-   * checked since is given only after one KV read, so an erased route's
-   * card is a 404 on every instance within that time.
-   */
-  checked: LRUCache<string, true>;
   /** Answers of card URLs without `v`, by share code, for a short time. */
   latest: LRUCache<string, LatestAnswer>;
 }

@@ -43,7 +43,7 @@ const route = createRoute({
     query: z.object({
       v: z.string().optional().openapi({
         description:
-          "The card's version as the pages link it (`<visits>-<badges>`): a URL that names one card, answered from memory",
+          "The card's version as the pages link it (`<visits>-<badges>`): a URL that names one card, drawn once; after a rename or an erasure it answers the current card or 404",
         example: "6-1",
       }),
     }),
@@ -81,13 +81,10 @@ export default function shareImage({ shareCards: cards }: AppDeps) {
   app.openAPIRegistry.registerPath(route);
   return app.get("/:code", (c): Response | Promise<Response> => {
     const code = c.req.param("code");
-    const options = {
+    return cards.get(code, {
       v: c.req.query("v"),
       ifNoneMatch: c.req.header("if-none-match"),
-    };
-    // A card URL answered before: no KV, no render, no await.
-    const known = cards.peek(code, options);
-    return known ? respond(known) : cards.get(code, options).then(respond);
+    }).then(respond);
   });
 }
 
