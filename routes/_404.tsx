@@ -1,6 +1,6 @@
 import type { NotFoundHandler } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
 import { isApiPath } from "@/lib/http/security_headers.ts";
 import { renderNotFoundPage } from "./_app.tsx";
 
@@ -11,7 +11,9 @@ import { renderNotFoundPage } from "./_app.tsx";
 export default function notFound(deps: AppDeps): NotFoundHandler {
   return function notFound(c) {
     if (isApiPath(c.req.path)) {
-      throw new NotFoundError(`No existe ${c.req.method} ${c.req.path}`);
+      throw new NotFoundError(
+        apiMessage("path.unknown", { method: c.req.method, path: c.req.path }),
+      );
     }
     return renderNotFoundPage(c, deps);
   };

@@ -5,12 +5,15 @@ import { getChatReply, isChatPath } from "@/lib/chat/replies.ts";
 import { t } from "@/lib/i18n/catalogue.ts";
 import { getApiLang } from "./api_lang.ts";
 import { HttpError } from "./errors.ts";
+import { isApiPath } from "./security_headers.ts";
 
 /**
  * The one error funnel: known errors become their status with `{error,
  * details}` (chat: `{reply}`) in the answer's language ({@linkcode
  * getApiLang}: Spanish unless the request prefers another language we
  * have); anything else is logged and answered 500 without internals.
+ * Every error is `Cache-Control: no-store` (unless it sets its own), and
+ * under `/api` it carries `Vary: Accept-Language`.
  */
 export function createErrorHandler(): ErrorHandler {
   return function handleError(error, c) {
@@ -48,6 +51,10 @@ export function createErrorHandler(): ErrorHandler {
     if (isChatPath(c.req.path)) {
       body = { reply: reply ?? getChatReply(status, lang) };
     }
+    // An error is about this moment (a share code not taken yet, a budget
+    // spent): no cache keeps it. Its words follow Accept-Language on /api.
+    headers = { "Cache-Control": "no-store", ...headers };
+    if (isApiPath(c.req.path)) headers.Vary = "Accept-Language";
     return c.json(body, status as ContentfulStatusCode, headers);
   };
 }
