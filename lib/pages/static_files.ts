@@ -28,8 +28,17 @@ export function serveStaticFiles(): MiddlewareHandler {
     },
   });
   return async function serveStaticFiles(c, next) {
-    const found = await serve(c, next);
-    if (!found) return;
+    // Control characters name no file of ours: not even asked of the disk.
+    if (/\p{Cc}/u.test(c.req.path)) return await next();
+    // hono's serveStatic hands what it does not serve (a path with `..`, an
+    // encoded slash, a missing file) to `next`, and returns whatever that
+    // returns: here, only a Response it made itself is a found file.
+    let passed = false;
+    const found = await serve(c, () => {
+      passed = true;
+      return Promise.resolve();
+    });
+    if (passed || !(found instanceof Response)) return await next();
     const type = found.headers.get("Content-Type") ?? "";
     if (
       COMPRESSIBLE.test(type) &&
