@@ -137,6 +137,63 @@ Deno.test("POST /api/chat in the visitor's language", async (t) => {
   );
 
   await t.step(
+    "an English question on a Spanish page gets the English prompt, and a Spanish one on an English page the Spanish prompt",
+    async () => {
+      fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
+      let res = await ask(ctx, {
+        message: "How far is Guadalajara from the distillery?",
+        lang: "es",
+      }, { "accept-language": "es-MX" });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      assert.match(
+        systemOf(0),
+        /Always reply in the language the visitor writes in/,
+      );
+      assert.doesNotMatch(systemOf(0), /Responde siempre en español/);
+      assert.match(systemOf(1), /^## Context of this request/);
+      res = await ask(ctx, {
+        message: "¿Qué horario tiene la Destilería La Rojeña?",
+        lang: "en",
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      assert.match(systemOf(0), /Responde siempre en español/);
+      assert.match(systemOf(1), /^## Contexto de esta consulta/);
+    },
+  );
+
+  await t.step(
+    "a short ambiguous question keeps the page's language, or the language of the visitor's last clear question",
+    async () => {
+      fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
+      for (
+        const [message, lang, rule] of [
+          ["Mundo Cuervo?", "es", /Responde siempre en español/],
+          ["Tequila Express", "en", /Always reply in the language/],
+          ["ok", "es", /Responde siempre en español/],
+        ] as const
+      ) {
+        const res = await ask(ctx, { message, lang });
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
+        assert.match(systemOf(0), rule, message);
+      }
+      const res = await ask(ctx, {
+        message: "Mundo Cuervo?",
+        lang: "es",
+        history: [
+          { role: "user", content: "What is there to do in the evening?" },
+          { role: "assistant", content: "You could visit..." },
+        ],
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      assert.match(systemOf(0), /Always reply in the language/);
+    },
+  );
+
+  await t.step(
     "a marker-only English reply becomes the English fallback",
     async () => {
       fake.respondWith({ type: "reply", content: "[SIN_DATOS]" });

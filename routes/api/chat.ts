@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { completeChat, streamChat } from "@/lib/chat/model.ts";
 import { chatLanguage } from "@/lib/chat/chat_lang.ts";
+import { getReplyLang } from "@/lib/chat/question_lang.ts";
 import { getApiLang } from "@/lib/http/api_lang.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { getLangs } from "@/lib/i18n/catalogue.ts";
@@ -67,7 +68,7 @@ function createChatRoute(deps: AppDeps) {
     tags: [TAGS.assistant],
     summary: "Ask the tourism assistant",
     description:
-      'Answers in Markdown from the tourism data set, in the language asked in (`lang`, else `Accept-Language`, else Spanish), with links to that language\'s pages; error replies are in that language too. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
+      'Answers in Markdown from the tourism data set, in the language the question is written in when it is clearly Spanish or English (else that of the visitor\'s last clear question in `history`, else the page\'s: `lang`, else `Accept-Language`, else Spanish), with links to that language\'s pages; error replies are in that language too. With `Accept: text/event-stream` the reply is streamed as server-sent events: `data: {"delta": "..."}` chunks, then `event: done`, or `event: error` with `{reply}`.',
     security: SECURITY.public,
     middleware: [
       countChatOutcomes(deps),
@@ -102,7 +103,13 @@ function createChatRoute(deps: AppDeps) {
 export default function chat(deps: AppDeps) {
   return createRouter().openapi(createChatRoute(deps), async (c) => {
     const input = parseChatInput(c.req.valid("json"));
-    const lang = getApiLang(c);
+    // The question's own language wins over the page's (docs/API.md, chat).
+    const lang = getReplyLang({
+      message: input.message,
+      history: input.history,
+      pageLang: getApiLang(c),
+    });
+    c.set("apiLang", lang);
     if (!deps.openai) {
       throw new ServiceUnavailableError(apiMessage("model.notConfigured"));
     }
