@@ -6,7 +6,7 @@
  */
 import type { StaffAction, StaffMember } from "@/lib/staff/types.ts";
 import { keys } from "./keys.ts";
-import { commit } from "./kv.ts";
+import { commit, listFromCursor } from "./kv.ts";
 
 export type { StaffAction } from "@/lib/staff/types.ts";
 
@@ -88,30 +88,19 @@ export async function listStaffActions(
   kv: Deno.Kv,
   { limit = 50, cursor }: { limit?: number; cursor?: string } = {},
 ): Promise<{ values: StaffActionEntry[]; cursor: string }> {
-  const list = (from: string | undefined) =>
-    kv.list<StaffActionEntry>(
-      { prefix: keys.staffActions() },
-      {
-        reverse: true,
-        limit: Math.max(1, Math.min(MAX_AUDIT_PAGE, Math.trunc(limit) || 1)),
-        cursor: from || undefined,
-      },
-    );
-  let iterator = list(cursor);
-  let values: StaffActionEntry[] = [];
-  try {
-    for await (const entry of iterator) values.push(entry.value);
-  } catch (error) {
-    if (!(error instanceof TypeError && /cursor/i.test(error.message))) {
-      throw error;
-    }
-    iterator = list(undefined);
-    values = [];
-    for await (const entry of iterator) values.push(entry.value);
-  }
+  const page = await listFromCursor<StaffActionEntry>(
+    kv,
+    { prefix: keys.staffActions() },
+    {
+      reverse: true,
+      limit: Math.max(1, Math.min(MAX_AUDIT_PAGE, Math.trunc(limit) || 1)),
+      cursor: cursor || undefined,
+    },
+  );
+  const values = page.entries.map((entry) => entry.value);
   // KV hands out a cursor after a full page even when nothing follows:
   // look one entry ahead so the last page has none.
-  let next = iterator.cursor;
+  let next = page.cursor;
   if (next) {
     const ahead = kv.list({ prefix: keys.staffActions() }, {
       reverse: true,

@@ -174,6 +174,33 @@ export async function runTransaction<T>(
   );
 }
 
+/**
+ * One page of `kv.list` from a cursor a visitor may have written (a staff
+ * page's `?antes=`): a cursor KV refuses (not base64url, too long for a
+ * key, not of this listing) lists from the start, as no cursor does,
+ * instead of throwing. Returns the entries and KV's cursor after them.
+ */
+export async function listFromCursor<T>(
+  kv: Deno.Kv,
+  selector: Deno.KvListSelector,
+  options: Deno.KvListOptions,
+): Promise<{ entries: Deno.KvEntry<T>[]; cursor: string }> {
+  const read = async (cursor: string | undefined) => {
+    const iterator = kv.list<T>(selector, { ...options, cursor });
+    const entries = await Array.fromAsync(iterator);
+    return { entries, cursor: iterator.cursor };
+  };
+  if (!options.cursor) return await read(undefined);
+  try {
+    return await read(options.cursor);
+  } catch (error) {
+    // What KV says of a bad cursor ("invalid cursor", "Key too large for
+    // read"): a TypeError before any entry is read.
+    if (!(error instanceof TypeError)) throw error;
+    return await read(undefined);
+  }
+}
+
 /** Throws when KV does not answer a read. */
 export async function pingKv(kv: Deno.Kv): Promise<void> {
   await kv.get(keys.health());

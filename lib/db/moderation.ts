@@ -9,7 +9,7 @@
 import { addStaffActionTo } from "./audit.ts";
 import type { OnDataChange } from "./changes.ts";
 import { keys } from "./keys.ts";
-import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
 import type { Visit } from "./visits.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
@@ -69,13 +69,15 @@ export async function setNotesHidden(
  * One page of notes, newest first, as they stand now (from their visits:
  * a note changed or hidden since it was indexed shows as it is; one whose
  * visit is gone is skipped). `cursor` (from the previous page) goes on to
- * older ones, and is empty on the last page.
+ * older ones, and is empty on the last page; one KV refuses starts again
+ * from the newest.
  */
 export async function listNotesForModeration(
   kv: Deno.Kv,
   { limit = 50, cursor }: { limit?: number; cursor?: string } = {},
 ): Promise<{ values: ModeratedNote[]; cursor: string }> {
-  const iterator = kv.list<{ visitId?: string }>(
+  const page = await listFromCursor<{ visitId?: string }>(
+    kv,
     { prefix: keys.notesByTime() },
     {
       reverse: true,
@@ -84,7 +86,7 @@ export async function listNotesForModeration(
     },
   );
   const ids: string[] = [];
-  for await (const entry of iterator) {
+  for (const entry of page.entries) {
     const id = entry.value?.visitId ?? entry.key.at(-1);
     if (typeof id === "string") ids.push(id);
   }
@@ -102,7 +104,7 @@ export async function listNotesForModeration(
       }]
       : []
   );
-  let next = iterator.cursor;
+  let next = page.cursor;
   if (next) {
     const ahead = kv.list({ prefix: keys.notesByTime() }, {
       reverse: true,
