@@ -28,6 +28,7 @@ const [PLAZA, SECOND] = SHIPPED.attractions;
 /** Noon in Tequila (UTC-6) on 10 March 2026. */
 const VISIT_DAY = new Date("2026-03-10T18:00:00Z");
 const DAY_MS = 24 * 60 * 60 * 1000;
+const MONTH_MS = 31 * DAY_MS;
 const PRIVATE_NOTE = "Escríbanme a ana.perez@ejemplo.mx";
 
 /** `count` new tourists verify `slug`'s code; the first `ratings.length` rate it. */
@@ -105,6 +106,22 @@ Deno.test("GET /datos: open data a city's portal can harvest", async (t) => {
   );
 
   await t.step(
+    "this month's ratings wait until the month is over",
+    async () => {
+      const { rows } = await getCsv(ctx, "/datos/calificaciones-mensuales.csv");
+      assert.deepEqual(rows, [[
+        "mes",
+        "atractivo",
+        "nombre",
+        "calificaciones",
+        "promedio",
+      ]]);
+    },
+  );
+
+  ctx.clock.advance(MONTH_MS);
+
+  await t.step(
     "calificaciones-mensuales.csv: count and average, blank under 5, no notes",
     async () => {
       const { rows, text } = await getCsv(
@@ -142,7 +159,7 @@ Deno.test("GET /datos: open data a city's portal can harvest", async (t) => {
           "CC-BY-4.0",
         ],
       );
-      assert.equal(descriptor.updated, "2026-03-11T00:00:00-06:00");
+      assert.equal(descriptor.updated, "2026-04-11T00:00:00-06:00");
       assert.equal(descriptor.created, descriptor.updated);
       assert.equal(descriptor.resources.length, 2);
       for (const resource of descriptor.resources) {

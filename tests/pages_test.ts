@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { DataStore } from "@/lib/data/data_store.ts";
+import { getLocalTime } from "@/lib/db/stats.ts";
+import { formatMonth } from "@/lib/format/format.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
 import { CONTENT_SECURITY_POLICY } from "@/lib/http/security_headers.ts";
@@ -333,7 +335,10 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
           `href="https://www.google.com/maps/search/?api=1&amp;query=${plaza.location.lat},${plaza.location.lng}" target="_blank" rel="noopener noreferrer"`,
         ),
       );
-      assert.match(html, /Aún sin calificaciones/);
+      assert.match(
+        html,
+        /Publicamos las calificaciones de cada mes cuando al menos 5 personas/,
+      );
     },
   );
 
@@ -349,9 +354,9 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
   });
 
   await t.step(
-    "shows the average rating and counts from verified visits",
+    "shows last month's average rating and visits, once 5 people are behind each",
     async () => {
-      for (const rating of [5, 4]) {
+      for (const rating of [5, 4, 4, 5, 4]) {
         const userId = randomUserId();
         await verifyVisits(ctx, userId, 1);
         const res = await postAsUser(ctx, "/api/turismo/rate-visit", userId, {
@@ -362,9 +367,22 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
         assert.equal(res.status, 200);
       }
       await verifyVisits(ctx, randomUserId(), 1);
-      const { html } = await getPage(ctx, `/turismo/atractivos/${plaza.slug}`);
-      assert.match(html, /<strong>4\.5<\/strong> de 5 · 2 calificaciones/);
-      assert.match(html, /3 visitas verificadas/);
+      const path = `/turismo/atractivos/${plaza.slug}`;
+      assert.doesNotMatch((await getPage(ctx, path)).html, /calificaciones en/);
+      // Noon on the 2nd of next month in Tequila (UTC-6): this month is over.
+      const { month } = getLocalTime(ctx.clock.now(), "America/Mexico_City");
+      const [year, m] = month.split("-").map(Number);
+      ctx.clock.advance(
+        Date.UTC(year, m, 2, 18) - ctx.clock.now().getTime(),
+      );
+      const { html } = await getPage(ctx, path);
+      const name = formatMonth(month);
+      assert.ok(
+        html.includes(
+          `<strong>4.4</strong> de 5 · 5 calificaciones en ${name}`,
+        ),
+      );
+      assert.ok(html.includes(`6 visitas verificadas en ${name}`));
     },
   );
 

@@ -64,6 +64,8 @@ export const keys = {
   // Staff console: access and audit (lib/db/staff_sessions.ts, lib/db/audit.ts)
   /** A staff session, by its handle (the SHA-256 of the staff cookie's id); apart from tourists' sessions. */
   staffSession: (handle: string) => ["staff_sessions", handle] as const,
+  /** Every staff session (a prefix for `kv.list`: the console's sessions page). */
+  staffSessions: () => ["staff_sessions"] as const,
   /** A single-use staff sign-in link, by the SHA-256 of its token (the token itself is never stored). */
   staffLink: (tokenHash: string) => ["staff_links", tokenHash] as const,
   /** One audited staff action; epoch milliseconds first, so a reverse list is newest first. */
@@ -134,6 +136,20 @@ export const keys = {
   /** The one-time backfill of the aggregates: who runs it, where it is, done. */
   statsBackfill: () => ["stats_backfill"] as const,
 
+  // --- Published figures (lib/db/open_data.ts) ------------------------------
+  // Closed periods' counts, frozen once when first read after they close,
+  // so nothing public changes afterwards (lib/open_data/disclosure.ts).
+  /** Which closed periods are frozen: `{day, month}`, the last of each (or null). */
+  publishedThrough: () => ["published_through"] as const,
+  /** A closed day's visits per attraction, as frozen: `Record<slug, count>`. */
+  publishedDay: (day: string) => ["published_days", day] as const,
+  /** Prefix of the frozen days. */
+  publishedDays: () => ["published_days"] as const,
+  /** A closed month's ratings (`{count, sum}`) and daily visits per attraction, as frozen. */
+  publishedMonth: (month: string) => ["published_months", month] as const,
+  /** Prefix of the frozen months. */
+  publishedMonths: () => ["published_months"] as const,
+
   // Staff console: guide codes (lib/db/guide_codes.ts)
   /** An attraction's replaced guide code (it wins over the data set's), by slug. */
   guideCode: (slug: string) => ["guide_codes", slug] as const,
@@ -148,6 +164,18 @@ export const keys = {
     ["unanswered_questions", groupKey] as const,
   /** Every group of unanswered questions (a prefix for `kv.list`). */
   unansweredQuestions: () => ["unanswered_questions"] as const,
+  /** A group of unanswered questions in its list's order: open by count then recency, resolved by date; same lifetime as the group. */
+  unansweredQuestionByRank: (
+    status: "open" | "resolved",
+    rank: readonly number[],
+    groupKey: string,
+  ) => ["unanswered_questions_by_rank", status, ...rank, groupKey] as const,
+  /** The open or resolved groups in their list's order (a prefix for `kv.list`). */
+  unansweredQuestionsByRank: (status: "open" | "resolved") =>
+    ["unanswered_questions_by_rank", status] as const,
+  /** How many groups of unanswered questions were opened on a UTC day (YYYY-MM-DD): the day's bound. */
+  unansweredQuestionsOpened: (day: string) =>
+    ["unanswered_questions_opened", day] as const,
 
   // --- Personal data: export, erasure, retention (lib/db/erasures.ts,
   // lib/db/passport_activity.ts, lib/db/personal_indexes.ts) -------------

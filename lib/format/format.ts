@@ -116,6 +116,15 @@ export function formatDate(
   }).format(new Date(bare ? `${iso}T12:00:00Z` : iso));
 }
 
+/** `octubre de 2026` / `October 2026`: a calendar month (`YYYY-MM`). */
+export function formatMonth(month: string, lang: Lang = DEFAULT_LANG): string {
+  return getFormatter<Intl.DateTimeFormat>("date", lang, {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${month}-15T12:00:00Z`));
+}
+
 /**
  * `22 nov 2026, 14:05`: an instant to the minute, in the municipality's
  * time zone. Spanish keeps the 24-hour clock of the spec's pages; another

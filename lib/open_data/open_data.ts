@@ -2,27 +2,33 @@
  * The portal's open data: daily visits per attraction and monthly ratings
  * per attraction, as CSV files (UTF-8, a header row, ISO dates) described
  * by a Frictionless Data Package (`datapackage.json`) that a city's
- * open-data portal can harvest. Nothing personal goes in: no notes, no
- * user, and every count under {@linkcode SUPPRESS_BELOW} is an empty cell,
- * so no tourist can be singled out by a small number.
- *
- * Visits are published for complete days only (up to yesterday in the
- * municipality's time zone), so a file does not change during the day it
- * is read; ratings by the month they were given, the current month so far.
+ * open-data portal can harvest, and the same figures the attraction pages
+ * show. Nothing personal goes in: no notes, no user, and every figure
+ * follows the disclosure rule (./disclosure.ts): closed periods only,
+ * frozen once published, and a blank where fewer than
+ * {@linkcode MIN_PEOPLE} people are behind it.
  */
 import { toCsv } from "./csv.ts";
-import { getLocalTime } from "@/lib/db/stats.ts";
-import { listMonthlyRatingCounts } from "@/lib/db/stats.ts";
 import {
-  getFirstVisitDay,
-  listDailyVisitCounts,
+  freezeClosedPeriods,
+  getPublishedMonth,
+  listPublishedDays,
+  listPublishedMonths,
   listRatedVisits,
 } from "@/lib/db/open_data.ts";
+import { getLocalTime } from "@/lib/db/stats.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import type { OpenDataLicense } from "./licenses.ts";
+import {
+  getClosedPeriods,
+  MIN_PEOPLE,
+  publishCount,
+  type PublishedRating,
+  publishRating,
+  publishTotal,
+} from "./disclosure.ts";
 
-/** Counts under this are published as an empty cell. */
-export const SUPPRESS_BELOW = 5;
+export { MIN_PEOPLE };
 
 /** The open data's files, by the name in their URL. */
 export const OPEN_DATA_FILES = {
@@ -55,81 +61,103 @@ export function getOpenDataUpdatedAt(now: Date, timeZone: string): string {
   return `${day}T00:00:00${iso}`;
 }
 
-function getYesterday(now: Date, timeZone: string): string {
-  const { day } = getLocalTime(now, timeZone);
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - 1);
-  return date.toISOString().slice(0, 10);
-}
-
-function suppress(count: number): number | "" {
-  return count < SUPPRESS_BELOW ? "" : count;
+/** Freezes what closed since the last read; the periods that may be published now. */
+async function getPublishable(
+  kv: Deno.Kv,
+  { now, data }: { now: Date; data: TourismData },
+): Promise<{ day: string; month: string }> {
+  const closed = getClosedPeriods(now, data.municipality.timeZone);
+  await freezeClosedPeriods(kv, closed);
+  return closed;
 }
 
 function getNames(data: TourismData): Map<string, string> {
   return new Map(data.attractions.map((a) => [a.slug, a.name]));
 }
 
-/** `fecha,atractivo,nombre,visitas`: one row per day and attraction with visits, up to yesterday. */
+/** `fecha,atractivo,nombre,visitas`: one row per closed day and attraction with visits, as frozen. */
 export async function buildDailyVisitsCsv(
   { kv, data, now }: Pick<OpenDataSource, "kv" | "data" | "now">,
 ): Promise<string> {
   const names = getNames(data);
-  const to = getYesterday(now, data.municipality.timeZone);
-  const from = await getFirstVisitDay(kv);
-  const rows = from && from <= to
-    ? await listDailyVisitCounts(kv, { from, to })
-    : [];
-  return toCsv(
-    rows.map((row) => [
-      row.day,
-      row.slug,
-      names.get(row.slug) ?? row.slug,
-      suppress(row.count),
-    ]),
-    { header: true, columns: ["fecha", "atractivo", "nombre", "visitas"] },
+  const { day } = await getPublishable(kv, { now, data });
+  const rows = (await listPublishedDays(kv, { to: day })).flatMap((
+    published,
+  ) =>
+    Object.entries(published.visits).sort(([a], [b]) => a < b ? -1 : 1).map((
+      [slug, count],
+    ) => [
+      published.day,
+      slug,
+      names.get(slug) ?? slug,
+      publishCount(count) ?? "",
+    ])
   );
+  return toCsv(rows, {
+    header: true,
+    columns: ["fecha", "atractivo", "nombre", "visitas"],
+  });
 }
 
-/** `mes,atractivo,nombre,calificaciones,promedio`: one row per month and attraction rated. */
+/** `mes,atractivo,nombre,calificaciones,promedio`: one row per closed month and attraction rated, as frozen. */
 export async function buildMonthlyRatingsCsv(
   { kv, data, now }: Pick<OpenDataSource, "kv" | "data" | "now">,
 ): Promise<string> {
   const names = getNames(data);
-  const toMonth = getLocalTime(now, data.municipality.timeZone).month;
-  const counts = await listMonthlyRatingCounts(kv, {
-    fromMonth: "0000-01",
-    toMonth,
-  });
-  const byMonth = new Map<string, { count: number; sum: number }>();
-  for (const { month, slug, rating, count } of counts) {
-    const id = `${month}\u0000${slug}`;
-    const total = byMonth.get(id) ?? { count: 0, sum: 0 };
-    total.count += count;
-    total.sum += rating * count;
-    byMonth.set(id, total);
-  }
-  const rows = [...byMonth.entries()].sort(([a], [b]) => a < b ? -1 : 1).map(
-    ([id, { count, sum }]) => {
-      const [month, slug] = id.split("\u0000");
-      const shown = count >= SUPPRESS_BELOW;
-      return [
-        month,
-        slug,
-        names.get(slug) ?? slug,
-        shown ? count : "",
-        shown ? (sum / count).toFixed(2) : "",
-      ];
-    },
-  );
+  const { month } = await getPublishable(kv, { now, data });
+  const rows = (await listPublishedMonths(kv))
+    .filter((published) => published.month <= month)
+    .flatMap((published) =>
+      Object.entries(published.ratings).filter(([, cell]) => cell.count > 0)
+        .sort(([a], [b]) => a < b ? -1 : 1).map(([slug, cell]) => {
+          const shown = publishRating(cell);
+          return [
+            published.month,
+            slug,
+            names.get(slug) ?? slug,
+            shown?.count ?? "",
+            shown ? shown.average.toFixed(2) : "",
+          ];
+        })
+    );
   return toCsv(rows, {
     header: true,
     columns: ["mes", "atractivo", "nombre", "calificaciones", "promedio"],
   });
 }
 
+/** An attraction's public figures: those of the last closed month, each null where the rule blanks it. */
+export interface AttractionFigures {
+  /** `YYYY-MM`: the month they are of. */
+  month: string;
+  rating: PublishedRating | null;
+  /** Verified visits in the month. */
+  visits: number | null;
+}
+
+/**
+ * The figures an attraction's page shows: its last closed month's, frozen
+ * like the open data's (the same ratings as the monthly file's row, and
+ * the visits as the total of the daily file's rows when the rule lets the
+ * total stand beside them), so no visit or rating moves a page until its
+ * month is over.
+ */
+export async function getAttractionFigures(
+  kv: Deno.Kv,
+  { slug, now, data }: { slug: string; now: Date; data: TourismData },
+): Promise<AttractionFigures> {
+  const { month } = await getPublishable(kv, { now, data });
+  const published = await getPublishedMonth(kv, month);
+  const ratings = published?.ratings[slug];
+  return {
+    month,
+    rating: ratings ? publishRating(ratings) : null,
+    visits: publishTotal(published?.visits[slug] ?? []),
+  };
+}
+
 const SUPPRESSION_NOTE =
-  `Vacío cuando el número es menor que ${SUPPRESS_BELOW}: se omite para que ninguna persona pueda ser identificada.`;
+  `Vacío cuando el número es menor que ${MIN_PEOPLE}: se omite para que ninguna persona pueda ser identificada.`;
 
 /** The Frictionless Data Package that describes both files. */
 export function buildDataPackage(
@@ -173,7 +201,7 @@ export function buildDataPackage(
         profile: "tabular-data-resource",
         title: "Visitas diarias por atractivo",
         description:
-          "Una fila por día y atractivo con al menos una visita verificada, hasta el día anterior a la actualización. Un día sin fila no tuvo visitas.",
+          "Una fila por día y atractivo con al menos una visita verificada, hasta el día anterior a la actualización. Un día sin fila no tuvo visitas. Un día publicado no cambia después.",
         format: "csv",
         mediatype: "text/csv",
         encoding: "utf-8",
@@ -192,7 +220,7 @@ export function buildDataPackage(
               type: "integer",
               title: "Visitas verificadas",
               description: SUPPRESSION_NOTE,
-              constraints: { minimum: SUPPRESS_BELOW },
+              constraints: { minimum: MIN_PEOPLE },
             },
           ],
           missingValues: [""],
@@ -205,7 +233,7 @@ export function buildDataPackage(
         profile: "tabular-data-resource",
         title: "Calificaciones mensuales por atractivo",
         description:
-          "Calificaciones vigentes por el mes en que se dieron (el mes en curso, hasta la actualización). Sin notas.",
+          "Calificaciones por el mes en que se dieron, de los meses ya terminados (el mes en curso se publica cuando termina). Un mes publicado no cambia después. Sin notas.",
         format: "csv",
         mediatype: "text/csv",
         encoding: "utf-8",
@@ -223,7 +251,7 @@ export function buildDataPackage(
               type: "integer",
               title: "Calificaciones",
               description: SUPPRESSION_NOTE,
-              constraints: { minimum: SUPPRESS_BELOW },
+              constraints: { minimum: MIN_PEOPLE },
             },
             {
               name: "promedio",
@@ -231,7 +259,7 @@ export function buildDataPackage(
               title: "Promedio de estrellas (1 a 5)",
               description:
                 "Con dos decimales. Vacío cuando las calificaciones del mes son menos de " +
-                `${SUPPRESS_BELOW}.`,
+                `${MIN_PEOPLE}.`,
               constraints: { minimum: 1, maximum: 5 },
             },
           ],

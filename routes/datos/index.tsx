@@ -2,8 +2,8 @@ import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
 import {
   getOpenDataUpdatedAt,
+  MIN_PEOPLE,
   OPEN_DATA_FILES,
-  SUPPRESS_BELOW,
 } from "@/lib/open_data/open_data.ts";
 import type { OpenDataLicense } from "@/lib/open_data/licenses.ts";
 import { localizeData } from "@/lib/data/translations.ts";
@@ -100,7 +100,7 @@ export default function openDataPage(deps: AppDeps) {
                 <h2>{tr("howMade")}</h2>
                 <ul>
                   <li>{tr("format", { name })}</li>
-                  <li>{tr("noPersonalData", { min: SUPPRESS_BELOW })}</li>
+                  <li>{tr("noPersonalData", { min: MIN_PEOPLE })}</li>
                   <li>
                     {tr("updated", {
                       date: formatDate(updated, timeZone, lang),

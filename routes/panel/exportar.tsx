@@ -3,9 +3,9 @@ import { recordStaffAction } from "@/lib/db/audit.ts";
 import {
   buildDailyVisitsCsv,
   buildMonthlyRatingsCsv,
+  MIN_PEOPLE,
   OPEN_DATA_FILES,
   streamRatingsWithNotesCsv,
-  SUPPRESS_BELOW,
 } from "@/lib/open_data/open_data.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
@@ -48,7 +48,7 @@ export default function exportPage(deps: AppDeps) {
             <p class="lead">
               Los mismos archivos que cualquiera puede descargar en{" "}
               <a href="/datos">/datos</a>: sin datos personales y con las cifras
-              menores que {SUPPRESS_BELOW}{" "}
+              menores que {MIN_PEOPLE}{" "}
               en blanco. Cada descarga queda en la auditoría.
             </p>
             <ul>

@@ -13,6 +13,7 @@ import {
   formatDistance,
   formatMinutes,
   formatMoney,
+  formatMonth,
   formatRating,
   getCategoryLabel,
 } from "@/lib/format/format.ts";
@@ -27,7 +28,11 @@ import {
   renderNotFoundPage,
   renderPage,
 } from "@/routes/_app.tsx";
-import { getAttractionStats } from "@/lib/passport/tourist_route.ts";
+import {
+  type AttractionFigures,
+  getAttractionFigures,
+  MIN_PEOPLE,
+} from "@/lib/open_data/open_data.ts";
 import { getPageCardPath } from "@/lib/og/card_url.ts";
 import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
 import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/geo.ts";
@@ -38,12 +43,10 @@ import {
   type UpcomingEvent,
 } from "@/lib/events/upcoming.ts";
 
-type Stats = Awaited<ReturnType<typeof getAttractionStats>>;
-
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
   return createPageRouter(deps).get("/:slug", (c) =>
-    // Its visit count, average and events may lag by PAGE_TTL_MS.
+    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS.
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
       const lang = getLang(c);
       const loaded = deps.data.current();
@@ -55,7 +58,11 @@ export default function attraction(deps: AppDeps) {
       const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
       const card = { kind: "attraction", slug: found.slug } as const;
-      const stats = await getAttractionStats(deps.kv, found.slug);
+      const figures = await getAttractionFigures(deps.kv, {
+        slug: found.slug,
+        now: deps.now(),
+        data: loaded.data,
+      });
       return renderPage(c, deps, {
         head: {
           title: getPageTitle(lang, found.name, deps),
@@ -72,7 +79,7 @@ export default function attraction(deps: AppDeps) {
             attraction={found}
             data={data}
             lang={lang}
-            stats={stats}
+            figures={figures}
             events={getUpcomingEvents(data.events, {
               now: deps.now(),
               timeZone: data.municipality.timeZone,
@@ -85,12 +92,13 @@ export default function attraction(deps: AppDeps) {
 }
 
 function AttractionPage(
-  { attraction, data, lang, stats, events }: {
+  { attraction, data, lang, figures, events }: {
     attraction: Attraction;
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
     lang: Lang;
-    stats: Stats;
+    /** The last closed month's ratings and visits, as the disclosure rule lets them out. */
+    figures: AttractionFigures;
     /** This attraction's events that are not over. */
     events: UpcomingEvent[];
   },
@@ -124,23 +132,32 @@ function AttractionPage(
             <DataText of={attraction} field="summary" lang={lang} />
           </p>
           <p class="rating-line">
-            {stats.averageRating === null
-              ? <span>{t(lang, "page_attraction.noRatings")}</span>
+            {figures.rating === null
+              ? (
+                <span>
+                  {t(lang, "page_attraction.fewRatings", {
+                    min: MIN_PEOPLE,
+                    month: formatMonth(figures.month, lang),
+                  })}
+                </span>
+              )
               : (
                 <>
-                  <Stars value={stats.averageRating} />
+                  <Stars value={figures.rating.average} />
                   {tRich(lang, "page_attraction.rating", {
                     b: bold,
-                    average: formatRating(stats.averageRating, lang),
-                    count: stats.ratingCount,
+                    average: formatRating(figures.rating.average, lang),
+                    count: figures.rating.count,
+                    month: formatMonth(figures.month, lang),
                   })}
                 </>
               )}
-            {stats.visitCount > 0 && (
+            {figures.visits !== null && (
               <span class="rating-line__visits">
                 <Icon name="users" />
                 {t(lang, "page_attraction.visits", {
-                  count: stats.visitCount,
+                  count: figures.visits,
+                  month: formatMonth(figures.month, lang),
                 })}
               </span>
             )}
