@@ -77,6 +77,14 @@ export interface PageHead {
   meta?: Record<string, string>;
   /** A same-site path the page goes on to by itself (`<meta http-equiv="refresh">`). */
   refreshTo?: string;
+  /**
+   * The query parameters the page shows, as it understood them
+   * (`{ categoria: "museo" }`): the language switcher keeps these and
+   * nothing else of the request's query. A page may be cached and served
+   * to everyone, so a visitor's guide code from a poster or a tracking tag
+   * must never be written into it.
+   */
+  query?: Record<string, string | undefined>;
 }
 
 /**
@@ -180,6 +188,16 @@ function localizeHref(lang: Lang, href: string): string {
   }`;
 }
 
+/** `?a=1&b=2` of the parameters that have a value, or "". */
+function formatQuery(query: PageHead["query"] = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value) params.set(name, value);
+  }
+  const search = params.toString();
+  return search ? `?${search}` : "";
+}
+
 /**
  * The page shell: head, skip link, header (language offer, demo notice,
  * brand, language switcher, chat, menu), main landmark, footer. Everything
@@ -191,7 +209,6 @@ export function Layout(
     head,
     assets,
     path,
-    search = "",
     origin,
     alternates = true,
     children,
@@ -205,8 +222,6 @@ export function Layout(
      * and is the same page in each language for the switcher.
      */
     path: string;
-    /** The request's query (`?categoria=museo`), kept by the switcher. */
-    search?: string;
     /** The public origin (`BASE_URL`'s or the request's): head URLs are absolute. */
     origin?: string;
     /** The `hreflang` links to this page in each language (not on error pages). */
@@ -223,6 +238,7 @@ export function Layout(
   /** This page in each language: the canonical address, else the request's path. */
   const pageIn = (other: Lang) =>
     absolute(localizeUrl(other, head.url ?? path));
+  const search = formatQuery(head.query);
   const v = encodeURIComponent(site.dataVersion);
   const section = path === "/"
     ? "/"

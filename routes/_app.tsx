@@ -79,7 +79,6 @@ export function renderPage(
   },
 ): Response {
   const lang = getLang(c);
-  const query = new URL(c.req.url).search;
   const html = renderToString(
     <Layout
       site={getSiteInfo(deps.data.current(), {
@@ -89,7 +88,6 @@ export function renderPage(
       head={head}
       assets={getAssets()}
       path={splitLangPath(c.req.path).path}
-      search={query}
       origin={getPublicOrigin(c, deps.config)}
       alternates={status < 400}
     >

@@ -68,8 +68,28 @@ interface Mount<D, E extends Env> {
   built?: Promise<{ group: Hono<E>; mounted: MountedRoutes[] }>;
 }
 
+/** A route of the table: its method (`ALL` for middleware and mounts) and path pattern. */
+export interface ListedRoute {
+  method: string;
+  path: string;
+}
+
+/** Each app's lazy mounts, for {@linkcode LazyRoutes.of}. */
+// deno-lint-ignore no-explicit-any -- any app's, whatever its deps and env
+const lazyRoutesByApp = new WeakMap<Hono<any>, LazyRoutes<any, any>>();
+
 /** Mounts route modules on `app` that are imported when first asked for. */
 export class LazyRoutes<D, E extends Env> {
+  /**
+   * The lazy mounts made on `app`, if any: how a tool that must see every
+   * route (the property test of all routes) reaches the routes behind them.
+   */
+  static of<E extends Env>(
+    app: Hono<E>,
+  ): LazyRoutes<unknown, E> | undefined {
+    return lazyRoutesByApp.get(app);
+  }
+
   readonly #app: Hono<E>;
   readonly #deps: D;
   readonly #createGroup: () => Hono<E>;
@@ -77,6 +97,8 @@ export class LazyRoutes<D, E extends Env> {
   readonly #onError: ErrorHandler<E>;
   readonly #use: () => MiddlewareHandler<E>[];
   readonly #mounts: Mount<D, E>[] = [];
+  /** The handlers that hand a mount's requests to its sub-app. */
+  readonly #mountHandlers = new Set<Handler<E>>();
 
   /**
    * `createGroup` makes an empty sub-app of the app's kind (`new Hono()`);
@@ -102,6 +124,7 @@ export class LazyRoutes<D, E extends Env> {
     this.#notFound = notFound;
     this.#onError = onError;
     this.#use = use;
+    lazyRoutesByApp.set(app, this);
   }
 
   /**
@@ -125,6 +148,7 @@ export class LazyRoutes<D, E extends Env> {
       const { group } = await this.#build(mount);
       return await group.fetch(c.req.raw, c.env);
     };
+    this.#mountHandlers.add(handler);
     // `/x/*` takes `/x` itself too.
     this.#app.all(
       options.exact ? prefix : `${prefix === "/" ? "" : prefix}/*`,
@@ -144,6 +168,24 @@ export class LazyRoutes<D, E extends Env> {
       this.#mounts.filter((m) => filter(m.prefix)).map((m) => this.#build(m)),
     );
     return built.flatMap((b) => b.mounted);
+  }
+
+  /**
+   * Every route of the app, the mounts' own in place of the mounts
+   * (imported for it): each method and path pattern once, middleware
+   * included as `ALL`.
+   */
+  async listRoutes(): Promise<ListedRoute[]> {
+    const groups = await Promise.all(this.#mounts.map((m) => this.#build(m)));
+    const routes = [
+      ...this.#app.routes.filter((r) => !this.#mountHandlers.has(r.handler)),
+      ...groups.flatMap(({ group }) => group.routes),
+    ];
+    const seen = new Map<string, ListedRoute>();
+    for (const { method, path } of routes) {
+      seen.set(`${method} ${path}`, { method, path });
+    }
+    return [...seen.values()];
   }
 
   #build(

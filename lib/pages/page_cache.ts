@@ -294,7 +294,10 @@ function toResponse(
 /**
  * Answers a public page through `pageCache`, keyed by the data-set version,
  * the public origin and `key` (the path, plus any query the page reads), in
- * the coding the client accepts. Not cached: no cache configured, anything
+ * the coding the client accepts. A cached page is served to everyone, so it
+ * shows no more of the query than its key holds: the layout's links keep
+ * only the parameters the page names (`PageHead.query`), never a guide code
+ * from a poster or a tracking tag. Not cached: no cache configured, anything
  * but GET, and requests with an `Authorization` header. A session cookie
  * (a guest passport or a sign-in) does not matter: these pages show nothing
  * of the visitor, so the tourists who use the portal most are served from

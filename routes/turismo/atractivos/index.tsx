@@ -47,6 +47,7 @@ export default function attractions(deps: AppDeps) {
           shareTitle: title,
           // One canonical list: the category filter is a view of it.
           url: "/turismo/atractivos",
+          query: { categoria: category },
         },
         body: (
           <>

@@ -13,6 +13,7 @@ import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import {
   buildDirectory,
   type Directory,
+  formatNear,
   getDirectoryUrl,
   parseNear,
   parseProviderType,
@@ -58,6 +59,10 @@ export default function services(deps: AppDeps) {
           // The canonical list has no location; a visitor's own is not indexed.
           url: localizePath(lang, getDirectoryUrl({ type })),
           robots: near.location ? "noindex" : undefined,
+          query: {
+            tipo: type,
+            cerca: near.location && formatNear(near.location),
+          },
         },
         body: (
           <ServicesPage
