@@ -16,6 +16,7 @@
  */
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
+import { listShownNotes } from "./moderation.ts";
 
 /** The stamp counts the badge funnel shows: a first stamp, then the badges' milestones. */
 export const FUNNEL_STAMPS = [1, 5, 10, 17] as const;
@@ -386,7 +387,8 @@ export async function getDashboard(
     listRange<Deno.KvU64>(kv, keys.ticketCountsByDay(), from, to),
     listAll<Deno.KvU64>(kv, keys.ratingCounts()),
     listRange<Deno.KvU64>(kv, keys.chatCountsByDay(), from, to),
-    listLatestNotes(kv, { limit: notesLimit }),
+    // Read from the visits: a note an admin hid never reaches the dashboard.
+    listShownNotes(kv, { limit: notesLimit }),
   ]);
 
   const perSlug = new Map<string, number>(slugs.map((slug) => [slug, 0]));
@@ -497,7 +499,7 @@ export async function getDashboard(
       };
     }),
     chatByDay: [...chatDays.values()],
-    latestNotes: notes.values,
+    latestNotes: notes,
   };
 }
 
