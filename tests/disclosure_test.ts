@@ -393,3 +393,28 @@ Deno.test("publishTotal: a total stands only if its blanks cannot be given back"
   assert.equal(publishTotal([2, 2]), null, "under 5 in all");
   assert.equal(publishTotal([]), null);
 });
+
+Deno.test("GET /datos: the rule is said in each language", async (t) => {
+  await using ctx = await createTestContext();
+  for (
+    const [path, phrases] of [
+      ["/datos", [
+        /Ninguna cifra viene de menos de 5 personas/,
+        /Solo publicamos periodos cerrados/,
+        /Lo publicado ya no cambia/,
+        /un total con el que se pueda deducir una celda vacía/,
+      ]],
+      ["/en/datos", [
+        /No figure comes from fewer than 5 people/,
+        /We only publish periods that are over/,
+        /What is published never changes afterwards/,
+        /a total that would let anyone work out a blank cell/,
+      ]],
+    ] as const
+  ) {
+    await t.step(path, async () => {
+      const text = toText(await getText(ctx, path));
+      for (const phrase of phrases) assert.match(text, phrase);
+    });
+  }
+});

@@ -101,6 +101,8 @@ export default function openDataPage(deps: AppDeps) {
                 <ul>
                   <li>{tr("format", { name })}</li>
                   <li>{tr("noPersonalData", { min: MIN_PEOPLE })}</li>
+                  <li>{tr("closedPeriods")}</li>
+                  <li>{tr("noTotals", { min: MIN_PEOPLE })}</li>
                   <li>
                     {tr("updated", {
                       date: formatDate(updated, timeZone, lang),
