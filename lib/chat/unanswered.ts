@@ -6,6 +6,7 @@
  * tourism office (lib/db/unanswered_questions.ts).
  */
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
+import { maskPersonalData } from "./mask.ts";
 import {
   type QuestionGroup,
   recordUnansweredQuestion,
@@ -90,23 +91,14 @@ export async function* stripNoDataMarkerFromStream(
   await noted;
 }
 
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
-// A run of digits with the separators people type: 7 or more digits in all.
-const PHONE = /\+?\d[\d\s().-]{5,}\d/g;
-
 /**
- * A question as it is kept: e-mail addresses and phone numbers masked,
- * spaces collapsed, cut to {@linkcode MAX_QUESTION_LENGTH} characters.
+ * A question as it is kept: personal data masked ({@linkcode maskPersonalData}:
+ * e-mails, phones, CURP, RFC, INE, cards, addresses, names), spaces
+ * collapsed, cut to {@linkcode MAX_QUESTION_LENGTH} characters after
+ * masking, so a cut never leaves half an address unmasked.
  */
 export function maskQuestion(question: string): string {
-  const masked = question
-    .replace(EMAIL, "[correo]")
-    .replace(
-      PHONE,
-      (run) => run.replace(/\D/g, "").length >= 7 ? "[teléfono]" : run,
-    )
-    .replace(/\s+/g, " ")
-    .trim();
+  const masked = maskPersonalData(question).replace(/\s+/g, " ").trim();
   return [...masked].slice(0, MAX_QUESTION_LENGTH).join("");
 }
 

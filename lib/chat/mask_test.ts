@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { maskPersonalData, MASKS } from "./mask.ts";
+import corpus from "./mask_corpus.json" with { type: "json" };
+
+/**
+ * One entry of the corpus: a visitor's question; with personal data, the
+ * placeholders it must get (`masks`), the pieces that must be gone
+ * (`gone`) and the words that must survive (`keep`); without, nothing.
+ */
+interface Entry {
+  q: string;
+  masks?: string[];
+  gone?: string[];
+  keep?: string[];
+}
+
+const ENTRIES: Entry[] = corpus;
+const PLACEHOLDERS = Object.values(MASKS) as string[];
+
+Deno.test("maskPersonalData: the corpus", async (t) => {
+  const withData = ENTRIES.filter((e) => e.masks);
+  const without = ENTRIES.filter((e) => !e.masks);
+  assert.ok(ENTRIES.length >= 100, `${ENTRIES.length} questions`);
+  assert.ok(withData.length >= 50 && without.length >= 50);
+  for (const mask of PLACEHOLDERS) {
+    assert.ok(
+      withData.filter((e) => e.masks!.includes(mask)).length >= 4,
+      `several questions with ${mask}`,
+    );
+  }
+
+  await t.step("every piece of personal data is masked, with its kind", () => {
+    const failures = withData.flatMap((entry) => {
+      const out = maskPersonalData(entry.q);
+      const wrong = [
+        ...entry.masks!.filter((m) => !out.includes(m)).map((m) => `no ${m}`),
+        ...entry.gone!.filter((g) => out.includes(g.normalize("NFKC")))
+          .map((g) => `kept "${g}"`),
+        ...entry.keep!.filter((k) => !out.includes(k)).map((k) =>
+          `lost "${k}"`
+        ),
+      ];
+      return wrong.length ? [`${entry.q}\n  -> ${out}\n  ${wrong}`] : [];
+    });
+    assert.deepEqual(failures, []);
+  });
+
+  await t.step("questions without personal data come back unchanged", () => {
+    const changed = without.flatMap((entry) => {
+      const out = maskPersonalData(entry.q);
+      return out === entry.q ? [] : [`${entry.q}\n  -> ${out}`];
+    });
+    assert.deepEqual(changed, []);
+  });
+});
+
+Deno.test("maskPersonalData: full-width characters are read as plain ones", () => {
+  assert.equal(
+    maskPersonalData("ｍｉ ｃｏｒｒｅｏ： ａｎａ＠ｅｊｅｍｐｌｏ．ｃｏｍ"),
+    "mi correo: [correo]",
+  );
+  assert.equal(
+    maskPersonalData("tel ３３ １２３４ ５６７８"),
+    "tel [teléfono]",
+  );
+});
