@@ -73,6 +73,13 @@ export function getRecordText(
   return tPrivacy(lang, `record_${record.id}_${part}`);
 }
 
+/** How many days an unanswered question is kept, as the record table says. */
+function getQuestionDays(records: readonly PersonalRecord[]): number {
+  const kept = records.find((r) => r.id === "unanswered_questions")
+    ?.retention[0]?.retention;
+  return kept?.kind === "period" && kept.ms ? kept.ms / 86_400_000 : 0;
+}
+
 /** A period as a tourist reads it: `24 meses sin usarse`, `365 días desde que se crea`. */
 function describeRetention(
   lang: Lang,
@@ -254,7 +261,7 @@ export function PrivacyNotice(props: PrivacyNoticeProps) {
           <h3 id="pasaporte">{tr("passportTitle")}</h3>
           <p>{tr("passport")}</p>
           <h3 id="asistente">{tr("assistantTitle")}</h3>
-          <p>{tr("assistant", { provider })}</p>
+          <p>{tr("assistant", { provider, days: getQuestionDays(records) })}</p>
           <h3 id="personal">{tr("staffTitle")}</h3>
           <p>{tr("staff")}</p>
           <h3 id="cookies">{tr("cookiesTitle")}</h3>

@@ -8,18 +8,41 @@ import assert from "node:assert/strict";
 import { NO_DATA_MARKER } from "@/lib/chat/unanswered.ts";
 import { listStaffActions } from "@/lib/db/audit.ts";
 import { keys } from "@/lib/db/keys.ts";
-import { listQuestionGroups } from "@/lib/db/unanswered_questions.ts";
+import {
+  listQuestionGroups,
+  MAX_NEW_GROUPS_PER_DAY,
+  QUESTION_PAGE_SIZE,
+  type QuestionGroup,
+  type QuestionStatus,
+} from "@/lib/db/unanswered_questions.ts";
 import { startFakeOpenAI } from "./fake_openai.ts";
 import {
   assertJson,
   createTestContext,
   postJson,
   signInStaff,
+  type TestContext,
 } from "./test_utils.ts";
 
 const ORIGIN = "http://localhost";
 const ANSWER = "No tengo ese dato; confírmalo en el módulo de turismo.";
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every kept group of a list, all pages. */
+async function listGroups(ctx: TestContext, status: QuestionStatus) {
+  const groups: QuestionGroup[] = [];
+  let cursor = "";
+  do {
+    const page = await listQuestionGroups(ctx.deps.kv, {
+      status,
+      now: ctx.clock.now(),
+      cursor,
+    });
+    groups.push(...page.values);
+    cursor = page.cursor;
+  } while (cursor);
+  return groups;
+}
 
 Deno.test("POST /api/chat: unanswered questions", async (t) => {
   await using fake = startFakeOpenAI();
@@ -43,7 +66,7 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
         fake.lastRequest().body.messages[0].content,
         /empieza tu respuesta exactamente con \[SIN_DATOS\]/,
       );
-      const { open } = await listQuestionGroups(ctx.deps.kv, ctx.clock.now());
+      const open = await listGroups(ctx, "open");
       assert.equal(open.length, 1);
       assert.equal(
         open[0].text,
@@ -97,7 +120,7 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
         }),
         200,
       );
-      const { open } = await listQuestionGroups(ctx.deps.kv, ctx.clock.now());
+      const open = await listGroups(ctx, "open");
       assert.equal(open.length, 2);
       assert.equal(open[0].key, "clases cata tequila");
       assert.equal(open[0].count, 2);
@@ -113,7 +136,7 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
     assert.deepEqual(await assertJson(res, 200), {
       reply: "La Plaza abre todo el día.",
     });
-    const { open } = await listQuestionGroups(ctx.deps.kv, ctx.clock.now());
+    const open = await listGroups(ctx, "open");
     assert.equal(open.length, 2);
   });
 
@@ -139,10 +162,8 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
         body: new URLSearchParams({ grupo: key }).toString(),
       });
       assert.equal(res.status, 303);
-      const { open, resolved } = await listQuestionGroups(
-        ctx.deps.kv,
-        ctx.clock.now(),
-      );
+      const open = await listGroups(ctx, "open");
+      const resolved = await listGroups(ctx, "resolved");
       assert.equal(open.length, 1);
       assert.deepEqual(resolved.map((g) => g.key), [key]);
       const { values } = await listStaffActions(ctx.deps.kv);
@@ -171,10 +192,156 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
     );
     assert.ok(entry.value);
     ctx.clock.advance(90 * DAY_MS + 1);
-    const { open, resolved } = await listQuestionGroups(
-      ctx.deps.kv,
-      ctx.clock.now(),
-    );
+    const open = await listGroups(ctx, "open");
+    const resolved = await listGroups(ctx, "resolved");
     assert.deepEqual([open.length, resolved.length], [0, 0]);
   });
+});
+
+Deno.test("POST /api/chat: a kept question holds no personal data", async () => {
+  await using fake = startFakeOpenAI();
+  await using ctx = await createTestContext({
+    openai: fake.client({ timeout: 10_000, maxRetries: 0 }),
+  });
+  fake.respondWith({ type: "reply", content: `${NO_DATA_MARKER} ${ANSWER}` });
+  const pieces = [
+    "Juan Pérez",
+    "PEGJ850315HJCRRN07",
+    "PEGJ850315AB1",
+    "123456789",
+    "4111 1111 1111 1111",
+    "juan.perez arroba gmail punto com",
+    "33.1234.5678",
+    "Av. Juárez #45 int. 2",
+  ];
+  const res = await postJson(ctx, "/api/chat", {
+    message: `Me llamo ${pieces[0]}, CURP ${pieces[1]}, RFC ${pieces[2]}, ` +
+      `mi INE con CIC ${pieces[3]}, tarjeta ${pieces[4]}, correo ${
+        pieces[5]
+      }, cel ${pieces[6]}, vivo en ${pieces[7]}. ¿Hay tours en bicicleta?`,
+  });
+  assert.deepEqual(await assertJson(res, 200), { reply: ANSWER });
+  const [group] = await listGroups(ctx, "open");
+  assert.equal(
+    group.text,
+    "Me llamo [nombre], CURP [CURP], RFC [RFC], mi INE con CIC [INE], " +
+      "tarjeta [tarjeta], correo [correo], cel [teléfono], vivo en " +
+      "[dirección]. ¿Hay tours en bicicleta?",
+  );
+  const stored = JSON.stringify(
+    await Array.fromAsync(ctx.deps.kv.list({ prefix: [] })),
+    (_, value) => typeof value === "bigint" ? String(value) : value,
+  ).normalize("NFC");
+  for (const piece of [...pieces, "Juan", "Pérez", "juan", "1234", "Juárez"]) {
+    assert.ok(!stored.includes(piece), piece);
+  }
+});
+
+Deno.test("unanswered questions: a flood on one day stays within its bound, and the console pages to every kept question", async () => {
+  await using fake = startFakeOpenAI();
+  await using ctx = await createTestContext({
+    openai: fake.client({ timeout: 10_000, maxRetries: 0 }),
+    clockStart: new Date("2026-11-02T15:00:00Z"),
+    env: { TRUST_PROXY: "true" },
+  });
+  fake.respondWith({ type: "reply", content: `${NO_DATA_MARKER} ${ANSWER}` });
+  let ip = 0;
+  const ask = async (message: string) => {
+    ip++;
+    const res = await postJson(ctx, "/api/chat", { message }, {
+      "x-forwarded-for": `10.${ip >> 16 & 255}.${ip >> 8 & 255}.${ip & 255}`,
+    });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  };
+  for (const message of ["¿Hay tours en bicicleta?", "¿Rentan caballos?"]) {
+    await ask(message);
+  }
+  await ask("¿Hay TOURS en bicicleta?");
+  await ask("Is there a vegan restaurant?");
+
+  // The next day, 1,050 distinct questions arrive at once (in waves of 75),
+  // more than the old 1,000-key read, all sorting before the real ones.
+  ctx.clock.advance(DAY_MS);
+  const junk = Array.from(
+    { length: 1050 },
+    (_, i) => `aaa junk ${String(i).padStart(4, "0")}`,
+  );
+  for (let i = 0; i < junk.length; i += 75) {
+    await Promise.all(junk.slice(i, i + 75).map(ask));
+  }
+  await ask("¿Hay globo aerostático?");
+  ctx.clock.advance(DAY_MS);
+  await ask("¿Hay globo aerostático?");
+
+  const open = await listGroups(ctx, "open");
+  const flooded = open.filter((g) => g.key.startsWith("aaa junk"));
+  assert.equal(flooded.length, MAX_NEW_GROUPS_PER_DAY);
+  assert.deepEqual(
+    open.filter((g) => !g.key.startsWith("aaa junk")).map((g) => [
+      g.key,
+      g.count,
+    ]),
+    [
+      ["tours bicicleta", 2],
+      ["globo aerostatico", 1],
+      ["rentan caballos", 1],
+      ["vegan restaurant", 1],
+    ],
+    "by count, then most recent; the flooded day's late question waits for the next day",
+  );
+
+  // The console: the first page, then "Siguientes pendientes" to the end.
+  const admin = await signInStaff(ctx);
+  const seen: string[] = [];
+  let path: string | undefined = "/panel/preguntas";
+  let pages = 0;
+  while (path) {
+    const page = await ctx.app.request(path, { headers: { cookie: admin } });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    seen.push(
+      ...[...html.matchAll(/name="grupo" value="([^"]+)"/g)].map((m) => m[1]),
+    );
+    path = html.match(/href="(\/panel\/preguntas\?desde=[^"]+)"/)?.[1]
+      .replaceAll("&amp;", "&");
+    pages++;
+  }
+  assert.equal(pages, Math.ceil(open.length / QUESTION_PAGE_SIZE));
+  assert.deepEqual(seen, open.map((g) => g.key));
+  assert.equal(seen[0], "tours bicicleta");
+  assert.equal(seen.at(-1), "vegan restaurant");
+
+  const edited = await ctx.app.request("/panel/preguntas?desde=garbage", {
+    headers: { cookie: admin },
+  });
+  assert.equal(edited.status, 200, "an edited cursor starts again");
+  await edited.body?.cancel();
+});
+
+Deno.test("the privacy notice says what is kept of a question, how long, and that it is masked", async () => {
+  await using ctx = await createTestContext();
+  for (
+    const [path, words] of [
+      ["/aviso-de-privacidad", [
+        "guardamos solo el texto de la pregunta",
+        "ocultamos los datos personales",
+        "CURP, RFC, datos de la INE, números de tarjeta, direcciones y nombres",
+        "La borramos 90 días después de la última vez",
+      ]],
+      ["/en/aviso-de-privacidad", [
+        "we keep only the text of the question",
+        "we hide the personal data we recognise",
+        "CURP, RFC, INE voter ID details, card numbers, street addresses and names",
+        "We delete it 90 days after the last time",
+      ]],
+    ] as const
+  ) {
+    const res = await ctx.app.request(path);
+    assert.equal(res.status, 200);
+    const html = (await res.text()).replaceAll("&#39;", "'");
+    for (const said of words) {
+      assert.ok(html.includes(said), `${path}: ${said}`);
+    }
+  }
 });

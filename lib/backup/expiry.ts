@@ -16,7 +16,10 @@ import {
   STAFF_IDLE_MS,
   STAFF_LINK_TTL_MS,
 } from "@/lib/db/staff_sessions.ts";
-import { QUESTION_RETENTION_MS } from "@/lib/db/unanswered_questions.ts";
+import {
+  OPENED_COUNT_TTL_MS,
+  QUESTION_RETENTION_MS,
+} from "@/lib/db/unanswered_questions.ts";
 import { FLOW_TTL_MS, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
 import { GUEST_PASSPORT_TTL_MS } from "@/lib/passport/guest.ts";
 import { CLAIM_TTL_MS } from "@/lib/tickets/create_ticket.ts";
@@ -51,6 +54,8 @@ export const EXPIRING_FAMILIES: ReadonlyMap<string, number> = new Map<
   [keys.staffSession("")[0], STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS],
   [keys.staffActions()[0], AUDIT_RETENTION_MS],
   [keys.unansweredQuestions()[0], QUESTION_RETENTION_MS],
+  [keys.unansweredQuestionsByRank("open")[0], QUESTION_RETENTION_MS],
+  [keys.unansweredQuestionsOpened("")[0], OPENED_COUNT_TTL_MS],
 ]);
 
 /** The lifetime an exported entry gets (see the module's doc), or `undefined`: permanent. */

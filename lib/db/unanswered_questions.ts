@@ -4,7 +4,10 @@
  * with its count, the last question as asked (masked, at most 200
  * characters), and when it was first and last asked. Nothing else of the
  * visitor: no IP, no user id. A group is kept 90 days after its last
- * question (`expireIn`), then KV drops it.
+ * question (`expireIn`), then KV drops it. The console lists the groups
+ * through an index in its order (`unanswered_questions_by_rank`), written
+ * in the same atomic as the group, a page at a time; a per-day counter
+ * bounds how many groups a day can open.
  */
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
@@ -14,8 +17,22 @@ import type { StaffMember } from "@/lib/staff/types.ts";
 /** How long a question is kept after it was last asked: 90 days. */
 export const QUESTION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** The most groups the console reads at once. */
-export const MAX_QUESTION_GROUPS = 1000;
+/** How long a day's count of opened groups is kept: the day, and a margin. */
+export const OPENED_COUNT_TTL_MS = 2 * 24 * 60 * 60 * 1000;
+
+/**
+ * The most new groups opened on one UTC day: past it, that day's new
+ * questions are not kept (those of groups already open still count), so a
+ * flood of distinct junk on one day stays within 200 groups and cannot
+ * push out other days' questions. At most 90 × 200 = 18,000 groups in all.
+ */
+export const MAX_NEW_GROUPS_PER_DAY = 200;
+
+/** How many groups one page of the console lists. */
+export const QUESTION_PAGE_SIZE = 50;
+
+/** Whether a group still waits for the data set (`open`) or was `resolved`. */
+export type QuestionStatus = "open" | "resolved";
 
 /** A group of similar unanswered questions, as stored. */
 export interface QuestionGroup {
@@ -35,18 +52,39 @@ export interface QuestionGroup {
   resolvedBy: string | null;
 }
 
+/** Where a group sits in its list: open by count then recency, resolved by date. */
+function getRankKey(group: QuestionGroup) {
+  return group.resolvedAt
+    ? keys.unansweredQuestionByRank("resolved", [
+      -Date.parse(group.resolvedAt),
+    ], group.key)
+    : keys.unansweredQuestionByRank("open", [
+      -group.count,
+      -Date.parse(group.lastAskedAt),
+    ], group.key);
+}
+
 /**
  * Counts one unanswered question in its group. A question of a resolved
  * group opens it again (the data set still does not answer it), counted
- * from one.
+ * from one. A question that would open a new group once the day's
+ * {@linkcode MAX_NEW_GROUPS_PER_DAY} are open is not kept: null.
  */
 export async function recordUnansweredQuestion(
   kv: Deno.Kv,
   { key, text, now }: { key: string; text: string; now: Date },
-): Promise<QuestionGroup> {
+): Promise<QuestionGroup | null> {
   const groupKey = keys.unansweredQuestion(key);
+  const openedKey = keys.unansweredQuestionsOpened(
+    now.toISOString().slice(0, 10),
+  );
   return await runTransaction(async () => {
-    const entry = await kv.get<QuestionGroup>(groupKey);
+    const [entry, opened] = await kv.getMany<[QuestionGroup, Deno.KvU64]>([
+      groupKey,
+      openedKey,
+    ]);
+    const openedToday = opened.value?.value ?? 0n;
+    if (!entry.value && openedToday >= MAX_NEW_GROUPS_PER_DAY) return null;
     const old = entry.value?.resolvedAt ? null : entry.value;
     const at = now.toISOString();
     const group: QuestionGroup = {
@@ -58,44 +96,70 @@ export async function recordUnansweredQuestion(
       resolvedAt: null,
       resolvedBy: null,
     };
-    const result = await commit(
-      kv.atomic().check(entry).set(groupKey, group, {
-        expireIn: QUESTION_RETENTION_MS,
-      }),
-    );
-    return result.ok ? group : CONFLICT;
+    const operation = kv.atomic().check(entry)
+      .set(groupKey, group, { expireIn: QUESTION_RETENTION_MS })
+      .set(getRankKey(group), group, { expireIn: QUESTION_RETENTION_MS });
+    if (entry.value) operation.delete(getRankKey(entry.value));
+    else {
+      // Only a new group takes one of the day's places.
+      operation.check(opened).set(
+        openedKey,
+        new Deno.KvU64(openedToday + 1n),
+        { expireIn: OPENED_COUNT_TTL_MS },
+      );
+    }
+    return (await commit(operation)).ok ? group : CONFLICT;
   });
 }
 
 /**
- * The groups (at most {@linkcode MAX_QUESTION_GROUPS}), split into open and
- * resolved; open ones most asked first (then most recent), resolved ones
- * most recently resolved first. Groups past their 90 days are left out
- * even before KV drops them.
+ * One page of the open groups (most asked first, then most recent) or of
+ * the resolved ones (most recently resolved first); `cursor` (from the
+ * previous page) goes on, and is empty on the last page, so paging reaches
+ * every kept group. Groups past their 90 days are left out even before KV
+ * drops them. A cursor KV does not recognise starts from the first page.
  */
 export async function listQuestionGroups(
   kv: Deno.Kv,
-  now: Date,
-): Promise<{ open: QuestionGroup[]; resolved: QuestionGroup[] }> {
-  const open: QuestionGroup[] = [];
-  const resolved: QuestionGroup[] = [];
+  { status, now, cursor, limit = QUESTION_PAGE_SIZE }: {
+    status: QuestionStatus;
+    now: Date;
+    cursor?: string;
+    limit?: number;
+  },
+): Promise<{ values: QuestionGroup[]; cursor: string }> {
+  const prefix = keys.unansweredQuestionsByRank(status);
   const oldest = now.getTime() - QUESTION_RETENTION_MS;
-  for await (
-    const entry of kv.list<QuestionGroup>(
-      { prefix: keys.unansweredQuestions() },
-      { limit: MAX_QUESTION_GROUPS },
-    )
-  ) {
-    const group = entry.value;
-    if (typeof group?.text !== "string") continue;
-    if (Date.parse(group.lastAskedAt) <= oldest) continue;
-    (group.resolvedAt ? resolved : open).push(group);
+  const list = (from: string | undefined) =>
+    kv.list<QuestionGroup>({ prefix }, {
+      limit: Math.max(1, Math.trunc(limit) || 1),
+      cursor: from || undefined,
+    });
+  const read = async (iterator: Deno.KvListIterator<QuestionGroup>) => {
+    const values: QuestionGroup[] = [];
+    for await (const { value } of iterator) {
+      if (Date.parse(value.lastAskedAt) > oldest) values.push(value);
+    }
+    return values;
+  };
+  let iterator = list(cursor);
+  let values: QuestionGroup[];
+  try {
+    values = await read(iterator);
+  } catch (error) {
+    if (!(error instanceof TypeError && /cursor/i.test(error.message))) {
+      throw error;
+    }
+    iterator = list(undefined);
+    values = await read(iterator);
   }
-  open.sort((a, b) =>
-    b.count - a.count || b.lastAskedAt.localeCompare(a.lastAskedAt)
-  );
-  resolved.sort((a, b) => b.resolvedAt!.localeCompare(a.resolvedAt!));
-  return { open, resolved };
+  // KV hands out a cursor after a full page even when nothing follows.
+  let next = iterator.cursor;
+  if (next) {
+    const ahead = kv.list({ prefix }, { limit: 1, cursor: next });
+    if ((await ahead.next()).done) next = "";
+  }
+  return { values, cursor: next };
 }
 
 /**
@@ -111,22 +175,20 @@ export async function resolveQuestionGroup(
   return await runTransaction(async () => {
     const entry = await kv.get<QuestionGroup>(groupKey);
     if (!entry.value || entry.value.resolvedAt) return false;
-    const operation = kv.atomic().check(entry).set(
-      groupKey,
-      {
-        ...entry.value,
-        resolvedAt: now.toISOString(),
-        resolvedBy: staff.id,
-      } satisfies QuestionGroup,
-      {
-        // Still dropped 90 days after its last question.
-        expireIn: Math.max(
-          1,
-          Date.parse(entry.value.lastAskedAt) + QUESTION_RETENTION_MS -
-            now.getTime(),
-        ),
-      },
+    const group: QuestionGroup = {
+      ...entry.value,
+      resolvedAt: now.toISOString(),
+      resolvedBy: staff.id,
+    };
+    // Still dropped 90 days after its last question.
+    const expireIn = Math.max(
+      1,
+      Date.parse(group.lastAskedAt) + QUESTION_RETENTION_MS - now.getTime(),
     );
+    const operation = kv.atomic().check(entry)
+      .set(groupKey, group, { expireIn })
+      .delete(getRankKey(entry.value))
+      .set(getRankKey(group), group, { expireIn });
     addStaffActionTo(operation, {
       staff,
       action: "question_resolved",

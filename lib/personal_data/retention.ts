@@ -465,16 +465,16 @@ export function listPersonalRecords(
       },
       holds: {
         es:
-          "El texto de la pregunta, con correos y teléfonos ocultos; nada que diga quién la hizo.",
+          "El texto de la pregunta, con los datos personales ocultos (correos, teléfonos, CURP, RFC, INE, tarjetas, direcciones y nombres); nada que diga quién la hizo.",
         en:
-          "The question's text with e-mail addresses and phone numbers masked; nothing about who asked.",
+          "The question's text with personal data masked (e-mails, phones, CURP, RFC, INE, cards, addresses, names); nothing about who asked.",
       },
       purpose: {
         es: "Que el personal sepa qué información falta en el portal.",
         en: "So that staff learn what information the portal lacks.",
       },
       store: "kv",
-      keyFamilies: ["unanswered_questions"],
+      keyFamilies: ["unanswered_questions", "unanswered_questions_by_rank"],
       retention: [{
         retention: toPeriod(QUESTION_RETENTION_MS, "last_question"),
       }],

@@ -13,15 +13,29 @@ import { renderPanelPage } from "./_page.tsx";
 /**
  * `/panel/preguntas` (admins): what visitors asked the chat that the
  * portal's data could not answer, grouped by similar text, most asked
- * first; `POST /resolver` (form field `grupo`) marks a group resolved once
- * the data set covers it, and it moves to the resolved list.
+ * first, a page at a time (`?desde=` and `?resueltas=` carry each list's
+ * cursor to its next page); `POST /resolver` (form field `grupo`) marks a
+ * group resolved once the data set covers it, and it moves to the resolved
+ * list.
  */
 export default function questionsPage(deps: AppDeps) {
   return createPageRouter(deps)
     .use("*", requireAdmin())
     .get("/", async (c) => {
       const { timeZone } = deps.data.current().data.municipality;
-      const { open, resolved } = await listQuestionGroups(deps.kv, deps.now());
+      const now = deps.now();
+      const [open, resolved] = await Promise.all([
+        listQuestionGroups(deps.kv, {
+          status: "open",
+          now,
+          cursor: c.req.query("desde"),
+        }),
+        listQuestionGroups(deps.kv, {
+          status: "resolved",
+          now,
+          cursor: c.req.query("resueltas"),
+        }),
+      ]);
       const when = (iso: string) => (
         <time dateTime={iso}>{formatDateTime(iso, timeZone)}</time>
       );
@@ -33,30 +47,53 @@ export default function questionsPage(deps: AppDeps) {
             <p class="lead">
               Lo que los visitantes preguntaron al asistente y los datos del
               portal no respondían, agrupado por texto parecido. Se guarda solo
-              la pregunta (sin correos ni teléfonos), 90 días. Cuando agregues
-              el dato al catálogo, márcala como resuelta.
+              la pregunta, con los datos personales ocultos (correos, teléfonos,
+              CURP, RFC, INE, tarjetas, direcciones y nombres), 90 días. Cuando
+              agregues el dato al catálogo, márcala como resuelta.
             </p>
             <h2>Pendientes</h2>
-            {open.length === 0
+            {open.values.length === 0
               ? <p>No hay preguntas pendientes.</p>
               : (
                 <QuestionTable
                   caption="Preguntas pendientes, de la más frecuente a la menos"
-                  groups={open}
+                  groups={open.values}
                   when={when}
                   action
                 />
               )}
+            {open.cursor && (
+              <p>
+                <a
+                  href={`/panel/preguntas?${new URLSearchParams({
+                    desde: open.cursor,
+                  })}`}
+                >
+                  Siguientes pendientes
+                </a>
+              </p>
+            )}
             <h2>Resueltas</h2>
-            {resolved.length === 0
+            {resolved.values.length === 0
               ? <p>Todavía no hay preguntas resueltas.</p>
               : (
                 <QuestionTable
                   caption="Preguntas resueltas"
-                  groups={resolved}
+                  groups={resolved.values}
                   when={when}
                 />
               )}
+            {resolved.cursor && (
+              <p>
+                <a
+                  href={`/panel/preguntas?${new URLSearchParams({
+                    resueltas: resolved.cursor,
+                  })}`}
+                >
+                  Siguientes resueltas
+                </a>
+              </p>
+            )}
           </>
         ),
       });
