@@ -17,6 +17,7 @@ import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
 import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { getLang } from "@/lib/i18n/context.ts";
+import { redactPath } from "@/lib/http/secret_urls.ts";
 import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
 
 /**
@@ -179,7 +180,10 @@ export function createPageRouter(deps: AppDeps): Hono<AppEnv> {
     if (error instanceof HttpError && error.status === 403) {
       return renderForbiddenPage(c, deps, error);
     }
-    console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+    console.error(
+      `Unhandled error on ${c.req.method} ${redactPath(c.req.path)}:`,
+      error,
+    );
     const lang = getLang(c);
     try {
       return renderPage(c, deps, {

@@ -13,6 +13,7 @@ import { ERASURE_RETRY_MS } from "@/lib/db/erasures.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { BadGatewayError } from "@/lib/http/errors.ts";
 import { RequestLog } from "@/lib/http/request_log.ts";
+import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import { ERASURE_CACHE_GRACE_MS } from "@/lib/personal_data/erase.ts";
 import {
   assertJson,
@@ -552,13 +553,21 @@ Deno.test("GET /panel/solicitudes", async (t) => {
       assert.equal(res.status, 303);
       const erasureId = new URL(res.headers.get("location")!, ORIGIN)
         .searchParams.get("borrado")!;
+      const erasureHash = await sha256Base64Url(erasureId);
       await finishErasures(ctx);
       const lines = await dumpKv(ctx.deps.kv);
       assert.ok(
         lines.some((line) =>
-          line.includes('"erasure"') && line.includes(erasureId)
+          line.includes('"erasure"') &&
+          line.includes(`erasure:${erasureHash.slice(0, 12)}`)
         ),
-        "the erasure is in the audit log, by its id",
+        "the erasure is in the audit log, by its id's hash",
+      );
+      assert.ok(
+        !lines.some((line) =>
+          line.startsWith('[["staff_actions"') && line.includes(erasureId)
+        ),
+        "the erasure's id (the key to its status page) is in no audit entry",
       );
       await assertNothingNames(ctx.deps.kv, {
         "user id": tourist.userId,

@@ -24,8 +24,10 @@ export interface StaffActionEntry {
   /** Who did it, as they were signed in then (a later change of role does not rewrite history). */
   staff: StaffMember;
   action: StaffAction;
-  /** What it was done to, e.g. an attraction's slug or a visit id; absent for sign-in and sign-out. */
+  /** What it was done to, e.g. an attraction's slug or a visit id; absent for sign-in and sign-out. Never a secret (a token, a session id). */
   target?: string;
+  /** A sign-in's way in: a link from `deno task staff-link` or the identity provider. */
+  method?: "link" | "provider";
 }
 
 /** What {@linkcode recordStaffAction} is told. */
@@ -33,6 +35,7 @@ export interface StaffActionInput {
   staff: StaffMember;
   action: StaffAction;
   target?: string;
+  method?: "link" | "provider";
   at: Date;
 }
 
@@ -55,6 +58,7 @@ export function addStaffActionTo(
     },
     action: input.action,
     ...(input.target !== undefined ? { target: input.target } : {}),
+    ...(input.method !== undefined ? { method: input.method } : {}),
   };
   return operation.set(
     keys.staffAction(input.at.getTime(), entry.id),

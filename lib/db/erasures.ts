@@ -9,6 +9,7 @@
  * reads the tombstone). When the last step is done, the record keeps only
  * its id, state and dates.
  */
+import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
@@ -141,7 +142,8 @@ export async function createErasure(
       addStaffActionTo(operation, {
         staff,
         action: "erasure",
-        target: erasure.id,
+        // The id opens the erasure's status page: the log names it by hash.
+        target: `erasure:${(await sha256Base64Url(erasure.id)).slice(0, 12)}`,
         at: now,
       });
     }

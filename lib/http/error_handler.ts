@@ -6,6 +6,7 @@ import { t } from "@/lib/i18n/catalogue.ts";
 import { getApiLang } from "./api_lang.ts";
 import { HttpError } from "./errors.ts";
 import { isApiPath } from "./security_headers.ts";
+import { redactPath } from "./secret_urls.ts";
 
 /**
  * The one error funnel: known errors become their status with `{error,
@@ -41,7 +42,10 @@ export function createErrorHandler(): ErrorHandler {
         details: t(lang, "api.details.checkInput"),
       };
     } else {
-      console.error(`Unhandled error on ${c.req.method} ${c.req.path}:`, error);
+      console.error(
+        `Unhandled error on ${c.req.method} ${redactPath(c.req.path)}:`,
+        error,
+      );
       status = 500;
       body = {
         error: t(lang, "api.error.500"),

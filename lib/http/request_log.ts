@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { redactPath } from "./secret_urls.ts";
 
 /** How often gathered lines are written. */
 const FLUSH_MS = 100;
@@ -74,10 +75,12 @@ async function writeToStdout(text: string): Promise<void> {
 }
 
 /**
- * One log line per request: method, path, status, milliseconds. The path is
- * the client's text: control characters (newlines included) and the Unicode
- * line separators are written as escapes, so one request is always one line
- * and no request can forge another's.
+ * One log line per request: method, path, status, milliseconds. Never the
+ * query, and a path that carries a secret (a staff sign-in link, an
+ * erasure's id: lib/http/secret_urls.ts) with the secret redacted. The path
+ * is the client's text: control characters (newlines included) and the
+ * Unicode line separators are written as escapes, so one request is always
+ * one line and no request can forge another's.
  */
 export function requestLog(log: RequestLog): MiddlewareHandler {
   return async function requestLog(c, next) {
@@ -86,7 +89,7 @@ export function requestLog(log: RequestLog): MiddlewareHandler {
     const ms = (performance.now() - start).toFixed(1);
     log.push(
       `${escapeForLog(c.req.method)} ${
-        escapeForLog(c.req.path)
+        escapeForLog(redactPath(c.req.path))
       } ${c.res.status} ${ms}ms`,
     );
   };

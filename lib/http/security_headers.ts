@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { isSecretUrl } from "./secret_urls.ts";
 
 /**
  * The pages' Content-Security-Policy: nothing but this origin, no inline
@@ -36,7 +37,8 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * Content-Security-Policy yet. A handler that sets a CSP sets the rest as it
  * wants too: the pages send all of them from `renderPage`, so a page served
  * from the cache costs one header lookup here; the logo sends its own
- * stricter CSP.
+ * stricter CSP. An address that carries a secret always gets
+ * `Referrer-Policy: no-referrer`.
  */
 export function securityHeaders(
   options: { skip?: (path: string) => boolean } = {},
@@ -44,11 +46,15 @@ export function securityHeaders(
   const skip = options.skip ?? isApiPath;
   return async function securityHeaders(c, next) {
     await next();
-    if (skip(c.req.path) || c.res.headers.has("Content-Security-Policy")) {
-      return;
+    if (!skip(c.req.path) && !c.res.headers.has("Content-Security-Policy")) {
+      for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
+        c.res.headers.set(name, value);
+      }
     }
-    for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
-      c.res.headers.set(name, value);
+    // A secret in the address (lib/http/secret_urls.ts) never goes on in a
+    // Referer, whoever set the page's other headers.
+    if (isSecretUrl(c.req.path)) {
+      c.res.headers.set("Referrer-Policy", "no-referrer");
     }
   };
 }
