@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
+import { keys } from "@/lib/db/keys.ts";
 import { formatMonth } from "@/lib/format/format.ts";
 import { MIN_PEOPLE, publishTotal } from "@/lib/open_data/disclosure.ts";
 import {
@@ -417,4 +418,34 @@ Deno.test("GET /datos: the rule is said in each language", async (t) => {
       for (const phrase of phrases) assert.match(text, phrase);
     });
   }
+});
+
+Deno.test("disclosure rule: no period is frozen while the counters' backfill runs", async (t) => {
+  await using ctx = await createTestContext({
+    clockStart: new Date("2026-03-10T18:00:00Z"),
+  });
+  const scene = createScene(ctx);
+  for (let i = 0; i < 5; i++) await scene.visit(PLAZA);
+  const kv = ctx.deps.kv;
+  const done = await kv.get<{ status: string }>(keys.statsBackfill());
+  assert.equal(done.value?.status, "done");
+  // As a backfill that an earlier version's visits are still waiting for.
+  await kv.set(keys.statsBackfill(), { ...done.value, status: "running" });
+  scene.moveTo("2026-03-11T18:00:00Z");
+
+  await t.step("a closed day waits for the backfill", async () => {
+    const text = await getText(ctx, "/datos/visitas-diarias.csv");
+    assert.equal(text, "fecha,atractivo,nombre,visitas\n");
+  });
+
+  await t.step("then it is published, with every visit", async () => {
+    await kv.set(keys.statsBackfill(), done.value);
+    const rows = parse(await getText(ctx, "/datos/visitas-diarias.csv"));
+    assert.deepEqual(rows.slice(1), [[
+      "2026-03-10",
+      PLAZA.slug,
+      PLAZA.name,
+      "5",
+    ]]);
+  });
 });

@@ -13,6 +13,7 @@
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import { addDays, listMonthlyRatingCounts, toSigned } from "./stats.ts";
+import type { StatsBackfillState } from "./stats_backfill.ts";
 import type { Visit } from "./visits.ts";
 
 /** Visits of one attraction on one day (the municipality's). */
@@ -101,16 +102,21 @@ function addMonths(month: string, n: number): string {
  * Freezes every day up to `day` and every month up to `month` (both over:
  * lib/open_data/disclosure.ts `getClosedPeriods`) not frozen yet, from the
  * live counters, and returns what is frozen. Safe to call on every read:
- * once frozen, it is one `get`. Days are frozen before the months that
- * hold them, so a month's visits are the sum of its published days.
+ * once frozen, it is one read. Days are frozen before the months that
+ * hold them, so a month's visits are the sum of its published days. While
+ * the counters' backfill (lib/db/stats_backfill.ts) runs, nothing is
+ * frozen: a period frozen then would miss the visits still to be counted.
  */
 export async function freezeClosedPeriods(
   kv: Deno.Kv,
   { day, month }: { day: string; month: string },
 ): Promise<PublishedThrough> {
   while (true) {
-    const entry = await kv.get<PublishedThrough>(keys.publishedThrough());
+    const [entry, backfill] = await kv.getMany<
+      [PublishedThrough, StatsBackfillState]
+    >([keys.publishedThrough(), keys.statsBackfill()]);
     const through = entry.value ?? { day: null, month: null };
+    if (backfill.value?.status === "running") return through;
     const operation = kv.atomic().check(entry);
     if (through.day === null || through.day < day) {
       const from = through.day
