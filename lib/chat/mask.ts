@@ -57,12 +57,14 @@ const EMAILS = [
       .raw`${L}+(?:\.${L}+)*\s+at\s+${PROVIDER}${DOT}${TLD}(?:${DOT}mx)?(?![\p{L}\p{N}])`,
     "giu",
   ),
+  // An address cut short ("ana@gmail") is still somebody's.
+  new RegExp(String.raw`${L}+(?:\.${L}+)*@${L}+(?:\.${L}+)*`, "giu"),
 ];
 
 const MONTH_DAY = String.raw`\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])`;
 const CURP = new RegExp(
   String
-    .raw`(?<![\p{L}\p{N}])[A-Z][AEIOUX][A-Z]{2}${MONTH_DAY}[HMX][A-Z]{5}[A-Z\d]\d(?![\p{L}\p{N}])`,
+    .raw`(?<![\p{L}\p{N}])[A-Z][AEIOUX][A-Z]{2}[\s-]?${MONTH_DAY}[\s-]?[HMX][A-Z]{5}[\s-]?[A-Z\d]\d(?![\p{L}\p{N}])`,
   "giu",
 );
 // Clave de elector: six letters, birth date, state number, sex, three digits.
@@ -99,7 +101,9 @@ const ZIP_ES = String
 const NOT_STREET = String
   .raw`(?!(?:en|a|al|por|para|con|que|dura|tiene|hay|es|son|y|o|cuesta|abre|cierra|desde|hasta|como|sale|salen|tarda|mide|the|is|for|at|to|takes|has)(?![\p{L}]))`;
 const STREET_WORD = String.raw`${NOT_STREET}[\p{L}][\p{L}.'-]*`;
-const STREET_NAME = String.raw`${STREET_WORD}(?:\s+${STREET_WORD}){0,3}?`;
+// "Calle 5 de Mayo 120", "Av. 16 de Septiembre 45": streets named for dates.
+const STREET_NAME = String
+  .raw`(?:\d{1,2}\s+de\s+)?${STREET_WORD}(?:\s+${STREET_WORD}){0,3}?`;
 const ADDRESSES = [
   new RegExp(
     String
@@ -119,6 +123,14 @@ const ADDRESSES = [
   ),
 ];
 
+// What someone says is their address, up to the end of the sentence: always
+// after "mi dirección es", only with a number after "vivo en" (so "vivo en
+// Guadalajara" stays).
+const SAID_ADDRESS =
+  /(?<![\p{L}])(mi direcci[oó]n es|mi domicilio es|direcci[oó]n:|domicilio:|my address is|address:)(\s+)([^?!¿¡;\n]+?)(?=\s*(?:[?!¿¡;\n]|\.\s|\.?$))/giu;
+const LIVE_AT =
+  /(?<![\p{L}])(vivo en|vivimos en|nos hospedamos en|me hospedo en)(\s+)([^?!¿¡;\n]*?\d[^?!¿¡;\n]*?)(?=\s*(?:[?!¿¡;\n]|\.\s|\.?$))/giu;
+
 // Words that end a name given after "me llamo" / "my name is".
 const NOT_NAME = new Set(
   ("y e o u a al de del en con para por que quiero quisiera queremos busco necesito tengo vengo voy estoy somos soy me mi mis te le les lo la las los el un una es son hay como pero si no por favor gracias hola " +
@@ -132,11 +144,9 @@ const NOT_NAME_AFTER_SOY = new Set(
     .split(" "),
 );
 const NAME_TRIGGER =
-  /(?<![\p{L}])(me llamo|mi nombre es|nombre:|a nombre de|bajo el nombre de|my name is|my name's|name:|under the name(?: of)?|in the name of|(?:booked|reservation|reserved) under(?: the name(?: of)?)?|se llama|se llaman|soy|i am|i'm|atentamente,?|atte\.?,?|saludos,|regards,|cheers,|thanks,|gracias,)\s+/giu;
+  /(?<![\p{L}])(me llamo|mi nombre es|de parte de|nombre:|a nombre de|bajo el nombre de|my name is|my name's|name:|under the name(?: of)?|in the name of|(?:booked|reservation|reserved) under(?: the name(?: of)?)?|(?:mis?|tus?|nuestr[oa]s?|my|our)\s+\p{L}+(?:'s)?\s+(?:se llaman?|is called|are called|name is|names are)|soy|i am|i'm|atentamente,?|atte\.?,?|saludos,|regards,|cheers,|thanks,|gracias,)(?:\s*:\s*|\s+)/giu;
 // Triggers after which the next word is a name only if capitalised.
 const WEAK_TRIGGERS = new Set([
-  "se llama",
-  "se llaman",
   "soy",
   "i am",
   "i'm",
@@ -261,5 +271,16 @@ export function maskPersonalData(text: string): string {
   // number without its country code) are still somebody's number.
   out = out.replace(DIGIT_RUN, maskDigitRun);
   for (const address of ADDRESSES) out = out.replace(address, MASKS.address);
+  for (const said of [SAID_ADDRESS, LIVE_AT]) {
+    out = out.replace(
+      said,
+      (_, intro, space, rest: string) =>
+        `${intro}${space}${
+          rest.replace(/^(?:\[dirección\][\s,]*)+$/u, "") === ""
+            ? rest
+            : MASKS.address
+        }${/,\s*$/.test(rest) ? "," : ""}`,
+    );
+  }
   return maskNames(out);
 }
