@@ -61,14 +61,21 @@ export function getOpenDataUpdatedAt(now: Date, timeZone: string): string {
   return `${day}T00:00:00${iso}`;
 }
 
-/** Freezes what closed since the last read; the periods that may be published now. */
+/**
+ * Freezes what closed since the last read; the last day and month
+ * published: the last closed ones, or those frozen before when freezing
+ * waits (for the counters' backfill).
+ */
 async function getPublishable(
   kv: Deno.Kv,
   { now, data }: { now: Date; data: TourismData },
 ): Promise<{ day: string; month: string }> {
   const closed = getClosedPeriods(now, data.municipality.timeZone);
-  await freezeClosedPeriods(kv, closed);
-  return closed;
+  const frozen = await freezeClosedPeriods(kv, closed);
+  return {
+    day: [frozen.day ?? closed.day, closed.day].sort()[0],
+    month: [frozen.month ?? closed.month, closed.month].sort()[0],
+  };
 }
 
 function getNames(data: TourismData): Map<string, string> {
