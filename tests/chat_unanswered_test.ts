@@ -345,3 +345,43 @@ Deno.test("the privacy notice says what is kept of a question, how long, and tha
     }
   }
 });
+
+Deno.test("unanswered questions kept before the ranked index are listed after an upgrade", async () => {
+  await using ctx = await createTestContext({
+    clockStart: new Date("2026-11-02T15:00:00Z"),
+  });
+  const at = (days: number) =>
+    new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+  // As the earlier release wrote them: the group alone, no index entry.
+  for (
+    const [key, count, days] of [["museo horario", 4, 3], [
+      "globo",
+      1,
+      1,
+    ]] as const
+  ) {
+    await ctx.deps.kv.set(
+      keys.unansweredQuestion(key),
+      {
+        key,
+        text: key,
+        count,
+        firstAskedAt: at(days),
+        lastAskedAt: at(days),
+        resolvedAt: null,
+        resolvedBy: null,
+      } satisfies QuestionGroup,
+      { expireIn: 90 * DAY_MS },
+    );
+  }
+  const admin = await signInStaff(ctx);
+  const page = await ctx.app.request("/panel/preguntas", {
+    headers: { cookie: admin },
+  });
+  assert.equal(page.status, 200);
+  assert.deepEqual(
+    [...(await page.text()).matchAll(/name="grupo" value="([^"]+)"/g)]
+      .map((m) => m[1]),
+    ["museo horario", "globo"],
+  );
+});

@@ -176,6 +176,8 @@ export const keys = {
   /** How many groups of unanswered questions were opened on a UTC day (YYYY-MM-DD): the day's bound. */
   unansweredQuestionsOpened: (day: string) =>
     ["unanswered_questions_opened", day] as const,
+  /** Set once the groups kept before the ranked index existed were indexed. */
+  unansweredQuestionsIndexed: () => ["unanswered_questions_indexed"] as const,
 
   // --- Personal data: export, erasure, retention (lib/db/erasures.ts,
   // lib/db/passport_activity.ts, lib/db/personal_indexes.ts) -------------

@@ -128,6 +128,7 @@ export async function listQuestionGroups(
     limit?: number;
   },
 ): Promise<{ values: QuestionGroup[]; cursor: string }> {
+  await indexEarlierGroups(kv, now);
   const prefix = keys.unansweredQuestionsByRank(status);
   const oldest = now.getTime() - QUESTION_RETENTION_MS;
   const list = (from: string | undefined) =>
@@ -160,6 +161,32 @@ export async function listQuestionGroups(
     if ((await ahead.next()).done) next = "";
   }
   return { values, cursor: next };
+}
+
+/**
+ * Puts the groups kept before the ranked index existed into it, once (a
+ * marker says it is done): until then the console would not see them. A
+ * group written meanwhile was indexed by its writer: its check fails and
+ * it is left alone.
+ */
+async function indexEarlierGroups(kv: Deno.Kv, now: Date): Promise<void> {
+  const marker = keys.unansweredQuestionsIndexed();
+  if ((await kv.get(marker)).value) return;
+  for await (
+    const entry of kv.list<QuestionGroup>({
+      prefix: keys.unansweredQuestions(),
+    })
+  ) {
+    const group = entry.value;
+    if (typeof group?.text !== "string") continue;
+    const expireIn = Date.parse(group.lastAskedAt) + QUESTION_RETENTION_MS -
+      now.getTime();
+    if (!(expireIn > 0)) continue;
+    await kv.atomic().check(entry)
+      .set(getRankKey(group), group, { expireIn })
+      .commit();
+  }
+  await kv.set(marker, true);
 }
 
 /**
