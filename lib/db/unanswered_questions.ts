@@ -11,7 +11,7 @@
  */
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
-import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 
 /** How long a question is kept after it was last asked: 90 days. */
@@ -131,31 +131,14 @@ export async function listQuestionGroups(
   await indexEarlierGroups(kv, now);
   const prefix = keys.unansweredQuestionsByRank(status);
   const oldest = now.getTime() - QUESTION_RETENTION_MS;
-  const list = (from: string | undefined) =>
-    kv.list<QuestionGroup>({ prefix }, {
-      limit: Math.max(1, Math.trunc(limit) || 1),
-      cursor: from || undefined,
-    });
-  const read = async (iterator: Deno.KvListIterator<QuestionGroup>) => {
-    const values: QuestionGroup[] = [];
-    for await (const { value } of iterator) {
-      if (Date.parse(value.lastAskedAt) > oldest) values.push(value);
-    }
-    return values;
-  };
-  let iterator = list(cursor);
-  let values: QuestionGroup[];
-  try {
-    values = await read(iterator);
-  } catch (error) {
-    if (!(error instanceof TypeError && /cursor/i.test(error.message))) {
-      throw error;
-    }
-    iterator = list(undefined);
-    values = await read(iterator);
-  }
+  const page = await listFromCursor<QuestionGroup>(kv, { prefix }, {
+    limit: Math.max(1, Math.trunc(limit) || 1),
+    cursor: cursor || undefined,
+  });
+  const values = page.entries.map((entry) => entry.value)
+    .filter((group) => Date.parse(group.lastAskedAt) > oldest);
   // KV hands out a cursor after a full page even when nothing follows.
-  let next = iterator.cursor;
+  let next = page.cursor;
   if (next) {
     const ahead = kv.list({ prefix }, { limit: 1, cursor: next });
     if ((await ahead.next()).done) next = "";
