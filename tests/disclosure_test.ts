@@ -449,3 +449,46 @@ Deno.test("disclosure rule: no period is frozen while the counters' backfill run
     ]]);
   });
 });
+
+Deno.test("disclosure rule: two instances on one KV file freeze a closed day once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const kvPath = `${dir}/kv.sqlite3`;
+    const clockStart = new Date("2026-03-10T18:00:00Z");
+    await using first = await createTestContext({ kvPath, clockStart });
+    await using second = await createTestContext({ kvPath, clockStart });
+    const scene = createScene(first);
+    for (let i = 0; i < 6; i++) await scene.visit(PLAZA);
+    // Both read for the first time after the day closes, at once.
+    for (const ctx of [first, second]) {
+      ctx.clock.advance(
+        Date.parse("2026-03-11T18:00:00Z") - ctx.clock.now().getTime(),
+      );
+    }
+    const reads = await Promise.all(
+      Array.from(
+        { length: 12 },
+        (_, i) => getText(i % 2 ? first : second, "/datos/visitas-diarias.csv"),
+      ),
+    );
+    assert.equal(new Set(reads).size, 1);
+    assert.equal(
+      reads[0],
+      `fecha,atractivo,nombre,visitas\n2026-03-10,${PLAZA.slug},${PLAZA.name},6\n`,
+    );
+    const frozen = await first.deps.kv.get(keys.publishedDay("2026-03-10"));
+    // A visit counted late on the closed day moves the live counter only.
+    await first.deps.kv.atomic().sum(
+      keys.visitCountByDay("2026-03-10", PLAZA.slug),
+      1n,
+    ).commit();
+    assert.equal(
+      await getText(second, "/datos/visitas-diarias.csv"),
+      reads[0],
+    );
+    const again = await second.deps.kv.get(keys.publishedDay("2026-03-10"));
+    assert.equal(again.versionstamp, frozen.versionstamp, "written once");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
