@@ -74,7 +74,12 @@ export function createSessionApi(
     return cached;
   }
 
-  async function send(path: string, body: unknown, token: string) {
+  async function send(
+    path: string,
+    body: unknown,
+    token: string,
+    headers: Record<string, string>,
+  ) {
     const res = await fetchFn(path, {
       method: "POST",
       credentials: "same-origin",
@@ -82,6 +87,7 @@ export function createSessionApi(
         "content-type": "application/json",
         authorization: `Bearer ${token}`,
         ...language,
+        ...headers,
       },
       body: JSON.stringify(body),
     });
@@ -98,19 +104,26 @@ export function createSessionApi(
     /**
      * POSTs `body` as JSON to `path` with the session's token; a function
      * body is given the session's user id (the API wants it as `userId`).
+     * `headers` are sent too (a ticket's `Idempotency-Key`).
      */
     async post(
       path: string,
       body: JsonBody | ((userId: string) => JsonBody),
+      { headers = {} }: { headers?: Record<string, string> } = {},
     ): Promise<ApiResult> {
       const toBody = (userId: string) =>
         typeof body === "function" ? body(userId) : body;
       let session = await getToken(false);
-      const result = await send(path, toBody(session.userId), session.token);
+      const result = await send(
+        path,
+        toBody(session.userId),
+        session.token,
+        headers,
+      );
       if (result.status !== 401) return result;
       // The token may have just expired: one fresh token, one more try.
       session = await getToken(true);
-      return await send(path, toBody(session.userId), session.token);
+      return await send(path, toBody(session.userId), session.token, headers);
     },
   };
 }

@@ -33,8 +33,10 @@ export default function PassportTicket(
   useEffect(() => setReady(true), []);
   const [error, setError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
-  // Kept across retries: the API answers a retry with the same ticket.
+  // Kept across retries with the request's Idempotency-Key: the API
+  // answers a retry with the same ticket.
   const pending = useRef<string | null>(null);
+  const requestKey = useRef<string | null>(null);
 
   if (shareCode) {
     return (
@@ -59,6 +61,7 @@ export default function PassportTicket(
       return;
     }
     pending.current ??= createShareCode();
+    requestKey.current ??= crypto.randomUUID();
     setBusy(true);
     try {
       const result = await api.post("/api/turismo/ticket", {
@@ -66,7 +69,7 @@ export default function PassportTicket(
         email,
         shareCode: pending.current,
         lang,
-      });
+      }, { headers: { "idempotency-key": requestKey.current } });
       const own = typeof result.body.shareCode === "string"
         ? result.body.shareCode
         : null;
@@ -74,7 +77,7 @@ export default function PassportTicket(
         // A 409 naming a code: this passport's ticket, made in another tab.
         setShareCode(own ?? pending.current);
       } else {
-        if (result.status === 409) pending.current = null;
+        if (result.status === 409) pending.current = requestKey.current = null;
         const details = typeof result.body.details === "string"
           ? result.body.details
           : "";

@@ -54,9 +54,10 @@ export default function TicketForm(
   const [errors, setErrors] = useState<Errors>({});
   const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const form = useRef<HTMLFormElement>(null);
-  // One code per visitor and form: a retry after a network error reuses it,
-  // which the API answers with the same ticket instead of a second one.
+  // One code and one Idempotency-Key per visitor and form: a retry after a
+  // network error reuses both, which the API answers with the same ticket.
   const shareCode = useRef<string | null>(null);
+  const requestKey = useRef<string | null>(null);
 
   useEffect(() => setReady(true), []);
 
@@ -78,6 +79,7 @@ export default function TicketForm(
       return;
     }
     shareCode.current ??= createShareCode();
+    requestKey.current ??= crypto.randomUUID();
     setBusy(true);
     try {
       // Linked to the visitor's passport (a guest one when they have none),
@@ -88,7 +90,7 @@ export default function TicketForm(
         shareCode: shareCode.current,
         lang,
         ...(value("phone") ? { phone: value("phone") } : {}),
-      });
+      }, { headers: { "idempotency-key": requestKey.current } });
       const body = result.body;
       const mine = typeof body.shareCode === "string" ? body.shareCode : null;
       if (result.status === 200 || (result.status === 409 && mine)) {
@@ -98,7 +100,7 @@ export default function TicketForm(
         ));
         return;
       }
-      if (result.status === 409) shareCode.current = null;
+      if (result.status === 409) shareCode.current = requestKey.current = null;
       const field = typeof body.field === "string" ? body.field : "";
       const message = describeError(result.status, body, t);
       if (field === "name" || field === "email" || field === "phone") {

@@ -30,15 +30,25 @@ Deno.test("POST /api/turismo/ticket (embedded KV CMS)", async (t) => {
       assert.equal(json.shareCode, body.shareCode);
       assert.equal(typeof json.wpId, "number");
       const stored = await getTicket(ctx.deps.kv, body.shareCode);
-      assert.deepEqual({ ...stored, createdAt: undefined }, {
-        shareCode: body.shareCode,
-        name: body.name,
-        email: body.email,
-        phone: body.phone,
-        wpId: json.wpId,
-        userId: null,
-        createdAt: undefined,
-      });
+      assert.deepEqual(
+        { ...stored, createdAt: undefined, retryKey: undefined },
+        {
+          shareCode: body.shareCode,
+          name: body.name,
+          email: body.email,
+          phone: body.phone,
+          wpId: json.wpId,
+          userId: null,
+          createdAt: undefined,
+          retryKey: undefined,
+        },
+      );
+      // Only a hash of the request's key (here one made up by the service), for a day.
+      assert.match(stored!.retryKey!.hash, /^[\w-]{43}$/);
+      assert.equal(
+        Date.parse(stored!.retryKey!.until) - Date.parse(stored!.createdAt),
+        24 * 60 * 60_000,
+      );
       assert.equal(
         (await getCmsPost(ctx.deps.kv, body.shareCode))?.wpId,
         json.wpId,
@@ -100,14 +110,12 @@ Deno.test("POST /api/turismo/ticket (embedded KV CMS)", async (t) => {
   );
 
   await t.step(
-    "the same share code and email again is the same ticket, no second post",
+    "a retry with the same Idempotency-Key is the same ticket, no second post",
     async () => {
       const body = ticketBody();
-      const first = await (await postJson(ctx, TICKET, body)).json();
-      const again = await postJson(ctx, TICKET, {
-        ...body,
-        email: body.email.toUpperCase(),
-      });
+      const key = { "idempotency-key": crypto.randomUUID() };
+      const first = await (await postJson(ctx, TICKET, body, key)).json();
+      const again = await postJson(ctx, TICKET, body, key);
       assert.equal(again.status, 200);
       assert.deepEqual(await again.json(), first);
       const next = await (await postJson(ctx, TICKET, ticketBody())).json();
@@ -150,11 +158,12 @@ Deno.test("POST /api/turismo/ticket (embedded KV CMS)", async (t) => {
   );
 
   await t.step(
-    "the same new share code sent ten times at once makes one ticket",
+    "the same new request sent ten times at once (one key) makes one ticket",
     async () => {
       const body = ticketBody();
+      const key = { "idempotency-key": crypto.randomUUID() };
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () => postJson(ctx, TICKET, body)),
+        Array.from({ length: 10 }, () => postJson(ctx, TICKET, body, key)),
       );
       const answers = await Promise.all(responses.map((res) => res.json()));
       assert.deepEqual(responses.map((r) => r.status), Array(10).fill(200));
@@ -237,10 +246,9 @@ Deno.test("POST /api/turismo/ticket: 20 new tickets an hour per address", async 
   );
 
   await t.step(
-    "a retry of a ticket already made does not count: still 200",
+    "a retry of a ticket already made counts too: 429",
     async () => {
-      const body = await assertJson(await fromAddress(ip, first), 200);
-      assert.equal(body.shareCode, first.shareCode);
+      await assertJson(await fromAddress(ip, first), 429);
     },
   );
 
@@ -340,9 +348,15 @@ Deno.test("POST /api/turismo/ticket: names and share codes follow one rule", asy
     "share codes are case-insensitive: one code, one ticket, one CMS post",
     async () => {
       const email = randomEmail();
+      const key = { "idempotency-key": crypto.randomUUID() };
       const code = `CaseX-${crypto.randomUUID().slice(0, 6)}`;
       const upper = await assertJson(
-        await postJson(ctx, TICKET, ticketBody({ shareCode: code, email })),
+        await postJson(
+          ctx,
+          TICKET,
+          ticketBody({ shareCode: code, email }),
+          key,
+        ),
         200,
       );
       const lower = await assertJson(
@@ -350,6 +364,7 @@ Deno.test("POST /api/turismo/ticket: names and share codes follow one rule", asy
           ctx,
           TICKET,
           ticketBody({ shareCode: code.toLowerCase(), email }),
+          key,
         ),
         200,
       );

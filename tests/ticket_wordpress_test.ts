@@ -228,14 +228,13 @@ Deno.test({
       });
 
       await t.step(
-        "the same share code and email again makes no second post",
+        "a retry with the same Idempotency-Key makes no second post",
         async () => {
           const body = ticketBody();
-          const first = await (await postJson(direct, TICKET, body)).json();
-          await using fresh = await createTestContext({
-            cms: createWordPressCms(wp),
-          });
-          const again = await postJson(fresh, TICKET, body);
+          const key = { "idempotency-key": crypto.randomUUID() };
+          const first = await (await postJson(direct, TICKET, body, key))
+            .json();
+          const again = await postJson(direct, TICKET, body, key);
           assert.equal(again.status, 200);
           assert.equal((await again.json()).wpId, first.wpId);
           assert.equal((await readPosts(body.shareCode)).length, 1);
@@ -243,16 +242,18 @@ Deno.test({
       );
 
       await t.step(
-        "CaseX-0001 and casex-0001 from one email are one ticket and one post",
+        "CaseX-0001 and casex-0001 of one request are one ticket and one post",
         async () => {
           const body = ticketBody({
             shareCode: `CaseX-${crypto.randomUUID().slice(0, 6)}`,
           });
-          const first = await (await postJson(direct, TICKET, body)).json();
+          const key = { "idempotency-key": crypto.randomUUID() };
+          const first = await (await postJson(direct, TICKET, body, key))
+            .json();
           const again = await postJson(direct, TICKET, {
             ...body,
             shareCode: body.shareCode.toLowerCase(),
-          });
+          }, key);
           assert.equal(again.status, 200);
           assert.equal((await again.json()).wpId, first.wpId);
           assert.equal((await readPosts(body.shareCode)).length, 1);
@@ -272,7 +273,7 @@ Deno.test({
       );
 
       await t.step(
-        "a share code in WordPress under another email is a 409",
+        "a share code whose post is in WordPress, not made by this key, is a 409",
         async () => {
           const body = ticketBody();
           await postJson(direct, TICKET, body);
@@ -292,8 +293,9 @@ Deno.test({
         "an answer lost after WordPress created the post: the retry finds it",
         async () => {
           const body = ticketBody();
+          const key = { "idempotency-key": crypto.randomUUID() };
           proxy.setMode("lose-answer");
-          const lost = await postJson(proxied, TICKET, body);
+          const lost = await postJson(proxied, TICKET, body, key);
           assert.equal(lost.status, 502);
           assert.deepEqual(Object.keys(await lost.json()).sort(), [
             "details",
@@ -302,7 +304,11 @@ Deno.test({
           assert.equal(await getTicket(proxied.deps.kv, body.shareCode), null);
           const [created] = await readPosts(body.shareCode);
           proxy.setMode("forward");
-          const retry = await postJson(proxied, TICKET, body);
+          // Anyone else, the same e-mail included, is told it is taken.
+          const other = await postJson(proxied, TICKET, body);
+          assert.equal(other.status, 409);
+          await other.body?.cancel();
+          const retry = await postJson(proxied, TICKET, body, key);
           assert.equal(retry.status, 200);
           assert.equal((await retry.json()).wpId, created.id);
           assert.equal((await readPosts(body.shareCode)).length, 1);

@@ -25,6 +25,12 @@ export interface Ticket {
    * it. Kept here only, never sent to the CMS.
    */
   lang?: string;
+  /**
+   * The request that made the ticket, for its retries: the SHA-256 of its
+   * `Idempotency-Key` and until when a retry with that key gets the ticket
+   * again (absent: tickets of earlier versions, or made without a key).
+   */
+  retryKey?: { hash: string; until: string };
 }
 
 /** Saving a ticket whose share code was erased: it can never be claimed again. */
@@ -163,41 +169,77 @@ export async function saveTicket(
   });
 }
 
+/**
+ * A share code claimed by one request (by its key's hash): held while that
+ * request asks the CMS (`holdUntil`), then kept, when the CMS failed, so
+ * that only a retry with the same key may finish it.
+ */
 interface TicketClaim {
-  email: string;
-  expiresAt: number;
+  keyHash: string;
+  holdUntil: number;
 }
 
 /**
- * Claims a share code for `email` while the CMS is asked, so that concurrent
- * requests (on any instance) do not create a second CMS post. Returns `null`
- * when claimed, or the email of the request that holds the claim.
+ * What {@linkcode claimShareCode} found: `claimed` (a new claim),
+ * `resumed` (this key's earlier claim, whose request failed: a post it
+ * made in the CMS is its own), `held` (this key's other request is asking
+ * the CMS right now) or `taken` (another request's).
+ */
+export type ShareCodeClaim = "claimed" | "resumed" | "held" | "taken";
+
+/**
+ * Claims a share code for the request whose key hashes to `keyHash` while
+ * the CMS is asked, so that concurrent requests (on any instance) do not
+ * create a second CMS post, and a failed request's code can be finished by
+ * its own retry only. The claim lives `ttlMs`; it is held `holdMs`.
  */
 export async function claimShareCode(
   kv: Deno.Kv,
   shareCode: string,
-  { email, ttlMs, now }: { email: string; ttlMs: number; now: Date },
-): Promise<{ heldBy: string } | null> {
+  { keyHash, holdMs, ttlMs, now }: {
+    keyHash: string;
+    holdMs: number;
+    ttlMs: number;
+    now: Date;
+  },
+): Promise<ShareCodeClaim> {
   const key = keys.ticketClaim(shareCode);
   return await runTransaction(async () => {
     const existing = await kv.get<TicketClaim>(key);
-    if (existing.value && existing.value.expiresAt > now.getTime()) {
-      return { heldBy: existing.value.email };
+    const claim = existing.value;
+    let found: ShareCodeClaim = "claimed";
+    if (claim && claim.keyHash !== keyHash) {
+      // A claim of an earlier version (`{email, expiresAt}`) counts while it lasts.
+      const legacy = claim as unknown as { expiresAt?: number };
+      if (claim.keyHash || (legacy.expiresAt ?? 0) > now.getTime()) {
+        return "taken";
+      }
+    } else if (claim) {
+      if (claim.holdUntil > now.getTime()) return "held";
+      found = "resumed";
     }
-    const claim: TicketClaim = { email, expiresAt: now.getTime() + ttlMs };
+    const held: TicketClaim = { keyHash, holdUntil: now.getTime() + holdMs };
     const result = await commit(
-      kv.atomic().check(existing).set(key, claim, { expireIn: ttlMs }),
+      kv.atomic().check(existing).set(key, held, { expireIn: ttlMs }),
     );
-    return result.ok ? null : CONFLICT;
+    return result.ok ? found : CONFLICT;
   });
 }
 
-/** Ends a claim taken with {@linkcode claimShareCode}. */
+/**
+ * Ends a claim taken with {@linkcode claimShareCode}: deleted, or with
+ * `keep` (the CMS failed, the post may exist) kept for `keep.ttlMs` but no
+ * longer held, so the same key's retry goes on at once.
+ */
 export async function releaseShareCode(
   kv: Deno.Kv,
   shareCode: string,
+  keep?: { keyHash: string; ttlMs: number },
 ): Promise<void> {
-  await kv.delete(keys.ticketClaim(shareCode));
+  const key = keys.ticketClaim(shareCode);
+  if (!keep) return await kv.delete(key);
+  const claim: TicketClaim = { keyHash: keep.keyHash, holdUntil: 0 };
+  await kv.set(key, claim, { expireIn: keep.ttlMs });
 }
 
 /**

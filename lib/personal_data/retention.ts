@@ -279,10 +279,17 @@ export function listPersonalRecords(
     {
       id: "ticket_claim",
       name: { es: "Boleto en trámite", en: "Ticket being created" },
-      holds: { es: "Tu correo electrónico.", en: "The e-mail address." },
+      holds: {
+        es:
+          "La huella (SHA-256) de la clave al azar que tu navegador envió con la solicitud; nunca tu correo.",
+        en:
+          "The SHA-256 of the random key the browser sent with the request; never the e-mail address.",
+      },
       purpose: {
-        es: "Que dos solicitudes al mismo tiempo no creen dos boletos.",
-        en: "So that two requests at once do not create two tickets.",
+        es:
+          "Que dos solicitudes al mismo tiempo no creen dos boletos, y que solo tu reintento termine un boleto cuya creación falló.",
+        en:
+          "So that two requests at once do not create two tickets, and only the same request's retry finishes a ticket whose creation failed.",
       },
       store: "kv",
       keyFamilies: ["ticket_claims"],

@@ -7,7 +7,10 @@ import { ticketNameSchema } from "@/lib/tickets/name.ts";
 import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { optionalUser } from "@/lib/http/user.ts";
-import { createTicket } from "@/lib/tickets/create_ticket.ts";
+import {
+  createTicket,
+  parseIdempotencyKey,
+} from "@/lib/tickets/create_ticket.ts";
 import { getLangs, type Lang } from "@/lib/i18n/catalogue.ts";
 import { negotiateLang } from "@/lib/i18n/negotiate.ts";
 
@@ -42,6 +45,14 @@ const route = createRoute({
     "A valid bearer token is optional; with one, the ticket is linked to that user.",
   security: SECURITY.optionalBearer,
   request: {
+    headers: z.object({
+      // Checked by parseIdempotencyKey, whose 400 names the header.
+      "idempotency-key": z.string().optional().openapi({
+        description:
+          "Optional, and sent by the portal's forms: a random key of 16 to 128 of `A-Z a-z 0-9 _ -` made once per ticket request. A retry of that request with the same key within 24 hours gets the same ticket; any other request for a taken share code is a 409",
+        example: "3b9a7c1e-5f2d-4e8a-9c0b-7d6e5f4a3b2c",
+      }),
+    }),
     body: {
       required: true,
       content: { "application/json": { schema: TicketRequest } },
@@ -57,10 +68,10 @@ const route = createRoute({
       401: "A bearer token was sent and is not valid",
       409: {
         description:
-          "The share code belongs to another visitor; or the token's passport already has a ticket (its `shareCode` is in the body); or another request of the same visitor is still creating it (retry)",
+          "The share code is taken (the same answer for any taken or erased code, whatever the e-mail) and this is not a retry with the `Idempotency-Key` that made it; or the token's passport already has a ticket (its `shareCode` is in the body); or the same request, sent again with its key, is still being created (retry)",
         schema: ErrorBody.extend({ shareCode: z.string().optional() }),
       },
-      429: "More than 20 new tickets from this address in an hour",
+      429: "More than 20 ticket requests from this address in an hour",
       502: "The CMS failed or did not answer",
       503: "The identity provider's keys (AUTH_JWKS_URL) could not be fetched",
     }, { jsonBody: true }),
@@ -78,6 +89,7 @@ export default function ticket(deps: AppDeps) {
     }, {
       clientIp: getClientIp(c, deps.config.trustedProxyHops),
       lang: lang ?? negotiateLang(c.req.header("accept-language")),
+      idempotencyKey: parseIdempotencyKey(c.req.header("idempotency-key")),
     });
     const base = getPublicOrigin(c, deps.config);
     // The share code as sent (docs/API.md, ticket); any case finds the ticket.
