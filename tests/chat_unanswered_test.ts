@@ -183,6 +183,16 @@ Deno.test("POST /api/chat: unanswered questions", async (t) => {
         body: new URLSearchParams({ grupo: key }).toString(),
       });
       assert.equal(again.status, 404);
+      const tooLong = await ctx.app.request("/panel/preguntas/resolver", {
+        method: "POST",
+        headers: {
+          cookie: admin,
+          origin: ORIGIN,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ grupo: "a".repeat(3000) }).toString(),
+      });
+      assert.equal(tooLong.status, 404, "a group key KV cannot hold is none");
     },
   );
 

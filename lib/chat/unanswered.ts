@@ -8,6 +8,7 @@
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { maskPersonalData } from "./mask.ts";
 import {
+  MAX_GROUP_KEY_LENGTH,
   type QuestionGroup,
   recordUnansweredQuestion,
 } from "@/lib/db/unanswered_questions.ts";
@@ -15,8 +16,8 @@ import {
 /** What the model writes first when the data set does not answer the question. */
 export const NO_DATA_MARKER = "[SIN_DATOS]";
 
-/** The most characters of a question kept. */
-export const MAX_QUESTION_LENGTH = 200;
+/** The most characters of a question kept (and of its group's key). */
+export const MAX_QUESTION_LENGTH = MAX_GROUP_KEY_LENGTH;
 
 /**
  * The reply when the model wrote nothing but the marker, in `lang`. The

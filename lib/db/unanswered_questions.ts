@@ -28,6 +28,9 @@ export const OPENED_COUNT_TTL_MS = 2 * 24 * 60 * 60 * 1000;
  */
 export const MAX_NEW_GROUPS_PER_DAY = 200;
 
+/** The most characters of a group's key (its normalised question). */
+export const MAX_GROUP_KEY_LENGTH = 200;
+
 /** How many groups one page of the console lists. */
 export const QUESTION_PAGE_SIZE = 50;
 
@@ -181,6 +184,9 @@ export async function resolveQuestionGroup(
   kv: Deno.Kv,
   { key, staff, now }: { key: string; staff: StaffMember; now: Date },
 ): Promise<boolean> {
+  // A group's key is at most 200 characters; a longer one (a form edited
+  // by hand) is no group, and KV would refuse to read it.
+  if ([...key].length > MAX_GROUP_KEY_LENGTH) return false;
   const groupKey = keys.unansweredQuestion(key);
   return await runTransaction(async () => {
     const entry = await kv.get<QuestionGroup>(groupKey);
