@@ -116,50 +116,6 @@ export async function listNotesForModeration(
   return { values, cursor: next };
 }
 
-/** A note that shows: what a viewer may read of it (not whose it is). */
-export type ShownNote = Omit<ModeratedNote, "userId" | "hiddenAt">;
-
-/**
- * The newest notes that show (`limit` at most), as they stand now: each
- * entry of the notes index is checked against its visit, so a note an admin
- * hid never appears, whatever the index held when it was written (a note
- * whose visit cannot be found by its id cannot have been hidden, and shows
- * as indexed). For everyone who may not see hidden notes: the dashboard's
- * latest notes, which viewers see too.
- */
-export async function listShownNotes(
-  kv: Deno.Kv,
-  { limit = 10 }: { limit?: number } = {},
-): Promise<ShownNote[]> {
-  const shown: ShownNote[] = [];
-  const iterator = kv.list<ShownNote>({ prefix: keys.notesByTime() }, {
-    reverse: true,
-    batchSize: Math.min(MAX_NOTES_PAGE, limit * 2),
-  });
-  let batch: ShownNote[] = [];
-  const take = async () => {
-    const visits = await getVisitsByIds(kv, batch.map((note) => note.visitId));
-    for (const [i, indexed] of batch.entries()) {
-      const visit = visits[i];
-      if (visit === null) {
-        shown.push(indexed);
-      } else if (visit.notes && visit.ratedAt && !visit.notesHiddenAt) {
-        const { visitId, slug, rating, notes, ratedAt } = visit;
-        shown.push({ visitId, slug, rating, notes, ratedAt });
-      }
-      if (shown.length >= limit) return true;
-    }
-    batch = [];
-    return false;
-  };
-  for await (const entry of iterator) {
-    batch.push(entry.value);
-    if (batch.length >= limit && await take()) return shown;
-  }
-  if (batch.length > 0) await take();
-  return shown;
-}
-
 /** Visits by id, in order (null where there is none), ten keys a read. */
 async function getVisitsByIds(
   kv: Deno.Kv,

@@ -16,7 +16,6 @@
  */
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
-import { listShownNotes } from "./moderation.ts";
 
 /** The stamp counts the badge funnel shows: a first stamp, then the badges' milestones. */
 export const FUNNEL_STAMPS = [1, 5, 10, 17] as const;
@@ -522,6 +521,63 @@ export async function listLatestNotes(
     values,
     cursor: values.length === limit && iterator.cursor ? iterator.cursor : null,
   };
+}
+
+/**
+ * The newest notes that show (`limit` at most), as they stand now: each
+ * entry of the notes index is checked against its visit, so a note an admin
+ * hid (`notesHiddenAt`, lib/db/moderation.ts) never appears, whatever the
+ * index held when it was written; a note whose visit cannot be found by
+ * its id cannot have been hidden, and shows as indexed. For everyone who
+ * may not see hidden notes: the dashboard's latest notes, which viewers
+ * see too.
+ */
+export async function listShownNotes(
+  kv: Deno.Kv,
+  { limit = 10 }: { limit?: number } = {},
+): Promise<StoredNote[]> {
+  type Current = CountedVisit & { notesHiddenAt?: string | null };
+  const shown: StoredNote[] = [];
+  const take = async (batch: StoredNote[]) => {
+    const ids = await kv.getMany<[string, string][]>(
+      batch.map((note) => keys.visitById(note.visitId)),
+    );
+    const visits = await kv.getMany<Current[]>(
+      ids.map((id) => keys.visit(...(id.value ?? ["", ""]))),
+    );
+    for (const [i, indexed] of batch.entries()) {
+      const visit = visits[i].value;
+      if (visit?.visitId !== indexed.visitId) {
+        shown.push(indexed);
+      } else if (visit.notes && !visit.notesHiddenAt) {
+        const { visitId, slug, rating, notes } = visit;
+        shown.push({
+          visitId,
+          slug,
+          rating,
+          notes,
+          ratedAt: visit.ratedAt ?? visit.visitedAt,
+        });
+      }
+      if (shown.length >= limit) return true;
+    }
+    return false;
+  };
+  let batch: StoredNote[] = [];
+  for await (
+    const entry of kv.list<StoredNote>({ prefix: keys.notesByTime() }, {
+      reverse: true,
+      batchSize: 10,
+    })
+  ) {
+    batch.push(entry.value);
+    if (batch.length === 10) {
+      if (await take(batch)) return shown;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await take(batch);
+  return shown;
 }
 
 /**
