@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { maskPersonalData, MASKS } from "./mask.ts";
 import corpus from "./mask_corpus.json" with { type: "json" };
+import { SHIPPED } from "@/tests/test_utils.ts";
 
 /**
  * One entry of the corpus: a visitor's question; with personal data, the
@@ -63,4 +64,25 @@ Deno.test("maskPersonalData: full-width characters are read as plain ones", () =
     maskPersonalData("tel ３３ １２３４ ５６７８"),
     "tel [teléfono]",
   );
+});
+
+Deno.test("maskPersonalData: the data set's places, events and dishes survive in questions", () => {
+  const names = [
+    ...SHIPPED.attractions.map((a) => a.name),
+    ...SHIPPED.events.map((e) => e.name),
+    ...SHIPPED.providers.map((p) => p.name),
+    ...SHIPPED.routes.map((r) => r.name),
+    ...SHIPPED.packages.map((p) => p.name),
+    ...SHIPPED.gastronomy.map((g) => g.dish),
+  ];
+  assert.ok(names.length > 40);
+  const changed = names.flatMap((name) =>
+    [
+      `¿Qué horario tiene ${name}?`,
+      `How do I get to ${name}?`,
+      `Soy fan de ${name}, ¿cuánto cuesta?`,
+      `I'm going to ${name} at 10, is it open?`,
+    ].filter((question) => maskPersonalData(question) !== question)
+  );
+  assert.deepEqual(changed, []);
 });
