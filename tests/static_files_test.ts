@@ -32,6 +32,7 @@ const ESCAPES = [
   "/static//deno.json",
   `/static/${encodeURIComponent(`${ROOT}/deno.json`)}`,
   "/static/%2fetc%2fpasswd",
+  `/static/${"9".repeat(300)}`,
 ];
 
 /**

@@ -28,8 +28,9 @@ export function serveStaticFiles(): MiddlewareHandler {
     },
   });
   return async function serveStaticFiles(c, next) {
-    // Control characters name no file of ours: not even asked of the disk.
-    if (/\p{Cc}/u.test(c.req.path)) return await next();
+    // Control characters or a name longer than the disk allows name no
+    // file of ours: not even asked of the disk.
+    if (/\p{Cc}|[^/]{256}/u.test(c.req.path)) return await next();
     // hono's serveStatic hands what it does not serve (a path with `..`, an
     // encoded slash, a missing file) to `next`, and returns whatever that
     // returns: here, only a Response it made itself is a found file.

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/http/errors.ts";
+import { readForm } from "@/lib/http/form_body.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import {
   clearSessionCookie,
@@ -64,7 +65,7 @@ export default function passportData(deps: AppDeps) {
       if (!isSameOriginRequest(c, deps.config)) return refuseCrossSite(c);
       const current = await session(c);
       if (!current) return signedOut(c);
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
       const parsed = ticketNameSchema.safeParse(
         typeof form.name === "string" ? form.name : "",
       );

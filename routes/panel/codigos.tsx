@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import { formatDateTime } from "@/lib/format/format.ts";
 import { HttpError, NotFoundError } from "@/lib/http/errors.ts";
+import { readForm } from "@/lib/http/form_body.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import {
@@ -36,7 +37,7 @@ export default function codesPage(deps: AppDeps) {
     .get("/", (c) => renderCodes(c, deps, {}))
     .post("/:slug", async (c) => {
       const slug = c.req.param("slug");
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
       try {
         const { code } = await replaceGuideCode(deps, {
           slug,

@@ -5,6 +5,7 @@ import {
   resolveQuestionGroup,
 } from "@/lib/db/unanswered_questions.ts";
 import { formatDateTime } from "@/lib/format/format.ts";
+import { readForm } from "@/lib/http/form_body.ts";
 import { NotFoundError } from "@/lib/http/errors.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
@@ -99,7 +100,7 @@ export default function questionsPage(deps: AppDeps) {
       });
     })
     .post("/resolver", async (c) => {
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
       const key = typeof form.grupo === "string" ? form.grupo : "";
       const done = key !== "" && await resolveQuestionGroup(deps.kv, {
         key,

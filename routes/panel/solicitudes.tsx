@@ -9,6 +9,7 @@ import {
   listShareCodesByEmail,
 } from "@/lib/db/tickets.ts";
 import { formatDate } from "@/lib/format/format.ts";
+import { readForm } from "@/lib/http/form_body.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import {
   getErasureStatus,
@@ -152,7 +153,7 @@ export default function requestsPage(deps: AppDeps) {
     .post("/:code/borrar", async (c) => {
       const ticket = await findTicket(c);
       if (!ticket) return c.notFound();
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
       if (form.confirmo !== "si") {
         return renderPanelPage(c, deps, {
           title: "Falta confirmar",
