@@ -70,6 +70,7 @@ async function listPublicPages(
         for (const { slug } of SHIPPED.attractions) {
           pages.push({ path: at(`/turismo/atractivos/${slug}`), slug });
         }
+        pages.push({ path: at("/turismo/atractivos/no-existe") });
         break;
       case "/turismo/servicios/:slug":
         for (const { slug } of SHIPPED.providers) {
@@ -102,7 +103,8 @@ async function listPublicPages(
           !bare.includes(":") && !bare.includes("*"),
           `${path}: teach this test the route's parameters`,
         );
-        pages.push({ path: at(bare) });
+        // `/en` itself (a redirect to `/en/`) as it is.
+        pages.push({ path: path === prefix ? path : at(bare) });
     }
   }
   return pages;
