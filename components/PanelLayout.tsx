@@ -9,6 +9,7 @@ export type PanelSection =
   | "preguntas"
   | "exportar"
   | "solicitudes"
+  | "sesiones"
   | "auditoria";
 
 const NAV: {
@@ -40,6 +41,12 @@ const NAV: {
     section: "solicitudes",
     href: "/panel/solicitudes",
     label: "Solicitudes de datos personales",
+    adminOnly: true,
+  },
+  {
+    section: "sesiones",
+    href: "/panel/sesiones",
+    label: "Sesiones",
     adminOnly: true,
   },
   {

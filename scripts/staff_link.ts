@@ -1,7 +1,10 @@
 /**
  * Prints a single-use sign-in link to the staff console, valid 15 minutes:
  * `deno task staff-link <email> [--role admin|viewer] [--base-url URL]`
- * (role `viewer` unless told). The way in on the embedded defaults (no
+ * (role `viewer` unless told). With `STAFF` set, only for someone it lists,
+ * with the role it gives them (STAFF is checked again on every request).
+ * `deno task staff-link <email> --revoke` ends every session of that
+ * person at once (audited). The way in on the embedded defaults (no
  * identity provider); whoever can run it can read the service's KV anyway.
  * Reads `.env` like `deno task start`, so it writes to the same KV; the link
  * goes to `--base-url`, else `BASE_URL`, else `http://<LISTEN_HOST>:<PORT>`.
@@ -10,11 +13,12 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
 import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
+import { removeStaffMemberSessions } from "@/lib/db/staff_sessions.ts";
 import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
 import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
 
 const USAGE =
-  "Usage: deno task staff-link <email> [--role admin|viewer] [--base-url https://turismo.example.gob.mx]";
+  "Usage: deno task staff-link <email> [--role admin|viewer] [--base-url https://turismo.example.gob.mx]\n       deno task staff-link <email> --revoke";
 
 function fail(message: string): never {
   console.error(message);
@@ -27,7 +31,8 @@ try {
     args: Deno.args,
     allowPositionals: true,
     options: {
-      role: { type: "string", default: "viewer" },
+      role: { type: "string" },
+      revoke: { type: "boolean", default: false },
       "base-url": { type: "string" },
       "env-file": { type: "string" },
     },
@@ -40,9 +45,12 @@ const email = positionals[0]?.trim().toLowerCase() ?? "";
 if (positionals.length !== 1 || !z.email().safeParse(email).success) {
   fail(`Give one e-mail address.\n${USAGE}`);
 }
-const role = values.role as StaffRole;
+const role = (values.role ?? "viewer") as StaffRole;
 if (!STAFF_ROLES.includes(role)) {
   fail(`--role must be admin or viewer.\n${USAGE}`);
+}
+if (values.revoke && values.role !== undefined) {
+  fail(`--revoke takes no --role.\n${USAGE}`);
 }
 
 let config;
@@ -52,6 +60,17 @@ try {
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   fail(error.message);
+}
+const listed = config.staff.find((entry) => entry.email === email);
+if (!values.revoke && config.staff.length > 0) {
+  if (!listed) {
+    fail(
+      `STAFF is set and does not list ${email}: add it there first (STAFF is checked on every request, so a link for someone it does not list would not work).`,
+    );
+  }
+  if (values.role !== undefined && listed.role !== role) {
+    fail(`STAFF gives ${email} the role ${listed.role}; change it there.`);
+  }
 }
 if (config.kvPath === ":memory:") {
   fail("KV_PATH is :memory:, so no running service would accept this link.");
@@ -74,15 +93,29 @@ try {
 }
 const kv = await openKv(config.kvPath);
 try {
-  const { url } = await createStaffSignInLink(kv, {
-    email,
-    role,
-    baseUrl,
-    now: new Date(),
-  });
-  console.log(
-    `Staff sign-in link for ${email} (${role}), single use, valid 15 minutes: ${url}`,
-  );
+  if (values.revoke) {
+    const ended = await removeStaffMemberSessions(kv, {
+      staffId: email,
+      now: new Date(),
+    });
+    console.log(
+      `Ended ${ended} staff session(s) of ${email}.${
+        listed ? " Remove them from STAFF too, or they can sign in again." : ""
+      }`,
+    );
+  } else {
+    const { url } = await createStaffSignInLink(kv, {
+      email,
+      role: listed?.role ?? role,
+      baseUrl,
+      now: new Date(),
+    });
+    console.log(
+      `Staff sign-in link for ${email} (${
+        listed?.role ?? role
+      }), single use, valid 15 minutes: ${url}`,
+    );
+  }
 } finally {
   kv.close();
 }

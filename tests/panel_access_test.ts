@@ -17,6 +17,7 @@ import { createSession } from "@/lib/db/sessions.ts";
 import {
   STAFF_IDLE_MS,
   STAFF_LINK_TTL_MS,
+  STAFF_MAX_AGE_MS,
   type StaffSession,
 } from "@/lib/db/staff_sessions.ts";
 import { ConfigError, parseConfig } from "@/lib/config/config.ts";
@@ -408,14 +409,24 @@ Deno.test("staff session lifetime (requireStaff)", async (t) => {
   await using ctx = await createTestContext();
   const { kv } = ctx.deps;
 
-  await t.step("each request slides the 8-hour idle expiry", async () => {
-    const cookie = await signInStaff(ctx);
-    for (let i = 0; i < 3; i++) {
-      ctx.clock.advance(STAFF_IDLE_MS - 60_000);
+  await t.step(
+    "each request slides the 8-hour idle expiry, never past 12 hours after the sign-in",
+    async () => {
+      const cookie = await signInStaff(ctx);
+      for (let i = 0; i < 11; i++) {
+        ctx.clock.advance(60 * 60_000);
+        const { res } = await asStaff(ctx, cookie, "/panel");
+        assert.equal(res.status, 200, `after ${i + 1} hours of work`);
+      }
+      ctx.clock.advance(STAFF_MAX_AGE_MS - 11 * 60 * 60_000);
       const { res } = await asStaff(ctx, cookie, "/panel");
-      assert.equal(res.status, 200, `after ${i + 1} long pauses`);
-    }
-  });
+      assert.equal(res.status, 303, "12 hours after the sign-in");
+      assert.equal(
+        res.headers.get("location"),
+        "/auth/personal?sesion=vencida",
+      );
+    },
+  );
 
   await t.step(
     "the last-seen time is written at most once a minute",
@@ -752,6 +763,12 @@ Deno.test("GET /auth/personal/proveedor: staff sign-in at the OIDC provider", as
       assert.equal(panel.status, 200);
       const audit = await panel.text();
       assert.match(audit, /ana@ejemplo\.mx\|?.*Entró al panel/s);
+      assert.match(audit, /Entró al panel \(con el proveedor de identidad\)/);
+      const { values } = await listStaffActions(ctx.deps.kv);
+      assert.equal(
+        values.find((entry) => entry.action === "signin")?.method,
+        "provider",
+      );
     },
   );
 

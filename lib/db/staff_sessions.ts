@@ -10,11 +10,26 @@ import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { generateSessionId, getSessionHandle } from "./sessions.ts";
 
+/** How a staff member signed in: a link from `deno task staff-link`, or the identity provider. */
+export type StaffSignInMethod = "link" | "provider";
+
 /** A staff session as KV keeps it. */
 export interface StaffSession {
   /** base64url of the SHA-256 of the cookie's id. */
   handle: string;
+  /**
+   * A random id that names the session on the console's sessions page (to
+   * end it); unlike the handle, nothing derived from the cookie.
+   */
+  ref: string;
+  /**
+   * The member as they signed in; their role on each request comes from
+   * the configuration (lib/staff/guard.ts), not from here.
+   */
   staff: StaffMember;
+  method: StaffSignInMethod;
+  /** The provider's subject of a provider sign-in: `STAFF` is checked against it again on every request. */
+  subject?: string;
   /** ISO 8601. */
   createdAt: string;
   /** Epoch milliseconds of the last request that used it (written at most once per {@linkcode STAFF_SEEN_WRITE_MS}). */
@@ -33,13 +48,15 @@ export interface StaffLink {
 /** What reading a staff cookie found. */
 export type StaffSessionLookup =
   | { status: "live"; session: StaffSession }
-  /** The session existed but has been idle too long: back to the sign-in. */
+  /** The session existed but was idle too long or is too old: back to the sign-in. */
   | { status: "expired" }
   /** No such session (never was, signed out, tampered): a stranger. */
   | { status: "none" };
 
 /** A staff session ends after this long without a request. */
 export const STAFF_IDLE_MS = 8 * 60 * 60 * 1000;
+/** A staff session ends this long after its sign-in, however busy: 12 hours. */
+export const STAFF_MAX_AGE_MS = 12 * 60 * 60 * 1000;
 /** `lastSeenAt` is rewritten at most this often, so most reads cost one KV read. */
 export const STAFF_SEEN_WRITE_MS = 60 * 1000;
 /**
@@ -109,6 +126,7 @@ export async function redeemStaffLink(
     const { sessionId, session, key } = await newSession(
       entry.value.staff,
       now,
+      { method: "link" },
     );
     const operation = kv.atomic().check(entry).delete(linkKey)
       .check({ key, versionstamp: null })
@@ -116,6 +134,7 @@ export async function redeemStaffLink(
     addStaffActionTo(operation, {
       staff: session.staff,
       action: "signin",
+      method: "link",
       at: now,
     });
     const result = await commit(operation);
@@ -125,28 +144,45 @@ export async function redeemStaffLink(
 
 /**
  * Opens a staff session for a member already vouched for (the identity
- * provider's sign-in against `STAFF`) and audits the sign-in, in one atomic.
+ * provider's sign-in against `STAFF`, with its `subject`; `link` for one
+ * the operator vouched for, as a link does) and audits the sign-in, in one
+ * atomic.
  */
 export async function createStaffSession(
   kv: Deno.Kv,
-  { staff, now }: { staff: StaffMember; now: Date },
+  { staff, now, method = "link", subject }: {
+    staff: StaffMember;
+    now: Date;
+    method?: StaffSignInMethod;
+    subject?: string;
+  },
 ): Promise<{ sessionId: string; session: StaffSession }> {
   return await runTransaction(async () => {
-    const { sessionId, session, key } = await newSession(staff, now);
+    const { sessionId, session, key } = await newSession(staff, now, {
+      method,
+      subject,
+    });
     const operation = kv.atomic().check({ key, versionstamp: null })
       .set(key, session, { expireIn: STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS });
-    addStaffActionTo(operation, { staff, action: "signin", at: now });
+    addStaffActionTo(operation, { staff, action: "signin", method, at: now });
     const result = await commit(operation);
     return result.ok ? { sessionId, session } : CONFLICT;
   });
 }
 
-async function newSession(staff: StaffMember, now: Date) {
+async function newSession(
+  staff: StaffMember,
+  now: Date,
+  { method, subject }: { method: StaffSignInMethod; subject?: string },
+) {
   const sessionId = generateSessionId();
   const handle = await getSessionHandle(sessionId);
   const session: StaffSession = {
     handle,
+    ref: crypto.randomUUID(),
     staff,
+    method,
+    ...(subject !== undefined ? { subject } : {}),
     createdAt: now.toISOString(),
     lastSeenAt: now.getTime(),
   };
@@ -157,7 +193,10 @@ async function newSession(staff: StaffMember, now: Date) {
  * Reads the staff session a cookie names and slides its idle expiry: the
  * new `lastSeenAt` is written only when the stored one is at least
  * {@linkcode STAFF_SEEN_WRITE_MS} old, and a lost race to write it is
- * ignored (another request of the same session just wrote it).
+ * ignored (another request of the same session just wrote it). Idle for
+ * {@linkcode STAFF_IDLE_MS} or signed in {@linkcode STAFF_MAX_AGE_MS} ago:
+ * expired. A session stored before sessions had a `ref` and a sign-in
+ * method is no session.
  */
 export async function touchStaffSession(
   kv: Deno.Kv,
@@ -166,11 +205,9 @@ export async function touchStaffSession(
   if (!isRandomId(sessionId)) return { status: "none" };
   const key = keys.staffSession(await getSessionHandle(sessionId));
   const entry = await kv.get<StaffSession>(key);
-  if (!entry.value) return { status: "none" };
+  if (!entry.value?.ref || !entry.value.method) return { status: "none" };
   const at = now.getTime();
-  if (at - entry.value.lastSeenAt >= STAFF_IDLE_MS) {
-    return { status: "expired" };
-  }
+  if (isStaffSessionOver(entry.value, now)) return { status: "expired" };
   if (at - entry.value.lastSeenAt >= STAFF_SEEN_WRITE_MS) {
     const session = { ...entry.value, lastSeenAt: at };
     await commit(
@@ -183,6 +220,13 @@ export async function touchStaffSession(
   return { status: "live", session: entry.value };
 }
 
+/** Whether a session has been idle too long or lived its whole life. */
+function isStaffSessionOver(session: StaffSession, now: Date): boolean {
+  const at = now.getTime();
+  return at - session.lastSeenAt >= STAFF_IDLE_MS ||
+    at - Date.parse(session.createdAt) >= STAFF_MAX_AGE_MS;
+}
+
 /**
  * Ends a staff session (sign-out) and audits it, in one atomic; an unknown
  * or already ended session changes nothing. Returns whether one ended.
@@ -193,15 +237,140 @@ export async function deleteStaffSession(
 ): Promise<boolean> {
   if (!isRandomId(sessionId)) return false;
   const key = keys.staffSession(await getSessionHandle(sessionId));
+  return await endStaffSessionAt(kv, key, {
+    now,
+    audit: (session) => ({ staff: session.staff, action: "signout" }),
+  });
+}
+
+/**
+ * Ends a session whose member is no longer on the staff (removed from
+ * `STAFF`), audited as `access_removed` under their name as they were;
+ * called by the guard on the request that finds it.
+ */
+export async function removeStaffSession(
+  kv: Deno.Kv,
+  { session, now }: { session: StaffSession; now: Date },
+): Promise<void> {
+  await endStaffSessionAt(kv, keys.staffSession(session.handle), {
+    now,
+    audit: (ended) => ({ staff: ended.staff, action: "access_removed" }),
+  });
+}
+
+/** A live staff session as the console lists it: never its id or handle. */
+export interface StaffSessionSummary {
+  ref: string;
+  staff: StaffMember;
+  method: StaffSignInMethod;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601 (to the minute: see {@linkcode STAFF_SEEN_WRITE_MS}). */
+  lastSeenAt: string;
+  /** ISO 8601: when it ends at the latest, whatever its use. */
+  endsAt: string;
+}
+
+/**
+ * Every live staff session (neither idle too long nor too old), the most
+ * recently used first. Staff are few: one list of the family.
+ */
+export async function listStaffSessions(
+  kv: Deno.Kv,
+  { now }: { now: Date },
+): Promise<StaffSessionSummary[]> {
+  const found: StaffSessionSummary[] = [];
+  for await (
+    const { value } of kv.list<StaffSession>({
+      prefix: keys.staffSessions(),
+    })
+  ) {
+    if (!value?.ref || !value.method || isStaffSessionOver(value, now)) {
+      continue;
+    }
+    found.push({
+      ref: value.ref,
+      staff: value.staff,
+      method: value.method,
+      createdAt: value.createdAt,
+      lastSeenAt: new Date(value.lastSeenAt).toISOString(),
+      endsAt: new Date(
+        Math.min(
+          Date.parse(value.createdAt) + STAFF_MAX_AGE_MS,
+          value.lastSeenAt + STAFF_IDLE_MS,
+        ),
+      ).toISOString(),
+    });
+  }
+  return found.sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt));
+}
+
+/**
+ * An admin (`by`) ends the session `ref` names, audited as
+ * `session_ended` with the member whose it was as its target, in one
+ * atomic; its next request, on any instance, is a stranger's. Returns the
+ * member, or null when no such session is live.
+ */
+export async function endStaffSession(
+  kv: Deno.Kv,
+  { ref, by, now }: { ref: string; by: StaffMember; now: Date },
+): Promise<StaffMember | null> {
+  for await (
+    const entry of kv.list<StaffSession>({ prefix: keys.staffSessions() })
+  ) {
+    if (entry.value?.ref !== ref) continue;
+    const member = entry.value.staff;
+    const ended = await endStaffSessionAt(kv, entry.key, {
+      now,
+      audit: () => ({
+        staff: by,
+        action: "session_ended",
+        target: member.email || member.id,
+      }),
+    });
+    return ended ? member : null;
+  }
+  return null;
+}
+
+/**
+ * Ends every session of the member `staffId` (`deno task staff-link
+ * --revoke`), each audited as `access_removed`. Returns how many ended.
+ */
+export async function removeStaffMemberSessions(
+  kv: Deno.Kv,
+  { staffId, now }: { staffId: string; now: Date },
+): Promise<number> {
+  let count = 0;
+  for await (
+    const entry of kv.list<StaffSession>({ prefix: keys.staffSessions() })
+  ) {
+    if (entry.value?.staff.id !== staffId) continue;
+    const ended = await endStaffSessionAt(kv, entry.key, {
+      now,
+      audit: (session) => ({ staff: session.staff, action: "access_removed" }),
+    });
+    if (ended) count++;
+  }
+  return count;
+}
+
+/** Deletes the session at `key` with its audit entry, in one atomic; false when it is gone. */
+async function endStaffSessionAt(
+  kv: Deno.Kv,
+  key: Deno.KvKey,
+  { now, audit }: {
+    now: Date;
+    audit: (
+      session: StaffSession,
+    ) => Omit<Parameters<typeof addStaffActionTo>[1], "at">;
+  },
+): Promise<boolean> {
   return await runTransaction(async () => {
     const entry = await kv.get<StaffSession>(key);
     if (!entry.value) return false;
     const operation = kv.atomic().check(entry).delete(key);
-    addStaffActionTo(operation, {
-      staff: entry.value.staff,
-      action: "signout",
-      at: now,
-    });
+    addStaffActionTo(operation, { ...audit(entry.value), at: now });
     const result = await commit(operation);
     return result.ok ? true : CONFLICT;
   });

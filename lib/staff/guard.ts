@@ -5,13 +5,16 @@
  * never decides who may enter.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { csrf } from "hono/csrf";
 import type { Config } from "@/lib/config/config.ts";
-import { touchStaffSession } from "@/lib/db/staff_sessions.ts";
+import {
+  removeStaffSession,
+  touchStaffSession,
+} from "@/lib/db/staff_sessions.ts";
 import { HttpError } from "@/lib/http/errors.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { refuseCrossSite } from "@/lib/http/cross_site.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { clearStaffCookie, readStaffCookie } from "./cookies.ts";
+import { getCurrentStaffMember } from "./sign_in.ts";
 import type { StaffMember } from "./types.ts";
 
 /** Where a staff member whose session ran out is sent: the staff sign-in, saying why. */
@@ -36,20 +39,24 @@ export class StaffForbiddenError extends HttpError {
   }
 }
 
-/** What {@linkcode requireStaff} needs: KV, the clock and the public origin. */
+/** What {@linkcode requireStaff} needs: KV, the clock, the public origin and `STAFF`. */
 export interface StaffGuardDeps {
   kv: Deno.Kv;
   now: () => Date;
-  config: Pick<Config, "baseUrl">;
+  config: Pick<Config, "baseUrl" | "staff">;
 }
 
 /**
  * For `/panel` and `/panel/*`: a live staff session (its idle expiry slid)
- * puts its {@linkcode StaffMember} on the context as `staff`. Anyone else
- * (no cookie, a tampered one, a tourist's session, a signed-out one) gets
- * the site's ordinary 404 page, which says nothing of a panel; a staff
- * cookie whose session ran out goes to the staff sign-in. Every answer is
- * `no-store`: panel pages are one person's view.
+ * puts its {@linkcode StaffMember} on the context as `staff`, with the role
+ * the configuration gives them now ({@linkcode getCurrentStaffMember}): a
+ * member removed from `STAFF` has their session deleted (audited) on this
+ * request and is a stranger from then on, a demoted admin is a viewer at
+ * once. Anyone else (no cookie, a tampered one, a tourist's session, a
+ * signed-out or ended one) gets the site's ordinary 404 page, which says
+ * nothing of a panel; a staff cookie whose session ran out (idle or too
+ * old) goes to the staff sign-in. Every answer is `no-store`: panel pages
+ * are one person's view.
  */
 export function requireStaff(
   deps: StaffGuardDeps,
@@ -65,7 +72,16 @@ export function requireStaff(
       return c.redirect(STAFF_EXPIRED_PATH, 303);
     }
     if (found.status === "none") return c.notFound();
-    c.set("staff", found.session.staff);
+    const staff = getCurrentStaffMember(deps.config.staff, found.session);
+    if (!staff) {
+      await removeStaffSession(deps.kv, {
+        session: found.session,
+        now: deps.now(),
+      });
+      clearStaffCookie(c, deps.config);
+      return c.notFound();
+    }
+    c.set("staff", staff);
     await next();
     c.res.headers.set("Cache-Control", "private, no-store");
   };
@@ -90,24 +106,15 @@ export function getStaff(c: Context<AppEnv>): StaffMember {
 }
 
 /**
- * Refuses state-changing staff requests (POST and the like, as forms and
- * plain fetches send them) from another site: `hono/csrf`, which lets one
- * through only with `Sec-Fetch-Site: same-origin` or an `Origin` equal to
- * the portal's public origin. With the `SameSite=Strict` cookie this is
- * why panel forms need no hidden token.
+ * Refuses state-changing staff requests from another site, whatever their
+ * content type: the portal's one cross-site check
+ * (lib/http/cross_site.ts), answered with the staff 403 page. With the
+ * `SameSite=Strict` cookie this is why panel forms need no hidden token.
  */
 export function protectStaffForms(
   config: Pick<Config, "baseUrl">,
 ): MiddlewareHandler<AppEnv> {
-  const check = csrf({
-    origin: (origin, c) => origin === getPublicOrigin(c, config),
+  return refuseCrossSite(config, {
+    refusal: () => new StaffForbiddenError("cross-site"),
   });
-  return async function protectStaffForms(c, next) {
-    try {
-      await check(c, async () => {});
-    } catch {
-      throw new StaffForbiddenError("cross-site");
-    }
-    await next();
-  };
 }

@@ -77,6 +77,31 @@ export function findStaffMember(
 }
 
 /**
+ * Who a staff session's holder is now, by the configuration of this very
+ * request: with `STAFF` set, the entry that lists them (by the provider's
+ * subject, else the e-mail address), with that entry's role, whatever role
+ * they signed in with; not listed any more, `null`. Without `STAFF` (no
+ * identity provider), a link's member as the link made them: an operator
+ * ends their access with `deno task staff-link --revoke`, an admin on the
+ * console's sessions page.
+ */
+export function getCurrentStaffMember(
+  entries: readonly StaffEntry[],
+  session: Pick<StaffSession, "staff" | "method" | "subject">,
+): StaffMember | null {
+  if (session.method === "link" && entries.length === 0) return session.staff;
+  const { subject, staff } = session;
+  const entry =
+    (subject === undefined
+      ? undefined
+      : entries.find((entry) => entry.subject === subject)) ??
+      (staff.email
+        ? entries.find((entry) => entry.email === staff.email)
+        : undefined);
+  return entry ? { ...staff, role: entry.role } : null;
+}
+
+/**
  * Opens a staff session for an identity the provider vouched for, if
  * `STAFF` lists it; `null` (no session) otherwise.
  */
@@ -90,7 +115,12 @@ export async function signInStaffIdentity(
 ): Promise<{ sessionId: string; session: StaffSession } | null> {
   const staff = findStaffMember(config.staff, identity);
   if (!staff) return null;
-  return await createStaffSession(kv, { staff, now: now() });
+  return await createStaffSession(kv, {
+    staff,
+    now: now(),
+    method: "provider",
+    subject: identity.subject,
+  });
 }
 
 /** Ends a staff session and audits the sign-out; nothing for an unknown one. */

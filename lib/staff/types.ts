@@ -28,6 +28,10 @@ export interface StaffMember {
 export type StaffAction =
   | "signin"
   | "signout"
+  /** An admin ended someone's session from the console (target: whose). */
+  | "session_ended"
+  /** A session ended because its member is no longer on the staff. */
+  | "access_removed"
   | "code_replaced"
   | "note_hidden"
   | "note_shown"

@@ -10,6 +10,8 @@ const PAGE_SIZE = 50;
 const ACTION_LABEL: Record<StaffAction, string> = {
   signin: "Entró al panel",
   signout: "Salió del panel",
+  session_ended: "Cerró la sesión de otra persona",
+  access_removed: "Perdió el acceso (ya no está en STAFF)",
   code_replaced: "Reemplazó un código",
   note_hidden: "Ocultó una nota",
   note_shown: "Volvió a mostrar una nota",
@@ -18,6 +20,11 @@ const ACTION_LABEL: Record<StaffAction, string> = {
   erasure: "Borró datos personales",
   personal_data_exported: "Exportó los datos personales de una persona",
 };
+
+const METHOD_LABEL = {
+  link: "con un enlace de acceso",
+  provider: "con el proveedor de identidad",
+} as const;
 
 const ROLE_LABEL = { admin: "Administración", viewer: "Consulta" } as const;
 
@@ -70,7 +77,10 @@ export default function auditPage(deps: AppDeps) {
                         </td>
                         <td>{entry.staff.email || entry.staff.id}</td>
                         <td>{ROLE_LABEL[entry.staff.role]}</td>
-                        <td>{ACTION_LABEL[entry.action] ?? entry.action}</td>
+                        <td>
+                          {ACTION_LABEL[entry.action] ?? entry.action}
+                          {entry.method && ` (${METHOD_LABEL[entry.method]})`}
+                        </td>
                         <td>{entry.target ?? "—"}</td>
                       </tr>
                     ))}

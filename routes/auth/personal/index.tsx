@@ -17,7 +17,7 @@ export default function staffSignInPage(deps: AppDeps) {
       title: "Acceso del personal",
       heading: expired ? "Tu sesión del panel terminó" : "Acceso del personal",
       lead: expired
-        ? "Por seguridad, la sesión se cierra tras 8 horas sin actividad. Vuelve a entrar para seguir trabajando."
+        ? "Por seguridad, la sesión se cierra tras 8 horas sin actividad y, en cualquier caso, 12 horas después de entrar. Vuelve a entrar para seguir trabajando."
         : "El panel de la oficina de turismo es solo para el personal del portal.",
       children: withProvider
         ? (

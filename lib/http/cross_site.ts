@@ -1,0 +1,62 @@
+/**
+ * The one cross-site check of every route a browser's cookie opens (the
+ * staff console, the staff sign-in, the passport's data controls, the
+ * tourist's sign-out, the session token): a state-changing request from
+ * another site is refused before any handler runs, whatever its content
+ * type. Not `hono/csrf`: it lets through every content type but the three
+ * a plain HTML form can send, so a cross-site `fetch` with a JSON or
+ * `application/octet-stream` body passed it.
+ *
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { Config } from "@/lib/config/config.ts";
+import { apiMessage, HttpError } from "./errors.ts";
+import { getPublicOrigin } from "./origin.ts";
+
+/** A state-changing request from another site, refused: 403 with `{error, details}`. */
+export class CrossSiteError extends HttpError {
+  override name = "CrossSiteError";
+  constructor() {
+    super(403, apiMessage("error.403"), apiMessage("auth.crossSite"));
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request comes from another site, by what the browser says:
+ * `Sec-Fetch-Site` (sent by every current browser) must be `same-origin`,
+ * and `Origin`, when sent, the portal's own. With neither header the
+ * request is no current browser's: it passes only without cookies, so a
+ * script or an old browser carrying a signed-in cookie gets nothing done.
+ */
+export function isCrossSiteRequest(
+  c: Context,
+  config: Pick<Config, "baseUrl">,
+): boolean {
+  const fetchSite = c.req.header("sec-fetch-site");
+  if (fetchSite !== undefined && fetchSite !== "same-origin") return true;
+  const origin = c.req.header("origin");
+  if (origin !== undefined) return origin !== getPublicOrigin(c, config);
+  if (fetchSite === "same-origin") return false;
+  return c.req.header("cookie") !== undefined;
+}
+
+/**
+ * Refuses every state-changing request (POST, PUT, PATCH, DELETE, any
+ * method but GET, HEAD and OPTIONS) that {@linkcode isCrossSiteRequest}
+ * says came from another site: throws `refusal()` (by default a
+ * {@linkcode CrossSiteError}), before the body is read.
+ */
+export function refuseCrossSite(
+  config: Pick<Config, "baseUrl">,
+  { refusal = () => new CrossSiteError() }: { refusal?: () => Error } = {},
+): MiddlewareHandler {
+  return async function refuseCrossSite(c, next) {
+    if (!SAFE_METHODS.has(c.req.method) && isCrossSiteRequest(c, config)) {
+      throw refusal();
+    }
+    await next();
+  };
+}
