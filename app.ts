@@ -4,6 +4,7 @@ import healthz, { describeHealthz } from "./routes/healthz.ts";
 import type { AppDeps } from "./deps.ts";
 import { limitIpBudget } from "./lib/limits/ip_budget.ts";
 import { compressResponses } from "./lib/http/compress.ts";
+import { CrossSiteError, refuseCrossSite } from "./lib/http/cross_site.ts";
 import { allowedMethodsOnly } from "./lib/http/allowed_methods.ts";
 import { createErrorHandler } from "./lib/http/error_handler.ts";
 import { jsonBody } from "./lib/http/json_body.ts";
@@ -11,7 +12,7 @@ import { LazyRoutes, type MountOptions } from "./lib/http/lazy_routes.ts";
 import { requestLog } from "./lib/http/request_log.ts";
 import type { AppEnv } from "./lib/http/router.ts";
 import { getLangs } from "./lib/i18n/catalogue.ts";
-import { setPageLang } from "./lib/i18n/context.ts";
+import { getLang, setPageLang } from "./lib/i18n/context.ts";
 import { getLangPrefix } from "./lib/i18n/paths.ts";
 import {
   apiHeaders,
@@ -92,6 +93,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     },
     onError: renderStaffRefusal(deps),
   };
+  // A tourist's cookie routes: the same cross-site check (403 page).
+  const touristForms: MountOptions<AppEnv> = {
+    use: () => [refuseCrossSite(config)],
+    onError: renderCrossSiteRefusal(deps),
+  };
+  const sessionApi: MountOptions<AppEnv> = {
+    use: async (group) => [refuseCrossSite(config), ...await api.use!(group)],
+  };
 
   // The route table: every path of the service.
   app.route("/healthz", healthz(deps)); // GET
@@ -133,7 +142,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   routes.mount(
     "/api/session-token",
     () => import("./routes/api/session-token.ts"),
-    api,
+    sessionApi,
   ); // POST, session cookie
   // Public pages, once per language: the default language's at these
   // paths, each other's under its code (`/en/turismo/atractivos`); the
@@ -183,7 +192,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         `${prefix}/mi-pasaporte`,
         () => import("./routes/mi-pasaporte/datos.tsx"),
       ], // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
-    ]);
+    ], touristForms);
     routes.mount(`${prefix}/datos`, [
       [`${prefix}/datos`, () => import("./routes/datos/index.tsx")], // GET
       [`${prefix}/datos`, () => import("./routes/datos/files.ts")], // GET /<file>.csv, /datapackage.json
@@ -206,6 +215,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     routes.mount(
       `${prefix}/auth/signout`,
       () => import("./routes/auth/signout.ts"),
+      touristForms,
     ); // POST
   }
   // Sign-in
@@ -227,6 +237,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/preguntas", () => import("./routes/panel/preguntas.tsx")], // GET, POST /resolver, admin
     ["/panel/exportar", () => import("./routes/panel/exportar.tsx")], // GET, GET /<file>.csv (audited)
     ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
+    ["/panel/sesiones", () => import("./routes/panel/sesiones.tsx")], // GET, POST /:ref/cerrar (audited), admin
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
   ], staffOnly);
   // Assets
@@ -258,6 +269,24 @@ function createNotFoundHandler(deps: AppDeps): NotFoundHandler<AppEnv> {
     page ??= import("./routes/_404.tsx").then((m) => m.default(deps));
     const handle = await page;
     return await handle(c);
+  };
+}
+
+/** A tourist's cross-site request refused: a 403 page in the page's language. */
+function renderCrossSiteRefusal(
+  deps: AppDeps,
+): MountOptions<AppEnv>["onError"] {
+  return async (error, c) => {
+    if (!(error instanceof CrossSiteError)) return undefined;
+    const { renderAuthMessage, tAuth } = await import(
+      "./routes/auth/_message.tsx"
+    );
+    const lang = getLang(c);
+    return renderAuthMessage(c, deps, {
+      status: 403,
+      title: tAuth(lang, "crossSiteTitle"),
+      body: error.describe(lang).details,
+    });
   };
 }
 

@@ -101,20 +101,3 @@ export function clearSignInStateCookie(
     sameSite: "Lax",
   });
 }
-
-/**
- * Whether a state-changing request comes from the portal's own pages: a
- * browser's `Sec-Fetch-Site` must say `same-origin` when sent, and `Origin`
- * must be present and equal to the portal's origin. A request with neither
- * (an old browser, or not a browser) is refused: forms and fetches from the
- * portal always carry `Origin` on POST.
- */
-export function isSameOriginRequest(
-  c: Context,
-  config: Pick<Config, "baseUrl">,
-): boolean {
-  const fetchSite = c.req.header("sec-fetch-site");
-  if (fetchSite !== undefined && fetchSite !== "same-origin") return false;
-  const origin = c.req.header("origin");
-  return origin !== undefined && origin === getPublicOrigin(c, config);
-}

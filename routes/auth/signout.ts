@@ -1,9 +1,5 @@
 import type { AppDeps } from "@/deps.ts";
-import {
-  clearSessionCookie,
-  isSameOriginRequest,
-  readSessionCookie,
-} from "@/lib/oauth/cookies.ts";
+import { clearSessionCookie, readSessionCookie } from "@/lib/oauth/cookies.ts";
 import { renderAuthMessage, tAuth } from "./_message.tsx";
 import { getLang } from "@/lib/i18n/context.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
@@ -12,21 +8,14 @@ import { createPageRouter } from "@/routes/_app.tsx";
 
 /**
  * `POST /auth/signout`: ends the session. POST only and from the portal's
- * own pages (Origin / Sec-Fetch-Site), so another site cannot sign a
- * visitor out; a GET (a link, a prefetch) changes nothing. Under `/en`
+ * own pages (the cookie routes' cross-site check, mounted in app.ts), so
+ * another site cannot sign a visitor out; a GET (a link, a prefetch) changes nothing. Under `/en`
  * its pages are English and it lands on the English home page.
  */
 export default function signout(deps: AppDeps) {
   return createPageRouter(deps)
     .post("/", async (c) => {
       const lang = getLang(c);
-      if (!isSameOriginRequest(c, deps.config)) {
-        return renderAuthMessage(c, deps, {
-          status: 403,
-          title: tAuth(lang, "signOutRefusedTitle"),
-          body: tAuth(lang, "signOutRefusedBody"),
-        });
-      }
       await signOut(deps, readSessionCookie(c, deps.config));
       clearSessionCookie(c, deps.config);
       c.header("Cache-Control", "no-store");

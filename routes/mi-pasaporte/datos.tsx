@@ -5,11 +5,7 @@ import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/http/errors.ts";
 import { readForm } from "@/lib/http/form_body.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
-import {
-  clearSessionCookie,
-  isSameOriginRequest,
-  readSessionCookie,
-} from "@/lib/oauth/cookies.ts";
+import { clearSessionCookie, readSessionCookie } from "@/lib/oauth/cookies.ts";
 import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
 import { changeRouteName } from "@/lib/personal_data/correct.ts";
 import {
@@ -62,7 +58,6 @@ export default function passportData(deps: AppDeps) {
       return createExportDownload(exported, deps.now());
     })
     .post("/nombre", async (c) => {
-      if (!isSameOriginRequest(c, deps.config)) return refuseCrossSite(c);
       const current = await session(c);
       if (!current) return signedOut(c);
       const form = await readForm(c);
@@ -128,7 +123,6 @@ export default function passportData(deps: AppDeps) {
       });
     })
     .post("/borrar", async (c) => {
-      if (!isSameOriginRequest(c, deps.config)) return refuseCrossSite(c);
       const current = await session(c);
       if (!current) return signedOut(c);
       const requested = await requestErasure(deps, {
@@ -227,13 +221,6 @@ export default function passportData(deps: AppDeps) {
     return message(c, 401, {
       title: tr(c, "signedOutError"),
       body: tr(c, "signedOutBody"),
-    });
-  }
-
-  function refuseCrossSite(c: Context): Response {
-    return message(c, 403, {
-      title: tr(c, "crossSiteTitle"),
-      body: tr(c, "crossSiteBody"),
     });
   }
 }
