@@ -167,6 +167,39 @@ Deno.test("STAFF is read on every request", async (t) => {
   });
 });
 
+Deno.test(
+  "a removed member's concurrent requests: all refused, one removal audited",
+  async () => {
+    await withKvFile(async (kvPath) => {
+      const maria = "maria@municipio.gob.mx";
+      await using before = await createTestContext({
+        kvPath,
+        env: staffEnv(`admin:${maria}`),
+      });
+      const cookie = await signInWithProvider(before, {
+        email: maria,
+        role: "admin",
+        subject: "maria-1",
+      });
+      await using after = await createTestContext({
+        kvPath,
+        env: staffEnv(`admin:${ANA}`),
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => get(after, "/panel", cookie)),
+      );
+      for (const { res } of answers) assert.equal(res.status, 404);
+      assert.equal(await countSessions(after.deps.kv), 0);
+      assert.equal((await get(before, "/panel", cookie)).res.status, 404);
+      const { values } = await listStaffActions(after.deps.kv);
+      assert.equal(
+        values.filter((e) => e.action === "access_removed").length,
+        1,
+      );
+    });
+  },
+);
+
 Deno.test("GET/POST /panel/sesiones", async (t) => {
   await withKvFile(async (kvPath) => {
     await using one = await createTestContext({ kvPath });
