@@ -12,6 +12,7 @@ import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/cms/types.ts";
 import type { Config } from "./lib/config/config.ts";
 import { DataStore } from "./lib/data/data_store.ts";
+import type { LoadedData } from "./lib/data/tourism_data.ts";
 import type { DataChange } from "./lib/db/changes.ts";
 import {
   createKvPing,
@@ -31,6 +32,7 @@ import { RenderPool } from "./lib/og/pool.ts";
 import { ShareCards } from "./lib/og/share_cards.ts";
 import { getStaleTags, PageCache } from "./lib/pages/page_cache.ts";
 import { PersonalDataWorker } from "./lib/personal_data/worker.ts";
+import { assertNoGuideCodeClashes } from "./lib/passport/guide_codes.ts";
 
 /** Everything the app needs from outside, created once by {@linkcode openDeps}. */
 export interface AppDeps {
@@ -130,6 +132,16 @@ export async function openDeps(
     );
   }
   const now = overrides.now ?? (() => new Date());
+  // Two attractions never share a guide code: a data set that gives one the
+  // code the staff console gave another stops the start (and a reload).
+  const checkGuideCodes = (next: LoadedData) =>
+    assertNoGuideCodeClashes(kv, next, now());
+  try {
+    await checkGuideCodes(data.current());
+  } catch (error) {
+    if (!overrides.kv) kv.close();
+    throw error;
+  }
   // The dashboard's counters of what earlier versions stored: claimed before
   // serving, counted in the background, stopped by close().
   const backfillStop = new AbortController();
@@ -143,7 +155,7 @@ export async function openDeps(
       console.error("Dashboard: the backfill of the counters failed:", error);
     }
   });
-  if (!config.onDeploy) data.watch();
+  if (!config.onDeploy) data.watch({ check: checkGuideCodes });
   const renderPool = overrides.renderPool ??
     new RenderPool({
       size: config.renderWorkers,

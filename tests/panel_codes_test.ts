@@ -235,7 +235,8 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
         ctx.deps.data.current(),
         ctx.clock.now(),
       );
-      for (const gracia of ["31", "-1", "siete", ""]) {
+      // 0 included: stopping a code at once is only the "leaked" button.
+      for (const gracia of ["31", "-1", "siete", "0"]) {
         const res = await postForm(
           ctx,
           admin,
@@ -246,7 +247,7 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
         assert.match(await res.text(), /Elige un periodo de gracia/);
       }
       const unknown = await postForm(ctx, admin, "/panel/codigos/no-existe", {
-        gracia: "0",
+        gracia: "7",
       });
       assert.equal(unknown.status, 404);
       assert.deepEqual(
@@ -256,6 +257,58 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
           ctx.clock.now(),
         ),
         before,
+      );
+    },
+  );
+
+  await t.step(
+    "the form offers a 30-day grace period by default and the leak as its own button",
+    async () => {
+      const html = await (await ctx.app.request("/panel/codigos", {
+        headers: { cookie: admin },
+      })).text();
+      const form = html.match(
+        new RegExp(
+          `<form[^>]*action="/panel/codigos/${THIRD.slug}".*?</form>`,
+          "s",
+        ),
+      )?.[0];
+      assert.ok(form, "the row's form");
+      assert.match(
+        form,
+        /<option selected value="30">|<option value="30" selected/,
+      );
+      assert.doesNotMatch(
+        form,
+        /value="0"/,
+        "no grace period is not an option",
+      );
+      assert.match(
+        form,
+        /<button[^>]*name="motivo"[^>]*value="filtrado"[^>]*>El código se filtró: anularlo ya<\/button>/,
+      );
+    },
+  );
+
+  await t.step(
+    "El código se filtró: the old code stops at once, whatever period is selected",
+    async () => {
+      const before = (await listCurrentGuideCodes(
+        ctx.deps.kv,
+        ctx.deps.data.current(),
+        ctx.clock.now(),
+      )).find((a) => a.slug === SECOND.slug)!.code;
+      const res = await postForm(ctx, admin, `/panel/codigos/${SECOND.slug}`, {
+        gracia: "30",
+        motivo: "filtrado",
+      });
+      assert.equal(res.status, 200);
+      await assertJson(await verify(ctx, before), 404);
+      const { values } = await listStaffActions(ctx.deps.kv);
+      assert.ok(
+        values.some((v) =>
+          v.target === `${SECOND.slug} (periodo de gracia: ninguno)`
+        ),
       );
     },
   );
@@ -293,6 +346,27 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
         assert.equal(refused.status, cookie ? 403 : 404);
         assert.ok(!(await refused.text()).includes(current));
       }
+    },
+  );
+  // Last: a month later the staff session has ended.
+  await t.step(
+    "a replacement that names no period keeps the old code for 30 days",
+    async () => {
+      const res = await postForm(
+        ctx,
+        admin,
+        `/panel/codigos/${THIRD.slug}`,
+        {},
+      );
+      assert.equal(res.status, 200);
+      const code = (await res.text()).match(/id="nuevo-codigo">([A-Z2-9]+)</)
+        ?.[1];
+      assert.ok(code);
+      ctx.clock.advance(30 * DAY_MS - 60_000);
+      await assertJson(await verify(ctx, THIRD.guideCode), 200);
+      ctx.clock.advance(120_000);
+      await assertJson(await verify(ctx, THIRD.guideCode), 404);
+      await assertJson(await verify(ctx, code), 200);
     },
   );
 });

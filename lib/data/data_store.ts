@@ -41,6 +41,7 @@ export class DataStore {
   #timer?: ReturnType<typeof setInterval>;
   #onError: (error: Error) => void;
   #onWarning: (message: string) => void;
+  #check?: (next: LoadedData) => Promise<void> | void;
 
   /**
    * Takes `initial` as the version in force and logs, through `onWarning`
@@ -88,8 +89,12 @@ export class DataStore {
     if (!this.#path) return false;
     try {
       const next = await loadTourismData(this.#path);
+      if (next.version === this.#current.version) {
+        this.#reloadError = undefined;
+        return false;
+      }
+      await this.#check?.(next);
       this.#reloadError = undefined;
-      if (next.version === this.#current.version) return false;
       this.#current = next;
       console.info(`Tourism data reloaded: version ${next.version}`);
       this.#warnMissingTranslations();
@@ -111,15 +116,21 @@ export class DataStore {
    * Checks the file every `intervalMs` and reloads it when its size,
    * modification time or inode changed (editors replace files rather than
    * write them in place). The timer never keeps the process alive.
+   * `check` may refuse a new version by throwing (a guide code the staff
+   * console already gave another attraction): the last good one stays.
    */
   watch(
-    { intervalMs = DATA_POLL_INTERVAL_MS }: { intervalMs?: number } = {},
+    { intervalMs = DATA_POLL_INTERVAL_MS, check }: {
+      intervalMs?: number;
+      check?: (next: LoadedData) => Promise<void> | void;
+    } = {},
   ): void {
+    this.#check = check;
     if (!this.#path || this.#timer) return;
     const path = this.#path;
     let last = describeFile(path);
     let checking = false;
-    const check = async () => {
+    const poll = async () => {
       if (checking) return;
       checking = true;
       try {
@@ -130,7 +141,7 @@ export class DataStore {
         checking = false;
       }
     };
-    this.#timer = setInterval(check, intervalMs);
+    this.#timer = setInterval(poll, intervalMs);
     Deno.unrefTimer(this.#timer);
   }
 

@@ -250,17 +250,23 @@ function checkReferences(data: RawTourismData, ctx: z.RefinementCtx): void {
   const issue = (path: (string | number)[], message: string) =>
     ctx.addIssue({ code: "custom", path, message });
   const attractionSlugs = new Set<string>();
-  const guideCodes = new Set<string>();
+  const guideCodes = new Map<string, number>();
   data.attractions.forEach((attraction, i) => {
     if (attractionSlugs.has(attraction.slug)) {
       issue(["attractions", i, "slug"], `duplicate slug "${attraction.slug}"`);
     }
     attractionSlugs.add(attraction.slug);
     const code = normalizeGuideCode(attraction.guideCode);
-    if (guideCodes.has(code)) {
-      issue(["attractions", i, "guideCode"], "duplicate guide code");
+    const first = guideCodes.get(code);
+    if (first !== undefined) {
+      // Both named, never the code: logs are no place for a guide code.
+      const other = data.attractions[first];
+      issue(
+        ["attractions", i, "guideCode"],
+        `duplicate guide code: "${attraction.name}" (${attraction.slug}) has the code of attractions[${first}], "${other.name}" (${other.slug}); two attractions cannot share a code`,
+      );
     }
-    guideCodes.add(code);
+    if (first === undefined) guideCodes.set(code, i);
   });
   const providerSlugs = new Set<string>();
   data.providers.forEach((provider, i) => {

@@ -85,6 +85,13 @@ Deno.test("data set", async (t) => {
       ),
       /attractions\[7\]\.guideCode: duplicate guide code/,
     );
+    const [, , , , , , six, seven] = SHIPPED.attractions;
+    await assertInvalid(
+      mutateShipped((d) => d.attractions[7].guideCode = six.guideCode),
+      new RegExp(
+        `duplicate guide code: "${seven.name}" \\(${seven.slug}\\) has the code of attractions\\[6\\], "${six.name}" \\(${six.slug}\\)`,
+      ),
+    );
     await assertInvalid(
       mutateShipped((d) => d.events[0].endDate = "2000-01-01"),
       /events\[0\]\.endDate/,

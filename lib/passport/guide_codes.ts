@@ -4,7 +4,7 @@
  * and replacing one with a new random code. Verification reads the same
  * records inside its own transaction (lib/db/visits.ts, `recordVisit`).
  */
-import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import { DataError, type LoadedData } from "@/lib/data/tourism_data.ts";
 import {
   type GuideCodeRecord,
   listGuideCodeRecords,
@@ -24,8 +24,18 @@ import type { StaffMember } from "@/lib/staff/types.ts";
  */
 export const GUIDE_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
 
-/** The grace periods the console offers, in days (0: the old code stops at once). */
-export const GRACE_PERIOD_DAYS = [0, 7, 14, 30] as const;
+/**
+ * The grace periods the console offers, in days, the default first: the
+ * posters on the walls keep working while new ones go up. Stopping the old
+ * code at once (a leaked code) is a separate, explicit choice.
+ */
+export const GRACE_PERIOD_DAYS = [30, 14, 7] as const;
+
+/** The grace period when the form names none. */
+export const DEFAULT_GRACE_DAYS = 30;
+
+/** The form's `motivo` that stops the old code at once: it leaked. */
+export const LEAKED_REASON = "filtrado";
 
 /** The longest grace period: posters get replaced within a month. */
 export const MAX_GRACE_DAYS = 30;
@@ -85,18 +95,106 @@ export async function listCurrentGuideCodes(
 }
 
 /**
- * Parses the grace period a form sent (whole days, 0 to
- * {@linkcode MAX_GRACE_DAYS}); anything else is a 400 with a Spanish message.
+ * The grace period the replacement form asks for: none when it says the
+ * code leaked (`motivo` {@linkcode LEAKED_REASON}); otherwise `gracia`, 1
+ * to {@linkcode MAX_GRACE_DAYS} whole days, {@linkcode DEFAULT_GRACE_DAYS}
+ * when absent. Anything else (0 included: stopping a code at once is only
+ * the leaked choice) is a 400 with a Spanish message.
  */
-export function parseGraceDays(value: unknown): number {
-  const text = typeof value === "string" ? value.trim() : "";
+export function parseReplacementForm(
+  form: { gracia?: unknown; motivo?: unknown },
+): number {
+  if (form.motivo === LEAKED_REASON) return 0;
+  if (form.gracia === undefined) return DEFAULT_GRACE_DAYS;
+  const text = typeof form.gracia === "string" ? form.gracia.trim() : "";
   const days = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(days) || days < 0 || days > MAX_GRACE_DAYS) {
+  if (!Number.isInteger(days) || days < 1 || days > MAX_GRACE_DAYS) {
     throw new BadRequestError(
-      `Elige un periodo de gracia: sin periodo de gracia, o de 1 a ${MAX_GRACE_DAYS} días.`,
+      `Elige un periodo de gracia de 1 a ${MAX_GRACE_DAYS} días. Para que el código anterior deje de servir al instante, usa «El código se filtró: anularlo ya».`,
     );
   }
   return days;
+}
+
+/** Two attractions that one guide code would open. */
+export interface GuideCodeClash {
+  /** The attraction whose code in the data set is taken (its index there). */
+  dataSet: { slug: string; name: string; index: number };
+  /** The attraction the staff console gave that code, and until when it is accepted (null: its current code). */
+  replaced: { slug: string; name: string; until: string | null };
+}
+
+/**
+ * The clashes between a data set and the codes the staff console gave
+ * (`records`): an attraction whose data-set code is another attraction's
+ * replaced code, current or still in its grace period at `now`. The data
+ * set alone never has one (its schema refuses duplicates).
+ */
+export function findGuideCodeClashes(
+  loaded: LoadedData,
+  records: ReadonlyMap<string, GuideCodeRecord>,
+  now: Date,
+): GuideCodeClash[] {
+  const replacedBy = new Map<string, { slug: string; until: string | null }>();
+  for (const record of records.values()) {
+    replacedBy.set(record.code, { slug: record.slug, until: null });
+    if (
+      record.previous && Date.parse(record.previous.until) > now.getTime()
+    ) {
+      replacedBy.set(record.previous.code, {
+        slug: record.slug,
+        until: record.previous.until,
+      });
+    }
+  }
+  const clashes: GuideCodeClash[] = [];
+  const defaults = getDefaultGuideCodes(loaded);
+  loaded.data.attractions.forEach((attraction, index) => {
+    const owner = replacedBy.get(defaults.get(attraction.slug)!);
+    if (!owner || owner.slug === attraction.slug) return;
+    clashes.push({
+      dataSet: { slug: attraction.slug, name: attraction.name, index },
+      replaced: {
+        slug: owner.slug,
+        name: loaded.attractionsBySlug.get(owner.slug)?.name ?? owner.slug,
+        until: owner.until,
+      },
+    });
+  });
+  return clashes;
+}
+
+/** {@linkcode findGuideCodeClashes} of the records in KV now (the console's alert). */
+export async function listGuideCodeClashes(
+  kv: Deno.Kv,
+  loaded: LoadedData,
+  now: Date,
+): Promise<GuideCodeClash[]> {
+  return findGuideCodeClashes(loaded, await listGuideCodeRecords(kv), now);
+}
+
+/**
+ * Refuses a data set (at start, at a reload) in which two attractions
+ * would share a guide code with what the staff console gave: a
+ * {@linkcode DataError} naming both attractions, never the code, one line
+ * each.
+ */
+export async function assertNoGuideCodeClashes(
+  kv: Deno.Kv,
+  loaded: LoadedData,
+  now: Date,
+): Promise<void> {
+  const clashes = await listGuideCodeClashes(kv, loaded, now);
+  if (clashes.length === 0) return;
+  throw new DataError(
+    clashes.map(({ dataSet, replaced }) =>
+      `Data set: attractions[${dataSet.index}] "${dataSet.name}" (${dataSet.slug}) has the guide code the staff console gave "${replaced.name}" (${replaced.slug}) ${
+        replaced.until === null
+          ? "as its current code"
+          : `as its old code, still accepted until ${replaced.until}`
+      }; two attractions cannot share a code: give attractions[${dataSet.index}] another guideCode.`
+    ).join("\n"),
+  );
 }
 
 /**
@@ -154,6 +252,23 @@ export async function replaceGuideCode(
     // A data-set code stays somebody's (it would come back if a record went).
     const taken = loaded.slugByGuideCode.has(code) || code === current ||
       [...records.values()].some((r) => r.previous?.code === code);
+    const clash = taken ? undefined : findGuideCodeClashes(
+      loaded,
+      new Map(records).set(slug, {
+        slug,
+        code,
+        setAt: at.toISOString(),
+        setBy: staff.id,
+        previous: graceDays > 0
+          ? {
+            code: current,
+            until: new Date(at.getTime() + graceDays * DAY_MS).toISOString(),
+          }
+          : null,
+      }),
+      at,
+    ).find((found) => found.replaced.slug === slug);
+    if (clash) throw describeClash(clash);
     const result = taken ? { status: "taken" as const } : await saveGuideCode(
       kv,
       {
@@ -170,13 +285,32 @@ export async function replaceGuideCode(
     );
     if (result.status === "saved") return { code, record: result.record };
     if (result.status === "taken" && target !== undefined) {
+      const owner = loaded.slugByGuideCode.get(code) ??
+        [...records.values()].find((r) =>
+          r.code === code || r.previous?.code === code
+        )?.slug;
+      const name = owner && loaded.attractionsBySlug.get(owner)?.name;
       throw new ConflictError(
-        "Ese código ya lo usa otro atractivo (o sigue vigente en su periodo de gracia). No se cambió nada.",
+        `Ese código ya es de ${
+          name ? `«${name}»` : "otro atractivo"
+        } (en el catálogo, o vigente en su periodo de gracia). No se cambió nada.`,
       );
     }
     // A random code that was taken, or a race: draw and read again.
   }
   throw new ConflictError(
     "No se pudo reemplazar el código en este momento. Inténtalo de nuevo.",
+  );
+}
+
+/**
+ * The 409 of a replacement that would leave two attractions with one
+ * code, in the console's Spanish, naming both.
+ */
+function describeClash({ dataSet, replaced }: GuideCodeClash): ConflictError {
+  return new ConflictError(
+    replaced.until === null
+      ? `«${dataSet.name}» tiene en el catálogo el código nuevo de «${replaced.name}». No se cambió nada: inténtalo de nuevo.`
+      : `El código anterior de «${replaced.name}» es el de «${dataSet.name}» en el catálogo: si siguiera vigente, los dos atractivos compartirían código. No se cambió nada. Elige «El código se filtró: anularlo ya» o cambia el código de «${dataSet.name}» en el catálogo.`,
   );
 }

@@ -8,9 +8,12 @@ import { getPublicOrigin } from "@/lib/http/origin.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import {
   type CurrentGuideCode,
+  DEFAULT_GRACE_DAYS,
   GRACE_PERIOD_DAYS,
+  LEAKED_REASON,
   listCurrentGuideCodes,
-  parseGraceDays,
+  listGuideCodeClashes,
+  parseReplacementForm,
   replaceGuideCode,
 } from "@/lib/passport/guide_codes.ts";
 import { attractionPosterSvg } from "@/lib/posters/poster.ts";
@@ -19,15 +22,16 @@ import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 
 const GRACE_LABEL: Record<number, string> = {
-  0: "Sin periodo de gracia (código filtrado)",
   7: "7 días",
   14: "14 días",
-  30: "30 días",
+  30: "30 días (recomendado)",
 };
 
 /**
  * `/panel/codigos` (admins): each attraction's current guide code, its
- * replacement with a grace period for the old one, and its poster.
+ * replacement with a grace period for the old one (30 days unless chosen
+ * otherwise; stopping it at once is a separate "it leaked" button), its
+ * poster, and an alert when two attractions share a code.
  * `POST /:slug` replaces the code and shows the new one once;
  * `GET /:slug/cartel.svg` downloads the poster with the current code.
  */
@@ -41,7 +45,7 @@ export default function codesPage(deps: AppDeps) {
       try {
         const { code } = await replaceGuideCode(deps, {
           slug,
-          graceDays: parseGraceDays(form.gracia),
+          graceDays: parseReplacementForm(form),
           staff: getStaff(c),
         });
         return await renderCodes(c, deps, { replaced: { slug, code } });
@@ -85,6 +89,7 @@ async function renderCodes(
   const loaded = deps.data.current();
   const { timeZone } = loaded.data.municipality;
   const codes = await listCurrentGuideCodes(deps.kv, loaded, deps.now());
+  const clashes = await listGuideCodeClashes(deps.kv, loaded, deps.now());
   const nameOf = (slug: string) =>
     loaded.attractionsBySlug.get(slug)?.name ?? slug;
   return renderPanelPage(c, deps, {
@@ -112,11 +117,27 @@ async function renderCodes(
             {nameOf(error.slug)}: {error.message}
           </p>
         )}
+        {clashes.map(({ dataSet, replaced }) => (
+          <p class="form-error" role="alert" key={dataSet.slug}>
+            <strong>{dataSet.name}</strong> y <strong>{replaced.name}</strong>
+            {" "}
+            comparten un código de guía: el de «{dataSet.name}» en el catálogo
+            es {replaced.until === null
+              ? "el código actual"
+              : "el código anterior, aún vigente,"}{" "}
+            de «{replaced.name}». Quien lo escriba registra la visita en
+            «{replaced.name}». Reemplaza el código de «{replaced.name}» con «El
+            código se filtró: anularlo ya», o cambia el de «{dataSet.name}» en
+            el catálogo.
+          </p>
+        ))}
         <p class="lead">
-          El código que cada atractivo muestra en su cartel. Si un código se
-          filtró (por ejemplo, en redes sociales), reemplázalo sin periodo de
-          gracia: el anterior deja de servir al instante. Si solo vas a cambiar
-          los carteles, deja el anterior vigente unos días.
+          El código que cada atractivo muestra en su cartel. Al reemplazarlo, el
+          anterior sigue sirviendo {DEFAULT_GRACE_DAYS}{" "}
+          días (o el periodo que elijas), para que los carteles que aún están
+          puestos no dejen de funcionar mientras cambias. Si el código se filtró
+          (por ejemplo, en redes sociales), usa «El código se filtró: anularlo
+          ya»: el anterior deja de servir al instante.
         </p>
         <div class="table-scroll">
           <table class="panel-table">
@@ -179,7 +200,11 @@ function CodeRow(
           <label for={id}>Periodo de gracia del código anterior</label>{" "}
           <select id={id} name="gracia">
             {GRACE_PERIOD_DAYS.map((days) => (
-              <option key={days} value={String(days)}>
+              <option
+                key={days}
+                value={String(days)}
+                selected={days === DEFAULT_GRACE_DAYS}
+              >
                 {GRACE_LABEL[days]}
               </option>
             ))}
@@ -190,6 +215,15 @@ function CodeRow(
             aria-label={`Reemplazar código de ${a.name}`}
           >
             Reemplazar código
+          </button>{" "}
+          <button
+            class="button button--danger"
+            type="submit"
+            name="motivo"
+            value={LEAKED_REASON}
+            aria-label={`El código de ${a.name} se filtró: anularlo ya`}
+          >
+            El código se filtró: anularlo ya
           </button>
         </form>
       </td>
