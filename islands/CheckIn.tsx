@@ -5,6 +5,7 @@ import {
   createSessionApi,
   describeVerifyError,
 } from "@/client/session_client.ts";
+import { forgetLinkedCode, takeLinkedCode } from "@/client/linked_code.ts";
 import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
 
@@ -59,7 +60,7 @@ export default function CheckIn(
   useEffect(() => {
     setReady(true);
     // Read in the browser: the page itself is the same for everyone.
-    const linked = new URLSearchParams(location.search).get("codigo");
+    const linked = takeLinkedCode(slug);
     if (linked) {
       setCode(normalizeCode(linked).slice(0, 64));
       setFromLink(true);
@@ -95,6 +96,9 @@ export default function CheckIn(
         (userId) => ({ code: typed, userId }),
       );
       const body = result.body;
+      if (result.status === 200 || result.status === 409) {
+        forgetLinkedCode(slug);
+      }
       if (result.status === 200) {
         setOutcome({
           kind: "ok",
