@@ -582,3 +582,33 @@ Deno.test("openapi.json lists every status the service answers", async (t) => {
     },
   );
 });
+
+Deno.test("docs/API.md's endpoint table names exactly the operations of /openapi.json", async () => {
+  await using ctx = await createTestContext();
+  const doc = await fetchDocument(ctx);
+  const served = new Set<string>();
+  for (const [path, operations] of Object.entries(doc.paths as Json)) {
+    for (const method of Object.keys(operations as Json)) {
+      served.add(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  // The document itself is documented, and is not an operation of its own.
+  served.add("GET /openapi.json");
+  const markdown = await Deno.readTextFile(
+    new URL("../docs/API.md", import.meta.url),
+  );
+  // The table that opens the section: its lines up to the first blank one.
+  const section = markdown.split("\n## Endpoints\n")[1] ?? "";
+  const table = section.trimStart().split("\n\n")[0];
+  const documented = new Set(
+    [...table.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) +\| `([^`]+)` /gm)]
+      .map(([, method, path]) => `${method} ${path}`),
+  );
+  const missing = [...served].filter((op) => !documented.has(op)).sort();
+  const extra = [...documented].filter((op) => !served.has(op)).sort();
+  assert.deepEqual(
+    { missingFromDocs: missing, notServed: extra },
+    { missingFromDocs: [], notServed: [] },
+  );
+  assert.ok(documented.size >= 12, `${documented.size} rows read`);
+});
