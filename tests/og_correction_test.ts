@@ -41,8 +41,9 @@ Deno.test("share cards after a correction or an erasure on another instance", as
   const dir = await Deno.makeTempDir({ prefix: "turismo-og-" });
   const kvPath = `${dir}/turismo.kv`;
   try {
-    await using a = await createTestContext({ kvPath });
-    await using b = await createTestContext({ kvPath });
+    // The route pages cached in memory as the service does.
+    await using a = await createTestContext({ kvPath, cachePages: true });
+    await using b = await createTestContext({ kvPath, cachePages: true });
     const userId = randomUserId();
     const code = randomShareCode();
     const ticket = await postAsUser(a, "/api/turismo/ticket", userId, {
@@ -57,9 +58,11 @@ Deno.test("share cards after a correction or an erasure on another instance", as
     const old = await getCard(b, oldUrl);
     assert.deepEqual(await getCard(b, oldUrl), old);
     assert.deepEqual(await getCard(b, `/api/turismo/og/${code}`), old);
+    const page = await (await b.app.request(`/ruta/${code}`)).text();
+    assert.ok(page.includes("Nombre Anterior"), "B's route page, cached");
 
     await t.step(
-      "a rename on A: B's old versioned URL and the spec's URL show the new name at once",
+      "a rename on A: B's old versioned card URL, the spec's URL and the route page show the new name at once",
       async () => {
         const res = await postAsUser(
           a,
@@ -78,6 +81,9 @@ Deno.test("share cards after a correction or an erasure on another instance", as
         assert.notDeepEqual(again.png, old.png, "not the old picture");
         assert.deepEqual(again, current, "the corrected card");
         assert.deepEqual(await getCard(b, `/api/turismo/og/${code}`), current);
+        const page = await (await b.app.request(`/ruta/${code}`)).text();
+        assert.ok(page.includes("Nombre Corregido"), "B's route page");
+        assert.ok(!page.includes("Nombre Anterior"));
         // A cache holding the old ETag is told it changed.
         const revalidated = await b.app.request(oldUrl, {
           headers: { "if-none-match": old.etag },
@@ -89,7 +95,7 @@ Deno.test("share cards after a correction or an erasure on another instance", as
     );
 
     await t.step(
-      "an erasure on A: every card URL on B is a 404 at once",
+      "an erasure on A: every card URL and the route page on B are a 404 at once",
       async () => {
         const newUrl = `/api/turismo/og/${code}?v=0-0-1`;
         await getCard(b, newUrl); // remembered on B
@@ -100,6 +106,9 @@ Deno.test("share cards after a correction or an erasure on another instance", as
           {},
         );
         assert.equal(res.status, 202, await res.text());
+        const page = await b.app.request(`/ruta/${code}`);
+        assert.equal(page.status, 404, "B's route page");
+        assert.ok(!(await page.text()).includes("Nombre Corregido"));
         for (const path of [oldUrl, newUrl, `/api/turismo/og/${code}`]) {
           const gone = await b.app.request(path);
           const body = await assertJson(gone, 404);

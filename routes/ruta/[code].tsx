@@ -3,7 +3,7 @@ import { Stars } from "@/components/Stars.tsx";
 import ShareButtons from "@/islands/ShareButtons.tsx";
 import { getBadgeDefinitions } from "@/lib/passport/badges.ts";
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
-import { getTicket, type Ticket } from "@/lib/db/tickets.ts";
+import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
 import type { AppDeps } from "@/deps.ts";
 import { formatDate } from "@/lib/format/format.ts";
 import { localizeData } from "@/lib/data/translations.ts";
@@ -34,66 +34,78 @@ import { isShareCode } from "@/lib/tickets/share_code.ts";
 
 /** `/ruta/<code>`: a visitor's route, the page their ticket and shares link to. */
 export default function touristRoute(deps: AppDeps) {
-  return createPageRouter(deps).get("/:code", (c) =>
+  return createPageRouter(deps).get("/:code", async (c) => {
+    const code = c.req.param("code");
+    const entry = isShareCode(code)
+      ? await getTicketEntry(deps.kv, code)
+      : null;
     // Cached briefly; writes of this user on this instance drop it at once.
-    servePage(c, deps, { ttlMs: ROUTE_PAGE_TTL_MS }, async (tag) => {
-      const code = c.req.param("code");
-      tag(pageTags.shareCode(code));
-      const ticket = isShareCode(code) ? await getTicket(deps.kv, code) : null;
-      if (!ticket) return renderNotFoundPage(c, deps);
-      if (ticket.userId) tag(pageTags.user(ticket.userId));
-      const loaded = deps.data.current();
-      const route = ticket.userId
-        ? await getTouristRoute(deps.kv, ticket.userId, loaded)
-        : getEmptyRoute(loaded);
-      const lang = getLang(c);
-      const origin = getPublicOrigin(c, deps.config);
-      const path = `/ruta/${encodeURIComponent(ticket.shareCode)}`;
-      const url = `${origin}${path}`;
-      const { branding, municipality } = localizeData(loaded.data, lang);
-      const title = t(lang, "page_route.title", {
-        name: ticket.name,
-        municipality: municipality.name,
-      });
-      const description = t(lang, "page_route.description", {
-        visits: route.visitCount,
-        total: route.totalAttractions,
-        percent: route.completionPercent,
-        badges: route.badges.length,
-        site: branding.name,
-      });
-      const image = `${origin}${
-        getShareCardPath(ticket.shareCode, {
-          visitCount: route.visitCount,
-          badgeCount: route.badges.length,
-          nameRevision: ticket.nameRevision,
-          lang: ticket.lang,
-        })
-      }`;
-      return renderPage(c, deps, {
-        head: {
-          title: getPageTitle(lang, title, deps),
-          shareTitle: title,
-          description,
-          url,
-          image: { url: image, alt: `${title}: ${description}` },
-          // A visitor's page: reachable by its link, kept out of search engines.
-          robots: "noindex",
-        },
-        body: (
-          <RoutePage
-            ticket={ticket}
-            route={route}
-            loaded={loaded}
-            lang={lang}
-            share={{
-              url: `${origin}${localizePath(lang, path)}`,
-              text: `${title}: ${description}`,
-            }}
-          />
-        ),
-      });
-    }));
+    // Keyed by the ticket's versionstamp: a rename or an erasure on any
+    // instance is never answered from memory.
+    const key = `${c.req.path}\u0000${entry?.versionstamp ?? "none"}`;
+    return await servePage(
+      c,
+      deps,
+      { key, ttlMs: ROUTE_PAGE_TTL_MS },
+      async (tag) => {
+        tag(pageTags.shareCode(code));
+        const ticket = entry?.ticket;
+        if (!ticket) return renderNotFoundPage(c, deps);
+        if (ticket.userId) tag(pageTags.user(ticket.userId));
+        const loaded = deps.data.current();
+        const route = ticket.userId
+          ? await getTouristRoute(deps.kv, ticket.userId, loaded)
+          : getEmptyRoute(loaded);
+        const lang = getLang(c);
+        const origin = getPublicOrigin(c, deps.config);
+        const path = `/ruta/${encodeURIComponent(ticket.shareCode)}`;
+        const url = `${origin}${path}`;
+        const { branding, municipality } = localizeData(loaded.data, lang);
+        const title = t(lang, "page_route.title", {
+          name: ticket.name,
+          municipality: municipality.name,
+        });
+        const description = t(lang, "page_route.description", {
+          visits: route.visitCount,
+          total: route.totalAttractions,
+          percent: route.completionPercent,
+          badges: route.badges.length,
+          site: branding.name,
+        });
+        const image = `${origin}${
+          getShareCardPath(ticket.shareCode, {
+            visitCount: route.visitCount,
+            badgeCount: route.badges.length,
+            nameRevision: ticket.nameRevision,
+            lang: ticket.lang,
+          })
+        }`;
+        return renderPage(c, deps, {
+          head: {
+            title: getPageTitle(lang, title, deps),
+            shareTitle: title,
+            description,
+            url,
+            image: { url: image, alt: `${title}: ${description}` },
+            // A visitor's page: reachable by its link, kept out of search engines.
+            robots: "noindex",
+          },
+          body: (
+            <RoutePage
+              ticket={ticket}
+              route={route}
+              loaded={loaded}
+              lang={lang}
+              share={{
+                url: `${origin}${localizePath(lang, path)}`,
+                text: `${title}: ${description}`,
+              }}
+            />
+          ),
+        });
+      },
+    );
+  });
 }
 
 function RoutePage(
