@@ -174,6 +174,8 @@ Deno.test("cross-site requests on cookie routes", async (t) => {
       { origin: ORIGIN, "sec-fetch-site": "same-origin" },
       { origin: ORIGIN },
       { "sec-fetch-site": "same-origin" },
+      // A form on a no-referrer page (a staff link's), as Chromium posts it.
+      { origin: "null", "sec-fetch-site": "same-origin" },
     ];
     for (const headers of sameOrigin) {
       const res = await postJson(ctx, "/api/session-token", {}, {

@@ -26,20 +26,22 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Whether a request comes from another site, by what the browser says:
- * `Sec-Fetch-Site` (sent by every current browser) must be `same-origin`,
- * and `Origin`, when sent, the portal's own. With neither header the
- * request is no current browser's: it passes only without cookies, so a
- * script or an old browser carrying a signed-in cookie gets nothing done.
+ * `Sec-Fetch-Site` (sent by every current browser, and no page can set it)
+ * must be `same-origin`; without it, `Origin` must be the portal's own.
+ * `Sec-Fetch-Site` decides when sent because a page with
+ * `Referrer-Policy: no-referrer` (a staff link's) posts its forms with
+ * `Origin: null`. With neither header the request is no current browser's:
+ * it passes only without cookies, so a script or an old browser carrying a
+ * signed-in cookie gets nothing done.
  */
 export function isCrossSiteRequest(
   c: Context,
   config: Pick<Config, "baseUrl">,
 ): boolean {
   const fetchSite = c.req.header("sec-fetch-site");
-  if (fetchSite !== undefined && fetchSite !== "same-origin") return true;
+  if (fetchSite !== undefined) return fetchSite !== "same-origin";
   const origin = c.req.header("origin");
   if (origin !== undefined) return origin !== getPublicOrigin(c, config);
-  if (fetchSite === "same-origin") return false;
   return c.req.header("cookie") !== undefined;
 }
 
