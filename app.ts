@@ -46,7 +46,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       // API answer's bytes in a stream (sent chunked, slower).
       credentials: false,
       allowMethods: ["GET", "POST", "OPTIONS"],
-      allowHeaders: ["Content-Type", "Authorization"],
+      // Idempotency-Key: a ticket request's retries (docs/API.md, ticket).
+      allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key"],
       maxAge: 600,
     }),
   );

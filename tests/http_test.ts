@@ -129,7 +129,7 @@ Deno.test("http conventions", async (t) => {
       );
       assert.equal(
         res.headers.get("access-control-allow-headers"),
-        "Content-Type,Authorization",
+        "Content-Type,Authorization,Idempotency-Key",
       );
     },
   );
