@@ -93,6 +93,21 @@ export async function getTicketEntry(
     : null;
 }
 
+/**
+ * Whether a share code was erased, and its ticket, in one round trip: the
+ * ticket endpoint answers an erased code and a taken one with the same
+ * reads.
+ */
+export async function getTicketOrErasure(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<{ erased: boolean; ticket: Ticket | null }> {
+  const { erased, entry } = await readTicketEntry(kv, shareCode);
+  return erased.value !== null
+    ? { erased: true, ticket: null }
+    : { erased: false, ticket: entry.value };
+}
+
 /** A code's tombstone and its ticket's entry (the lower-case key's, else an earlier version's as typed). */
 async function readTicketEntry(
   kv: Deno.Kv,

@@ -5,7 +5,7 @@ import {
   claimShareCode,
   getShareCodeOfUser,
   getTicket,
-  isShareCodeErased,
+  getTicketOrErasure,
   releaseShareCode,
   saveTicket,
   ShareCodeErasedError,
@@ -82,9 +82,6 @@ export async function createTicket(
     });
     if (!hit.allowed) throw tooManyTickets(hit.retryAfterMs);
   }
-  // An erased code is never claimed again (its old links must stay dead),
-  // and says so to no one: it is answered as any taken code.
-  if (await isShareCodeErased(kv, input.shareCode)) throw codeInUse();
   if (input.userId) {
     // A passport holds one share ticket: a second one is refused, naming the first.
     const own = await getShareCodeOfUser(kv, input.userId);
@@ -148,8 +145,12 @@ async function findOrCreateTicket(
   const deadline = Date.now() + CLAIM_HOLD_MS + 1_000;
   let claim;
   while (true) {
-    const existing = await getTicket(kv, input.shareCode);
-    if (existing) return assertOwnRetry(existing, input, keyHash, now());
+    // An erased code is never claimed again (its old links must stay dead),
+    // and says so to no one: it is answered as any taken code, after the
+    // same read.
+    const { erased, ticket } = await getTicketOrErasure(kv, input.shareCode);
+    if (erased) throw codeInUse();
+    if (ticket) return assertOwnRetry(ticket, input, keyHash, now());
     claim = await claimShareCode(kv, input.shareCode, {
       keyHash,
       holdMs: CLAIM_HOLD_MS,
