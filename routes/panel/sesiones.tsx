@@ -112,9 +112,11 @@ export default function staffSessionsPage(deps: AppDeps) {
                                 <button
                                   class="button button--ghost"
                                   type="submit"
-                                  aria-label={tr("endButtonLabel", { person })}
                                 >
                                   {tr("endButton")}
+                                  <span class="sr-only">
+                                    {` ${tr("endButtonWhose", { person })}`}
+                                  </span>
                                 </button>
                               </form>
                             </td>
