@@ -513,8 +513,10 @@ export function listPersonalRecords(
       id: "staff_session",
       name: { es: "Sesiones del personal", en: "Staff sessions" },
       holds: {
-        es: "El correo electrónico y el rol de la persona del personal.",
-        en: "The staff member's e-mail address and role.",
+        es:
+          "El correo electrónico y el rol de la persona del personal; cómo y cuándo entró (con un enlace, o con el proveedor de identidad y su identificador allí).",
+        en:
+          "The staff member's e-mail address and role; how and when they signed in (a link, or the identity provider and their subject there).",
       },
       purpose: {
         es: "Dar acceso al panel del personal.",
