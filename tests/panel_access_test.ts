@@ -13,7 +13,11 @@ import {
   type StaffActionEntry,
 } from "@/lib/db/audit.ts";
 import { keys } from "@/lib/db/keys.ts";
-import { createSession } from "@/lib/db/sessions.ts";
+import {
+  createSession,
+  generateSessionId,
+  getSessionHandle,
+} from "@/lib/db/sessions.ts";
 import {
   STAFF_IDLE_MS,
   STAFF_LINK_TTL_MS,
@@ -476,6 +480,30 @@ Deno.test("staff session lifetime (requireStaff)", async (t) => {
         /Pide a la persona que administra el portal un nuevo enlace de\s+acceso/,
       );
       assert.doesNotMatch(html, /Entrar con mi cuenta institucional/);
+    },
+  );
+
+  await t.step(
+    "a session stored before sessions had a way in is sent to the sign-in, not let in",
+    async () => {
+      const sessionId = generateSessionId();
+      const handle = await getSessionHandle(sessionId);
+      await kv.set(keys.staffSession(handle), {
+        handle,
+        staff: {
+          id: "ana@municipio.gob.mx",
+          email: "ana@municipio.gob.mx",
+          role: "admin",
+        },
+        createdAt: ctx.clock.now().toISOString(),
+        lastSeenAt: ctx.clock.now().getTime(),
+      });
+      const { res } = await asStaff(ctx, `staff=${sessionId}`, "/panel");
+      assert.equal(res.status, 303);
+      assert.equal(
+        res.headers.get("location"),
+        "/auth/personal?sesion=vencida",
+      );
     },
   );
 });

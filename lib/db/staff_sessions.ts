@@ -195,8 +195,8 @@ async function newSession(
  * {@linkcode STAFF_SEEN_WRITE_MS} old, and a lost race to write it is
  * ignored (another request of the same session just wrote it). Idle for
  * {@linkcode STAFF_IDLE_MS} or signed in {@linkcode STAFF_MAX_AGE_MS} ago:
- * expired. A session stored before sessions had a `ref` and a sign-in
- * method is no session.
+ * expired. So is a session stored before sessions had a `ref` and a
+ * sign-in method: its member signs in again.
  */
 export async function touchStaffSession(
   kv: Deno.Kv,
@@ -205,7 +205,8 @@ export async function touchStaffSession(
   if (!isRandomId(sessionId)) return { status: "none" };
   const key = keys.staffSession(await getSessionHandle(sessionId));
   const entry = await kv.get<StaffSession>(key);
-  if (!entry.value?.ref || !entry.value.method) return { status: "none" };
+  if (!entry.value) return { status: "none" };
+  if (!entry.value.ref || !entry.value.method) return { status: "expired" };
   const at = now.getTime();
   if (isStaffSessionOver(entry.value, now)) return { status: "expired" };
   if (at - entry.value.lastSeenAt >= STAFF_SEEN_WRITE_MS) {
