@@ -487,10 +487,10 @@ const ROWS: Row[] = [
   },
   {
     endpoint: SESSION,
-    what: "a valid body goes on to the same-origin check",
-    body: { guest: true },
-    status: 403,
-    text: "Solo las páginas del portal pueden pedirlo",
+    what: "a valid body without a session goes on to the sign-in check",
+    body: { guest: false },
+    status: 401,
+    text: "No has iniciado sesión o tu sesión caducó",
   },
 
   // POST /api/chat: errors are {reply} (docs/API.md, chat)
@@ -569,6 +569,7 @@ Deno.test("every validation error of every endpoint, word for word", async (t) =
       assert.deepEqual(body, {
         error: {
           400: "Solicitud no válida",
+          401: "No autorizado",
           403: "Prohibido",
           415: "Tipo de contenido no admitido",
         }[row.status],
@@ -686,8 +687,8 @@ const ENGLISH: Record<string, string> = {
   "Las notas deben ser texto.": "The notes must be text.",
   "La opción de pasaporte de invitado (guest) debe ser true o false.":
     "The guest passport option (guest) must be true or false.",
-  "Solo las páginas del portal pueden pedirlo":
-    "Only the portal’s own pages can ask for this",
+  "No has iniciado sesión o tu sesión caducó":
+    "You are not signed in, or your session has expired",
   [getChatReply(400)]:
     "I didn’t get a valid message. Type your question and try again.",
   [getChatReply(503)]:
@@ -697,6 +698,7 @@ const ENGLISH: Record<string, string> = {
 /** The English `error` of each status the rows meet. */
 const ENGLISH_ERRORS: Record<number, string> = {
   400: "Invalid request",
+  401: "Unauthorized",
   403: "Forbidden",
   415: "Unsupported content type",
 };
