@@ -283,10 +283,15 @@ function renderCrossSiteRefusal(
       "./routes/auth/_message.tsx"
     );
     const lang = getLang(c);
+    const prefix = getLangPrefix(lang);
     return renderAuthMessage(c, deps, {
       status: 403,
       title: tAuth(lang, "crossSiteTitle"),
       body: error.describe(lang).details,
+      // The passport's forms: back to the passport, to do it from there.
+      retryHref: c.req.path.startsWith(`${prefix}/mi-pasaporte/`)
+        ? `${prefix}/mi-pasaporte`
+        : undefined,
     });
   };
 }
