@@ -11,6 +11,8 @@ import {
 } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import type { Ticket } from "@/lib/db/tickets.ts";
+import { keys } from "@/lib/db/keys.ts";
+import type { StatsBackfillState } from "@/lib/db/stats_backfill.ts";
 import { type AppDeps, type DepsOverrides, openDeps } from "@/deps.ts";
 
 /** The shipped data set's file. */
@@ -131,6 +133,7 @@ export async function createTestContext(
     ...(cachePages ? {} : { pageCache: undefined }),
     ...overrides,
   });
+  await waitForStatsBackfill(deps.kv);
   return {
     app: createApp(deps),
     deps,
@@ -139,6 +142,19 @@ export async function createTestContext(
       signOwnToken(deps.signingSecret, userId, { now: clock.now() }),
     [Symbol.asyncDispose]: () => deps.close(),
   };
+}
+
+/**
+ * Waits (a bounded while) for the counters' backfill that every start runs
+ * in the background: until it ends, no closed period is published
+ * (lib/db/open_data.ts), and on a busy machine a test could overtake it.
+ */
+async function waitForStatsBackfill(kv: Deno.Kv): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const state = await kv.get<StatsBackfillState>(keys.statsBackfill());
+    if (state.value?.status !== "running") return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** `fetch` (the app's, or a stand-in's) on 127.0.0.1 and a free port. */
