@@ -8,24 +8,13 @@ import assert from "node:assert/strict";
 import {
   assertJson,
   createTestContext,
+  getLinkedCard,
   postAsUser,
   randomEmail,
   randomShareCode,
   randomUserId,
   type TestContext,
 } from "./test_utils.ts";
-
-/** The card URL (path and query) the route page links in `og:image`. */
-async function getLinkedCard(ctx: TestContext, code: string): Promise<string> {
-  const res = await ctx.app.request(`/ruta/${code}`);
-  assert.equal(res.status, 200);
-  const image = /<meta property="og:image" content="([^"]+)"/.exec(
-    await res.text(),
-  )?.[1];
-  assert.ok(image, "og:image");
-  const url = new URL(image.replaceAll("&amp;", "&"));
-  return `${url.pathname}${url.search}`;
-}
 
 async function getCard(ctx: TestContext, path: string) {
   const res = await ctx.app.request(path);

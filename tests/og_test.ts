@@ -3,6 +3,7 @@ import { openKv } from "@/lib/db/kv.ts";
 import { ShareCards } from "@/lib/og/share_cards.ts";
 import {
   createTestContext,
+  getLinkedCard,
   postAsUser,
   postJson,
   randomEmail,
@@ -52,18 +53,6 @@ function countReads(kv: Deno.Kv) {
     },
   });
   return { kv: proxy, reads };
-}
-
-/** The card URL (path and query) the route page links in `og:image`. */
-async function getLinkedCard(ctx: TestContext, code: string): Promise<string> {
-  const res = await ctx.app.request(`/ruta/${code}`);
-  assert.equal(res.status, 200);
-  const image = /<meta property="og:image" content="([^"]+)"/.exec(
-    await res.text(),
-  )?.[1];
-  assert.ok(image, "og:image");
-  const url = new URL(image.replaceAll("&amp;", "&"));
-  return `${url.pathname}${url.search}`;
 }
 
 Deno.test("GET /api/turismo/og/<code>", async (t) => {

@@ -157,6 +157,21 @@ async function waitForStatsBackfill(kv: Deno.Kv): Promise<void> {
   }
 }
 
+/** The card URL (path and query) the route page links in `og:image`. */
+export async function getLinkedCard(
+  ctx: TestContext,
+  code: string,
+): Promise<string> {
+  const res = await ctx.app.request(`/ruta/${code}`);
+  assert.equal(res.status, 200);
+  const image = /<meta property="og:image" content="([^"]+)"/.exec(
+    await res.text(),
+  )?.[1];
+  assert.ok(image, "og:image");
+  const url = new URL(image.replaceAll("&amp;", "&"));
+  return `${url.pathname}${url.search}`;
+}
+
 /** `fetch` (the app's, or a stand-in's) on 127.0.0.1 and a free port. */
 export function serveApp(
   fetch: (
