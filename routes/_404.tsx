@@ -1,6 +1,6 @@
 import type { NotFoundHandler } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import { isApiPath } from "@/lib/http/security_headers.ts";
 import { renderNotFoundPage } from "./_app.tsx";
 

@@ -7,7 +7,7 @@ import { ErrorPage } from "@/components/ErrorPage.tsx";
 import { Layout, type PageHead, type SiteInfo } from "@/components/Layout.tsx";
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/errors/mod.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { getAssets } from "@/lib/pages/assets.ts";
 import { PAGE_SECURITY_HEADERS } from "@/lib/http/security_headers.ts";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import { ServiceUnavailableError } from "@/lib/http/errors.ts";
+import { ServiceUnavailableError } from "@/lib/errors/mod.ts";
 
 /**
  * `GET /healthz`: KV answers and the data set is loaded. A plain handler in

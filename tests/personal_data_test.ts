@@ -11,7 +11,7 @@ import { createKvCms } from "@/lib/cms/kv.ts";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
 import { ERASURE_RETRY_MS } from "@/lib/db/erasures.ts";
 import { keys } from "@/lib/db/keys.ts";
-import { BadGatewayError } from "@/lib/http/errors.ts";
+import { BadGatewayError } from "@/lib/errors/mod.ts";
 import { RequestLog } from "@/lib/http/request_log.ts";
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import { ERASURE_CACHE_GRACE_MS } from "@/lib/personal_data/erase.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
 import { getTicket } from "@/lib/db/tickets.ts";
-import { BadGatewayError } from "@/lib/http/errors.ts";
+import { BadGatewayError } from "@/lib/errors/mod.ts";
 import { CLAIM_TTL_MS } from "@/lib/tickets/create_ticket.ts";
 import {
   assertJson,

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { parseChatInput } from "@/lib/chat/input.ts";
 import { getChatReply } from "@/lib/chat/replies.ts";
-import { BadRequestError } from "@/lib/http/errors.ts";
+import { BadRequestError } from "@/lib/errors/mod.ts";
 import { createTestContext, randomUserId, UUID } from "./test_utils.ts";
 
 const TICKET = "/api/turismo/ticket";

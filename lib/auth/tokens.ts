@@ -3,7 +3,7 @@ import {
   apiMessage,
   ServiceUnavailableError,
   UnauthorizedError,
-} from "@/lib/http/errors.ts";
+} from "@/lib/errors/mod.ts";
 
 /** The issuer and audience of tokens the service signs itself (dev tokens, page sessions). */
 export const SELF_ISSUER = "urn:turismo:service";

@@ -10,7 +10,7 @@ import {
 import {
   ServiceUnavailableError,
   UnauthorizedError,
-} from "@/lib/http/errors.ts";
+} from "@/lib/errors/mod.ts";
 
 const ownSecret = crypto.getRandomValues(new Uint8Array(32));
 const externalSecret = "a-supabase-style-project-secret-of-enough-length";

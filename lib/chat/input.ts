@@ -1,5 +1,5 @@
 import type { LatLng } from "@/lib/data/tourism_data.ts";
-import { BadRequestError } from "@/lib/http/errors.ts";
+import { BadRequestError } from "@/lib/errors/mod.ts";
 import { getIssueMessage } from "@/lib/http/validation_messages.ts";
 import { parseLocation } from "@/lib/geo/geo.ts";
 

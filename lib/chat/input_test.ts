@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BadRequestError } from "@/lib/http/errors.ts";
+import { BadRequestError } from "@/lib/errors/mod.ts";
 import { parseChatInput, truncateChars } from "./input.ts";
 
 Deno.test("truncateChars counts code points, so an emoji is never split", () => {

@@ -3,7 +3,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { apiMessage, BadGatewayError, HttpError } from "@/lib/http/errors.ts";
+import { apiMessage, BadGatewayError, HttpError } from "@/lib/errors/mod.ts";
 
 /** The model runs at temperature 0.7 (docs/API.md, chat) ... */
 export const CHAT_TEMPERATURE = 0.7;

@@ -4,7 +4,7 @@
  * Spanish by default as the contract says.
  */
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import type { ApiMessage } from "@/lib/http/errors.ts";
+import type { ApiMessage } from "@/lib/errors/mod.ts";
 
 /** The statuses with a reply of their own; any other is said as a 500. */
 const STATUSES = [400, 408, 413, 415, 429, 500, 502, 503];

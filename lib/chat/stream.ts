@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/errors/mod.ts";
 import { DEFAULT_LANG, type Lang } from "@/lib/i18n/catalogue.ts";
 import { getChatReply } from "./replies.ts";
 

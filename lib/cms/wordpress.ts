@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiMessage, BadGatewayError } from "@/lib/http/errors.ts";
+import { apiMessage, BadGatewayError } from "@/lib/errors/mod.ts";
 import type { CmsTicket, TicketCms, TicketInput } from "./types.ts";
 
 export interface WordPressOptions {

@@ -11,7 +11,7 @@ import type { OnDataChange } from "./changes.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
 import type { Visit } from "./visits.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { NotFoundError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 
 /** The most notes one page of the console lists. */

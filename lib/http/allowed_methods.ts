@@ -3,7 +3,7 @@ import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
 import { getLangMeta, type Lang } from "@/lib/i18n/catalogue.ts";
-import { apiMessage, HttpError } from "./errors.ts";
+import { apiMessage, HttpError } from "@/lib/errors/mod.ts";
 import { isApiPath } from "./security_headers.ts";
 
 /** A route as the app lists it (`app.routes`). */

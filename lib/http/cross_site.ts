@@ -11,7 +11,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "@/lib/config/config.ts";
-import { apiMessage, HttpError } from "./errors.ts";
+import { apiMessage, HttpError } from "@/lib/errors/mod.ts";
 import { getPublicOrigin } from "./origin.ts";
 
 /** A state-changing request from another site, refused: 403 with `{error, details}`. */

@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { getChatReply, isChatPath } from "@/lib/chat/replies.ts";
 import { t } from "@/lib/i18n/catalogue.ts";
 import { getApiLang } from "./api_lang.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "@/lib/errors/mod.ts";
 import { isApiPath } from "./security_headers.ts";
 import { redactPath } from "./secret_urls.ts";
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { apiMessage, BadRequestError, HttpError } from "./errors.ts";
+import { apiMessage, BadRequestError, HttpError } from "@/lib/errors/mod.ts";
 import { BODY_MESSAGES } from "./validation_messages.ts";
 
 /** The largest request body accepted, in bytes. */

@@ -2,7 +2,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AuthUser } from "@/lib/auth/tokens.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 import type { Lang } from "@/lib/i18n/catalogue.ts";
-import { BadRequestError } from "./errors.ts";
+import { BadRequestError } from "@/lib/errors/mod.ts";
 import { getIssueMessage } from "./validation_messages.ts";
 
 /** What handlers find on the Hono context. */

@@ -1,6 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AuthUser, TokenVerifier } from "@/lib/auth/tokens.ts";
-import { apiMessage, ForbiddenError, UnauthorizedError } from "./errors.ts";
+import {
+  apiMessage,
+  ForbiddenError,
+  UnauthorizedError,
+} from "@/lib/errors/mod.ts";
 import type { AppEnv } from "./router.ts";
 
 /** Rejects requests without a valid bearer token (401) and puts the user on the context. */

@@ -23,7 +23,7 @@ import {
   type ApiText,
   type ApiValue,
   sayApiText,
-} from "./errors.ts";
+} from "@/lib/errors/mod.ts";
 
 /** What {@linkcode describeIssue} reads of a zod issue (a structural subset of `z.core.$ZodIssue`). */
 export interface IssueLike {

@@ -1,7 +1,7 @@
 import { CHAT_DAILY_LIMIT_REPLY } from "@/lib/chat/replies.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { commit } from "@/lib/db/kv.ts";
-import { apiMessage, HttpError } from "@/lib/http/errors.ts";
+import { apiMessage, HttpError } from "@/lib/errors/mod.ts";
 
 /**
  * The operator's ceiling on what one day of chat may cost

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import type { Config } from "@/lib/config/config.ts";
-import { apiMessage, TooManyRequestsError } from "@/lib/http/errors.ts";
+import { apiMessage, TooManyRequestsError } from "@/lib/errors/mod.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
 
 /** At most 20 chat requests per IP address in any 60-second window (docs/API.md, limits). */

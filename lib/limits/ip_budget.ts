@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { SlidingWindowLimiter } from "./sliding_window.ts";
 import type { Config } from "@/lib/config/config.ts";
-import { apiMessage, TooManyRequestsError } from "@/lib/http/errors.ts";
+import { apiMessage, TooManyRequestsError } from "@/lib/errors/mod.ts";
 
 /**
  * The client-address reader, imported with the first request the budget

@@ -19,7 +19,7 @@
  * (three failed starts in a row), cards render in process.
  */
 import type { Worker } from "node:worker_threads";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/errors/mod.ts";
 import type { AnyCard } from "./card_types.ts";
 import { readThreadCpuMs } from "./thread_cpu.ts";
 import type {

@@ -4,7 +4,7 @@ import type { DataChange } from "@/lib/db/changes.ts";
 import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { DEFAULT_LANG, isLang } from "@/lib/i18n/catalogue.ts";
-import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
 import { pageCardCacheKey, shareCardCacheKey } from "./card_key.ts";

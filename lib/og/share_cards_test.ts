@@ -3,7 +3,7 @@ import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { NotFoundError } from "@/lib/errors/mod.ts";
 import { getPageCardVersion } from "./card_url.ts";
 import type { ShareCard } from "./card_types.ts";
 import {

@@ -14,7 +14,7 @@ import {
   BadRequestError,
   ConflictError,
   NotFoundError,
-} from "@/lib/http/errors.ts";
+} from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 
 /**

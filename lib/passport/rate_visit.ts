@@ -1,5 +1,5 @@
 import { rateVisit } from "@/lib/db/visits.ts";
-import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import { stripInvisible } from "@/lib/text/clean.ts";
 import type { VisitDeps } from "./verify_visit.ts";
 

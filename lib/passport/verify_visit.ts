@@ -9,7 +9,7 @@ import {
   ConflictError,
   NotFoundError,
   TooManyRequestsError,
-} from "@/lib/http/errors.ts";
+} from "@/lib/errors/mod.ts";
 
 /** What verifying and rating visits need from the app's dependencies. */
 export interface VisitDeps {

@@ -12,7 +12,7 @@ import {
   renameTicket,
   type Ticket,
 } from "@/lib/db/tickets.ts";
-import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 
 /** What a correction needs from the app. */
 export interface CorrectionDeps {

@@ -36,7 +36,7 @@ import { deleteBadgesOfUser, deleteVisitsOfUser } from "@/lib/db/visits.ts";
 import { listVisits } from "@/lib/db/visits.ts";
 import { LATEST_CARD_TTL_MS } from "@/lib/og/share_cards.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
-import { apiMessage, NotFoundError } from "@/lib/http/errors.ts";
+import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/staff/types.ts";
 
 /**

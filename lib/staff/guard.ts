@@ -10,7 +10,7 @@ import {
   removeStaffSession,
   touchStaffSession,
 } from "@/lib/db/staff_sessions.ts";
-import { HttpError } from "@/lib/http/errors.ts";
+import { HttpError } from "@/lib/errors/mod.ts";
 import { refuseCrossSite } from "@/lib/http/cross_site.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { clearStaffCookie, readStaffCookie } from "./cookies.ts";

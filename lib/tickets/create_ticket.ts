@@ -19,7 +19,7 @@ import {
   BadRequestError,
   ConflictError,
   TooManyRequestsError,
-} from "@/lib/http/errors.ts";
+} from "@/lib/errors/mod.ts";
 
 /**
  * Ticket requests one client address may make an hour: each new one is a

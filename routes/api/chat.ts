@@ -16,7 +16,7 @@ import {
   stripNoDataMarkerFromStream,
 } from "@/lib/chat/unanswered.ts";
 import type { AppDeps } from "@/deps.ts";
-import { apiMessage, ServiceUnavailableError } from "@/lib/http/errors.ts";
+import { apiMessage, ServiceUnavailableError } from "@/lib/errors/mod.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { getClientIp } from "@/lib/http/client_ip.ts";
-import { apiMessage, UnauthorizedError } from "@/lib/http/errors.ts";
+import { apiMessage, UnauthorizedError } from "@/lib/errors/mod.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { readSessionCookie, writeSessionCookie } from "@/lib/oauth/cookies.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { NotFoundError } from "@/lib/errors/mod.ts";
 import type { PageCardId } from "@/lib/og/card_url.ts";
 import type { PageCardImage } from "@/lib/og/share_cards.ts";
 

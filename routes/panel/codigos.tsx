@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import { formatDateTime } from "@/lib/format/format.ts";
-import { HttpError, NotFoundError } from "@/lib/http/errors.ts";
+import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
 import { readForm } from "@/lib/http/form_body.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
 import type { AppEnv } from "@/lib/http/router.ts";

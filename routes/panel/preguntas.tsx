@@ -6,7 +6,7 @@ import {
 } from "@/lib/db/unanswered_questions.ts";
 import { formatDateTime } from "@/lib/format/format.ts";
 import { readForm } from "@/lib/http/form_body.ts";
-import { NotFoundError } from "@/lib/http/errors.ts";
+import { NotFoundError } from "@/lib/errors/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";

@@ -1,10 +1,15 @@
 /**
- * Errors that map to an HTTP status. Domain code throws these; the one error
- * handler in `error_handler.ts` turns them into `{error, details}` bodies
- * (chat: `{reply}`) in the request's language. `message` is the short
- * Spanish `error`, `details` the Spanish sentence that says more: the texts
- * themselves are {@linkcode ApiText}s, catalogue messages (`locales/<lang>/
- * api.json`) said again in another language by {@linkcode HttpError.describe}.
+ * The named errors domain code throws (lib/db, lib/passport, lib/limits...),
+ * each with the status it stands for. A leaf: it imports only the message
+ * catalogue, so the database never imports the HTTP layer. The one error
+ * funnel (`lib/http/error_handler.ts`) turns them into `{error, details}`
+ * bodies (a capability may register its own, as the chat's `{reply}`) in
+ * the request's language. `message` is the short Spanish `error`, `details`
+ * the Spanish sentence that says more: the texts themselves are
+ * {@linkcode ApiText}s, catalogue messages (`locales/<lang>/api.json`) said
+ * again in another language by {@linkcode HttpError.describe}.
+ *
+ * @module
  */
 import {
   DEFAULT_LANG,
