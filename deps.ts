@@ -9,7 +9,7 @@ import type OpenAI from "openai";
 import type { TokenVerifier, TokenVerifierOptions } from "./lib/auth/tokens.ts";
 import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
-import type { TicketCms } from "./lib/cms/types.ts";
+import type { TicketCms } from "./lib/types/cms.ts";
 import type { Config } from "./lib/config/config.ts";
 import { DataStore } from "./lib/data/data_store.ts";
 import type { LoadedData } from "./lib/data/tourism_data.ts";

@@ -15,7 +15,7 @@ import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
 import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
 import { removeStaffMemberSessions } from "@/lib/db/staff_sessions.ts";
 import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
-import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
+import { STAFF_ROLES, type StaffRole } from "@/lib/types/staff.ts";
 
 const USAGE =
   "Usage: deno task staff-link <email> [--role admin|viewer] [--base-url https://turismo.example.gob.mx]\n       deno task staff-link <email> --revoke";

@@ -11,7 +11,7 @@ import { DataError, parseTourismData } from "@/lib/data/tourism_data.ts";
 import { saveGuideCode } from "@/lib/db/guide_codes.ts";
 import { openKv } from "@/lib/db/kv.ts";
 import { replaceGuideCode } from "@/lib/passport/guide_codes.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 import { getFreePort, startService, waitForExit } from "./service_process.ts";
 import {
   assertJson,

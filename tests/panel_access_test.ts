@@ -26,7 +26,7 @@ import {
 } from "@/lib/db/staff_sessions.ts";
 import { ConfigError, parseConfig } from "@/lib/config/config.ts";
 import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
-import type { StaffRole } from "@/lib/staff/types.ts";
+import type { StaffRole } from "@/lib/types/staff.ts";
 import { CookieClient, parseSetCookie } from "./cookie_client.ts";
 import { oidcEnv, startOidcProvider } from "./oidc_provider.ts";
 import { ROOT, serviceEnv } from "./service_process.ts";

@@ -14,7 +14,7 @@ import {
   listCurrentGuideCodes,
   replaceGuideCode,
 } from "@/lib/passport/guide_codes.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 import {
   getFreePort,
   postJsonTo,

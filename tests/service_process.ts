@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { StaffRole } from "@/lib/staff/types.ts";
+import type { StaffRole } from "@/lib/types/staff.ts";
 import { DATA_PATH } from "./test_utils.ts";
 
 /** The repository's root, where `main.ts` is. */

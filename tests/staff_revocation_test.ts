@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { listStaffActions } from "@/lib/db/audit.ts";
 import { createStaffSession } from "@/lib/db/staff_sessions.ts";
-import type { StaffRole } from "@/lib/staff/types.ts";
+import type { StaffRole } from "@/lib/types/staff.ts";
 import { ROOT, serviceEnv } from "./service_process.ts";
 import {
   createTestContext,

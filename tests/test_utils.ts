@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
-import type { StaffRole } from "@/lib/staff/types.ts";
+import type { StaffRole } from "@/lib/types/staff.ts";
 import { createApp } from "@/app.ts";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
 import { parseConfig } from "@/lib/config/config.ts";

@@ -4,6 +4,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from "@/lib/errors/mod.ts";
+import type { AuthUser } from "@/lib/types/user.ts";
 
 /** The issuer and audience of tokens the service signs itself (dev tokens, page sessions). */
 export const SELF_ISSUER = "urn:turismo:service";
@@ -30,12 +31,6 @@ const HMAC_ALGORITHMS = ["HS256"];
 export const MAX_OWN_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
 /** How far in the future an `iat` may be (clocks drift); later ones are refused. */
 export const MAX_CLOCK_SKEW_SECONDS = 60;
-
-/** The user a verified token speaks for. */
-export interface AuthUser {
-  /** The token's `sub`. */
-  id: string;
-}
 
 export interface TokenVerifier {
   /** Verifies a bearer token; throws {@linkcode UnauthorizedError} when it is not good. */

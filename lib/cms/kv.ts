@@ -4,7 +4,7 @@ import {
   getCmsPost,
   renameCmsPost,
 } from "@/lib/db/cms_posts.ts";
-import type { TicketCms } from "./types.ts";
+import type { TicketCms } from "@/lib/types/cms.ts";
 
 /** The embedded CMS: ticket posts in Deno KV, numbered from a KV counter. */
 export function createKvCms(kv: Deno.Kv): TicketCms {

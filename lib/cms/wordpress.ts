@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiMessage, BadGatewayError } from "@/lib/errors/mod.ts";
-import type { CmsTicket, TicketCms, TicketInput } from "./types.ts";
+import type { CmsTicket, TicketCms, TicketInput } from "@/lib/types/cms.ts";
 
 export interface WordPressOptions {
   url: string;

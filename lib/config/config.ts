@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STAFF_ROLES, type StaffRole } from "@/lib/staff/types.ts";
+import { STAFF_ROLES, type StaffRole } from "@/lib/types/staff.ts";
 import { DEFAULT_DATA_PATH } from "@/lib/data/tourism_data.ts";
 import {
   KNOWN_LICENSES,

@@ -4,11 +4,11 @@
  * with who, what, on what and when. Kept {@linkcode AUDIT_RETENTION_MS}
  * (one year) by KV's `expireIn`, then dropped by KV itself.
  */
-import type { StaffAction, StaffMember } from "@/lib/staff/types.ts";
+import type { StaffAction, StaffMember } from "@/lib/types/staff.ts";
 import { keys } from "./keys.ts";
 import { commit, listFromCursor } from "./kv.ts";
 
-export type { StaffAction } from "@/lib/staff/types.ts";
+export type { StaffAction } from "@/lib/types/staff.ts";
 
 /** How long an audit entry is kept: one year. */
 export const AUDIT_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;

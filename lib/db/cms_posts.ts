@@ -1,4 +1,4 @@
-import type { CmsTicket, TicketInput } from "@/lib/cms/types.ts";
+import type { CmsTicket, TicketInput } from "@/lib/types/cms.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 

@@ -10,7 +10,7 @@
  * its id, state and dates.
  */
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";

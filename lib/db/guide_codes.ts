@@ -11,7 +11,7 @@
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 
 /** An attraction's replaced guide code, as stored. */
 export interface GuideCodeRecord {

@@ -12,7 +12,7 @@ import { keys } from "./keys.ts";
 import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
 import type { Visit } from "./visits.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 
 /** The most notes one page of the console lists. */
 export const MAX_NOTES_PAGE = 100;

@@ -4,7 +4,7 @@
  * and the link hold only a random id; KV keeps their SHA-256, so a copy of
  * the database opens nothing.
  */
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";

@@ -12,7 +12,7 @@
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 
 /** How long a question is kept after it was last asked: 90 days. */
 export const QUESTION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AuthUser } from "@/lib/auth/tokens.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { AuthUser } from "@/lib/types/user.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 import type { Lang } from "@/lib/i18n/catalogue.ts";
 import { BadRequestError } from "@/lib/errors/mod.ts";
 import { getIssueMessage } from "./validation_messages.ts";

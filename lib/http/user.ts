@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AuthUser, TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { AuthUser } from "@/lib/types/user.ts";
 import {
   apiMessage,
   ForbiddenError,

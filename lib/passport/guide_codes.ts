@@ -15,7 +15,7 @@ import {
   ConflictError,
   NotFoundError,
 } from "@/lib/errors/mod.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 
 /**
  * The letters of a new code: digits and capitals without the ones read as

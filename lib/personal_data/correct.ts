@@ -5,7 +5,7 @@
  * ticket in KV, with its name revision (a new card URL for every cache),
  * and this instance's cached page and card are dropped.
  */
-import type { TicketCms } from "@/lib/cms/types.ts";
+import type { TicketCms } from "@/lib/types/cms.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import {
   getShareCodeOfUser,

@@ -10,7 +10,7 @@
  * step is idempotent. The anonymous counters (the attractions' visits and
  * ratings, the dashboard's sums) keep counting.
  */
-import type { TicketCms } from "@/lib/cms/types.ts";
+import type { TicketCms } from "@/lib/types/cms.ts";
 import type { DataChange, OnDataChange } from "@/lib/db/changes.ts";
 import {
   createErasure,
@@ -37,7 +37,7 @@ import { listVisits } from "@/lib/db/visits.ts";
 import { LATEST_CARD_TTL_MS } from "@/lib/og/share_cards.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
-import type { StaffMember } from "@/lib/staff/types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 
 /**
  * How long another instance may still serve a route page, a card or an

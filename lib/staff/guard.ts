@@ -15,7 +15,7 @@ import { refuseCrossSite } from "@/lib/http/cross_site.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { clearStaffCookie, readStaffCookie } from "./cookies.ts";
 import { getCurrentStaffMember } from "./sign_in.ts";
-import type { StaffMember } from "./types.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
 
 /** Where a staff member whose session ran out is sent: the staff sign-in, saying why. */
 export const STAFF_EXPIRED_PATH = "/auth/personal?sesion=vencida";

@@ -12,7 +12,7 @@ import {
   redeemStaffLink,
   type StaffSession,
 } from "@/lib/db/staff_sessions.ts";
-import type { StaffMember, StaffRole } from "./types.ts";
+import type { StaffMember, StaffRole } from "@/lib/types/staff.ts";
 
 /** Where a staff sign-in link leads; its token follows. Outside `/panel`, which strangers never see. */
 export const STAFF_LINK_PATH = "/auth/personal/";

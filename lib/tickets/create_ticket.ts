@@ -1,4 +1,4 @@
-import type { TicketCms, TicketInput } from "@/lib/cms/types.ts";
+import type { TicketCms, TicketInput } from "@/lib/types/cms.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
 import {

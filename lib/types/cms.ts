@@ -1,3 +1,10 @@
+/**
+ * The city's CMS as far as tickets go: the drivers in lib/cms and the
+ * stored posts of the KV driver (lib/db/cms_posts.ts) both name these.
+ *
+ * @module
+ */
+
 /** What the ticket endpoint sends to the city's CMS. */
 export interface TicketInput {
   shareCode: string;
