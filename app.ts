@@ -12,7 +12,7 @@ import { LazyRoutes, type MountOptions } from "./lib/http/lazy_routes.ts";
 import { requestLog } from "./lib/http/request_log.ts";
 import type { AppEnv } from "./lib/http/router.ts";
 import { getLangs } from "./lib/i18n/catalogue.ts";
-import { getLang, setPageLang } from "./lib/i18n/context.ts";
+import { getLang, setPageLang } from "./lib/http/page_lang.ts";
 import { getLangPrefix } from "./lib/i18n/paths.ts";
 import {
   apiHeaders,

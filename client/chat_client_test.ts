@@ -6,7 +6,7 @@ import {
   isChatMessage,
 } from "./chat_client.ts";
 import { createTranslate } from "./messages.ts";
-import { getIslandMessages } from "@/lib/i18n/context.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 
 /** The chat island's `t` in a language, from the real catalogue. */
 function chatTranslate(lang: string) {

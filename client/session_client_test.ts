@@ -7,7 +7,7 @@ import {
   SessionExpiredError,
 } from "./session_client.ts";
 import { createTranslate } from "./messages.ts";
-import { getIslandMessages } from "@/lib/i18n/context.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 
 /** A check-in island's `t` in a language, from the real catalogue. */
 function checkInTranslate(lang: string) {

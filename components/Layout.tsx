@@ -4,7 +4,7 @@ import type { AssetManifest } from "@/lib/pages/assets.ts";
 import { Island, IslandsOnPage } from "@/components/Island.tsx";
 import { getLangMeta, getLangs, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
-import { getIslandMessages } from "@/lib/i18n/context.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
 import { Fallback } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";

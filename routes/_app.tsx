@@ -16,7 +16,7 @@ import { getPageCardPath } from "@/lib/og/card_url.ts";
 import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
 import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
 import { redactPath } from "@/lib/http/secret_urls.ts";
 import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
 

@@ -16,7 +16,8 @@ import {
 import { Island } from "@/components/Island.tsx";
 import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
 import { getLangMeta, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";

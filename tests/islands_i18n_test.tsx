@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { type FunctionComponent, h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { getNamespace } from "@/lib/i18n/catalogue.ts";
-import { getIslandMessages } from "@/lib/i18n/context.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import CheckIn from "@/islands/CheckIn.tsx";
 import Passport from "@/islands/Passport.tsx";
 import PassportTicket from "@/islands/PassportTicket.tsx";

@@ -12,7 +12,7 @@ export type AppEnv = {
     user?: AuthUser;
     /** The signed-in staff member on `/panel`; set by `requireStaff` (lib/staff/guard.ts). */
     staff?: StaffMember;
-    /** The page's language, from its path (`/en/...`); read it with `getLang(c)` (lib/i18n/context.ts). */
+    /** The page's language, from its path (`/en/...`); read it with `getLang(c)` (lib/http/page_lang.ts). */
     lang?: Lang;
     /**
      * The language an API answer is in when the request named one itself

@@ -10,7 +10,7 @@ import {
 } from "@/lib/oauth/oidc_client.ts";
 import { SignInNotConfiguredError } from "@/lib/oauth/sign_in.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
 import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
 
 /** A message of the sign-in pages (`locales/<lang>/page_auth.json`). */

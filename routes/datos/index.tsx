@@ -9,7 +9,7 @@ import type { OpenDataLicense } from "@/lib/open_data/licenses.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { formatDate } from "@/lib/format/format.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";

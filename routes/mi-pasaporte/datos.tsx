@@ -20,7 +20,7 @@ import {
 import { ticketNameSchema } from "@/lib/tickets/name.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 import { tPassport } from "@/routes/mi-pasaporte.tsx";
-import { getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
 

@@ -18,7 +18,8 @@ import {
   getCategoryLabel,
 } from "@/lib/format/format.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getIslandMessages, getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/page_cache.ts";

@@ -5,7 +5,7 @@ import { localizeData } from "@/lib/data/translations.ts";
 import { ATTRACTION_CATEGORIES } from "@/lib/data/attraction_categories.ts";
 import { getCategoryLabel } from "@/lib/format/format.ts";
 import { t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/i18n/context.ts";
+import { getLang } from "@/lib/http/page_lang.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import { createPageRouter, getPageTitle, renderPage } from "@/routes/_app.tsx";

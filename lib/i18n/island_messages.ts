@@ -1,17 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "@/lib/http/router.ts";
-import {
-  DEFAULT_LANG,
-  getLangMeta,
-  getNamespace,
-  type Lang,
-} from "./catalogue.ts";
-import { splitLangPath } from "./paths.ts";
-
-/** The language of the page being answered (the default language's on an API path). */
-export function getLang(c: Context<AppEnv>): Lang {
-  return c.get("lang") ?? DEFAULT_LANG;
-}
+import { getLangMeta, getNamespace, type Lang } from "./catalogue.ts";
 
 /**
  * What an island needs to speak the page's language: the language, its
@@ -32,16 +19,4 @@ export function getIslandMessages(
     }
   }
   return { lang, locale: getLangMeta(lang).intlLocale, messages };
-}
-
-/**
- * Puts the language of the request's path on the context (`/en/...` is
- * English, any other path the default language's), for `getLang(c)`: the
- * pages, the 404 page and the share cards read it.
- */
-export function setPageLang(): MiddlewareHandler<AppEnv> {
-  return async function setPageLang(c, next) {
-    c.set("lang", splitLangPath(c.req.path).lang);
-    await next();
-  };
 }
