@@ -6,6 +6,7 @@ import { limitIpBudget } from "./lib/limits/ip_budget.ts";
 import { compressResponses } from "./lib/http/compress.ts";
 import { CrossSiteError, refuseCrossSite } from "./lib/http/cross_site.ts";
 import { allowedMethodsOnly } from "./lib/http/allowed_methods.ts";
+import { chatErrorBodies } from "./lib/chat/replies.ts";
 import { createErrorHandler } from "./lib/http/error_handler.ts";
 import { jsonBody } from "./lib/http/json_body.ts";
 import { LazyRoutes, type MountOptions } from "./lib/http/lazy_routes.ts";
@@ -63,7 +64,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(setPageLang());
 
   const notFound = createNotFoundHandler(deps);
-  const onError = createErrorHandler();
+  // The chat's errors are `{reply}` bodies (docs/API.md): its own words.
+  const onError = createErrorHandler({ bodies: [chatErrorBodies] });
   const routes = new LazyRoutes(app, deps, {
     createGroup: () => new Hono<AppEnv>(),
     notFound,

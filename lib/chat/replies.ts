@@ -5,6 +5,7 @@
  */
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import type { ApiMessage } from "@/lib/errors/mod.ts";
+import type { ErrorBodies } from "@/lib/http/error_handler.ts";
 
 /** The statuses with a reply of their own; any other is said as a 500. */
 const STATUSES = [400, 408, 413, 415, 429, 500, 502, 503];
@@ -27,3 +28,14 @@ export const CHAT_DAILY_LIMIT_REPLY: ApiMessage = {
 export function isChatPath(path: string): boolean {
   return path === "/api/chat" || path.startsWith("/api/chat/");
 }
+
+/**
+ * The chat's errors as the app's error funnel answers them: `{reply}`, the
+ * error's own reply or the one for its status. Registered in app.ts.
+ */
+export const chatErrorBodies: ErrorBodies = {
+  matches: isChatPath,
+  body: (status, lang, reply) => ({
+    reply: reply ?? getChatReply(status, lang),
+  }),
+};

@@ -1,22 +1,43 @@
 import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { getChatReply, isChatPath } from "@/lib/chat/replies.ts";
-import { t } from "@/lib/i18n/catalogue.ts";
+import { type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { getApiLang } from "./api_lang.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
 import { isApiPath } from "./security_headers.ts";
 import { redactPath } from "./secret_urls.ts";
 
 /**
- * The one error funnel: known errors become their status with `{error,
- * details}` (chat: `{reply}`) in the answer's language ({@linkcode
- * getApiLang}: Spanish unless the request prefers another language we
- * have); anything else is logged and answered 500 without internals.
- * Every error is `Cache-Control: no-store` (unless it sets its own), and
- * under `/api` it carries `Vary: Accept-Language`.
+ * A capability's own error bodies on its paths, registered where the app is
+ * built (the chat answers `{reply}`, docs/API.md): the funnel still sets the
+ * status and headers, the capability says the words.
  */
-export function createErrorHandler(): ErrorHandler {
+export interface ErrorBodies {
+  /** Whether errors on this path are this capability's. */
+  matches(path: string): boolean;
+  /**
+   * The body for an error of `status` in `lang`; `reply` is the error's own
+   * short text when it has one (the `reply` option of an `HttpError`).
+   */
+  body(
+    status: number,
+    lang: Lang,
+    reply: string | undefined,
+  ): Record<string, unknown>;
+}
+
+/**
+ * The one error funnel: known errors become their status with `{error,
+ * details}` (or a registered capability's own body, {@linkcode
+ * ErrorBodies}) in the answer's language ({@linkcode getApiLang}: Spanish
+ * unless the request prefers another language we have); anything else is
+ * logged and answered 500 without internals. Every error is `Cache-Control:
+ * no-store` (unless it sets its own), and under `/api` it carries `Vary:
+ * Accept-Language`.
+ */
+export function createErrorHandler(
+  { bodies = [] }: { bodies?: ErrorBodies[] } = {},
+): ErrorHandler {
   return function handleError(error, c) {
     const lang = getApiLang(c);
     let status: number;
@@ -52,9 +73,8 @@ export function createErrorHandler(): ErrorHandler {
         details: t(lang, "api.details.tryLater"),
       };
     }
-    if (isChatPath(c.req.path)) {
-      body = { reply: reply ?? getChatReply(status, lang) };
-    }
+    const own = bodies.find((each) => each.matches(c.req.path));
+    if (own) body = own.body(status, lang, reply);
     // An error is about this moment (a share code not taken yet, a budget
     // spent): no cache keeps it. Its words follow Accept-Language on /api.
     headers = { "Cache-Control": "no-store", ...headers };
