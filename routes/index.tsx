@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { BADGE_DEFINITIONS } from "@/lib/passport/badges.ts";
+import { BADGE_DEFINITIONS } from "@/lib/badges/badges.ts";
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { DataText, Fallback } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";

@@ -1,4 +1,4 @@
-import { type Badge, getBadgesReachedAt } from "@/lib/passport/badges.ts";
+import { type Badge, getBadgesReachedAt } from "@/lib/badges/badges.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";

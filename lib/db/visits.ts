@@ -2,7 +2,7 @@ import {
   type Badge,
   BADGE_DEFINITIONS,
   getBadgesReachedAt,
-} from "@/lib/passport/badges.ts";
+} from "@/lib/badges/badges.ts";
 import {
   type GuideCodeIndexEntry,
   type GuideCodeRecord,

@@ -1,4 +1,4 @@
-import type { Badge } from "./badges.ts";
+import type { Badge } from "@/lib/badges/badges.ts";
 import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
 import { type DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";

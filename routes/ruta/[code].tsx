@@ -1,7 +1,7 @@
 import { Icon } from "@/components/Icon.tsx";
 import { Stars } from "@/components/Stars.tsx";
 import ShareButtons from "@/islands/ShareButtons.tsx";
-import { getBadgeDefinitions } from "@/lib/passport/badges.ts";
+import { getBadgeDefinitions } from "@/lib/badges/badges.ts";
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
 import type { AppDeps } from "@/deps.ts";
