@@ -13,6 +13,13 @@ const README_MAX_LINES = 200;
 const markdown = new MarkdownIt();
 type Token = ReturnType<typeof markdown.parse>[number];
 
+/** A path of the repository's code the docs may name (`lib/db/keys.ts`). */
+const SOURCE_PATH =
+  /(?<![\w/.@-])(?:lib|routes|tests|scripts|bench|components|islands|client|locales|wordpress|data)\/[\w./[\]-]+\.(?:tsx|ts|json|php|sh|lua)(?![\w])/g;
+
+/** Paths the docs give as examples to create, not as files that exist. */
+const EXAMPLE_PATHS = ["locales/fr/meta.json"];
+
 function readDoc(path: string): Promise<string> {
   return Deno.readTextFile(new URL(path, ROOT));
 }
@@ -159,6 +166,25 @@ Deno.test("docs: the README is a page with a true map", async (t) => {
         }
       }
       assert.deepEqual(broken, []);
+    },
+  );
+
+  await t.step(
+    "every source file the README and docs/ name is there",
+    async () => {
+      const missing: string[] = [];
+      for (const doc of await listMarkdownDocs()) {
+        const text = await readDoc(doc);
+        for (const [path] of text.matchAll(SOURCE_PATH)) {
+          if (EXAMPLE_PATHS.includes(path)) continue;
+          try {
+            await Deno.stat(new URL(path, ROOT));
+          } catch {
+            missing.push(`${doc}: ${path}`);
+          }
+        }
+      }
+      assert.deepEqual(missing, [], "a moved file: say where it went");
     },
   );
 
