@@ -557,9 +557,11 @@ Deno.test("POST /api/chat", async (t) => {
       const first = await res.body!.getReader().read();
       assert.match(new TextDecoder().decode(first.value), /"delta":"Un mome"/);
       leave.abort();
+      // Only a hang guard: unless cancelled, the call would run to the
+      // client's 30 s timeout; a busy machine cannot stretch "at once" to 10 s.
       let timer: ReturnType<typeof setTimeout> | undefined;
       const tooLate = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error("still streaming")), 3_000);
+        timer = setTimeout(() => reject(new Error("still streaming")), 10_000);
       });
       await Promise.race([upstreamAborted.promise, tooLate]).finally(() =>
         clearTimeout(timer)
@@ -591,9 +593,10 @@ Deno.test("POST /api/chat", async (t) => {
       );
       await assertReply(res, 502, REPLY_502);
       // One deadline for every attempt: the visitor waits the timeout once,
-      // not once per attempt.
+      // not once per attempt. Counted, not timed (a busy machine stretches
+      // any wall time): a retry would have reached the model a second time.
       const waited = performance.now() - started;
-      assert.ok(waited >= 300 && waited < 600, `${waited} ms`);
+      assert.ok(waited >= 300, `the whole timeout, not less: ${waited} ms`);
       assert.equal(fake.requests.length - before, 1);
 
       fake.respondWith({ type: "stream-hang", content: "Un momento" });
