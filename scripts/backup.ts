@@ -5,7 +5,7 @@
  * (`--via-api` does that for a file too). The file is owner-only (0600):
  * it holds the signing secret and personal data. Prints one line; a backup
  * that cannot be made is one line on stderr and exit 1. Reads `.env` like
- * `deno task start`. See README "Backups" and docs/DEPLOY.md.
+ * `deno task start`. See docs/OPERATIONS.md "Backups" and docs/DEPLOY.md.
  */
 import { createBackup } from "@/lib/backup/mod.ts";
 import { formatBytes, runBackupCli } from "@/scripts/_backup_cli.ts";

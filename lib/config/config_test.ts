@@ -5,7 +5,7 @@ Deno.test("config", async (t) => {
   await t.step("defaults need nothing set", () => {
     const config = parseConfig({});
     assert.equal(config.port, 8000);
-    // Not beside the data set: see DataStore and README "State and KV".
+    // Not beside the data set: see DataStore and docs/OPERATIONS.md "State and KV".
     assert.equal(config.kvPath, "./state/turismo.kv");
     assert.equal(config.tourismDataPath, "./data/turismo.json");
     assert.equal(config.wordpress, undefined);

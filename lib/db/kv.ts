@@ -110,7 +110,7 @@ export async function moveLegacyKvFile(
   await Deno.rename(from, to);
   await Deno.remove(`${from}-shm`).catch(() => {});
   console.info(
-    `Moved the KV file ${from} to ${to}: a KV file beside the data set could lose writes (see the README)`,
+    `Moved the KV file ${from} to ${to}: a KV file beside the data set could lose writes (see docs/OPERATIONS.md)`,
   );
   return true;
 }

@@ -14,7 +14,7 @@ export const BODY_TIMEOUT_MS = 10_000;
  * when it has not all arrived within `timeoutMs` (a client trickling bytes
  * would hold a handler and its memory), 400 when it does not parse. The
  * parsed body is cached by Hono, so validators downstream read it for free.
- * Slow headers are the reverse proxy's to cut (README "Security").
+ * Slow headers are the reverse proxy's to cut (docs/SECURITY.md).
  *
  * Read here rather than with `hono/body-limit`, which reads a body without
  * `Content-Length` to its end before anything else runs: no deadline could

@@ -95,7 +95,7 @@ export function apiDocument(
       {
         name: TAGS.personalData,
         description:
-          "A tourist's own data: export it, correct the name on the route, erase it all (README, Personal data)",
+          "A tourist's own data: export it, correct the name on the route, erase it all (docs/PRIVACY.md)",
       },
       { name: TAGS.health, description: "For load balancers and monitoring" },
     ],

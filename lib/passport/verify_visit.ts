@@ -33,7 +33,7 @@ export const GUIDE_CODE_LIMIT = {
 /**
  * Wrong guide codes one client address may send per window, whatever the
  * users: new users (or guest passports) buy no extra guesses. 30 in 10
- * minutes is 180 an hour per address (README "Guessing guide codes").
+ * minutes is 180 an hour per address (docs/SECURITY.md, "Guessing guide codes").
  */
 export const GUIDE_CODE_ADDRESS_LIMIT = {
   scope: "guide_codes_by_address",

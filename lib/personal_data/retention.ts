@@ -1,7 +1,7 @@
 /**
  * Every kind of record of the portal that holds personal data: what it
  * holds, why, where it lives and how long it is kept. The privacy notice
- * (`/aviso-de-privacidad`) and the README's table are written from this
+ * (`/aviso-de-privacidad`) and docs/PRIVACY.md's table are written from this
  * one table, and every period is the constant that enforces it, imported,
  * never retyped: the notice and the code cannot disagree.
  */
@@ -91,7 +91,7 @@ export interface RetentionRule {
   retention: Retention;
 }
 
-/** A sentence pair for the notice (Spanish) and the README (English). */
+/** A sentence pair for the notice (Spanish) and docs/PRIVACY.md (English). */
 export interface Described {
   es: string;
   en: string;
@@ -699,8 +699,8 @@ const STORE_WORDS: Record<RecordStore, string> = {
 };
 
 /**
- * The README's table of personal records (English), one row per record:
- * `lib/personal_data/retention_test.ts` checks the README holds exactly
+ * docs/PRIVACY.md's table of personal records (English), one row per record:
+ * `lib/personal_data/retention_test.ts` checks docs/PRIVACY.md holds exactly
  * this, so the two cannot drift apart.
  */
 export function renderPersonalRecordsTable(
