@@ -1,10 +1,8 @@
 import type { ComponentChildren } from "preact";
-import ChatWidget from "@/islands/ChatWidget.tsx";
 import type { AssetManifest } from "@/lib/pages/assets.ts";
-import { Island, IslandsOnPage } from "@/components/Island.tsx";
+import { IslandsOnPage } from "@/components/Island.tsx";
 import { getLangMeta, getLangs, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import { tRich } from "@/lib/i18n/rich.ts";
 import { Fallback } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
@@ -27,11 +25,6 @@ export interface SiteInfo {
   emergency: { name: string; phone: string; nameFallback?: string }[];
   /** Texts shown in another language than the page's (see `DataText`). */
   fallbacks?: { tagline?: string; demoNotice?: string };
-  /**
-   * Whether the tourism assistant can answer (a model is configured): without
-   * one the chat is not rendered at all, nor its script loaded.
-   */
-  chatAvailable: boolean;
   /** The share picture of pages without their own: the home page's card. */
   defaultImage?: PageImage;
 }
@@ -211,6 +204,7 @@ export function Layout(
     path,
     origin,
     alternates = true,
+    chat,
     children,
   }: {
     site: SiteInfo;
@@ -226,6 +220,12 @@ export function Layout(
     origin?: string;
     /** The `hreflang` links to this page in each language (not on error pages). */
     alternates?: boolean;
+    /**
+     * The tourism assistant (its island, built by the page's route), in the
+     * header; absent when no model is configured: then neither the chat nor
+     * its script is on the page.
+     */
+    chat?: ComponentChildren;
     children: ComponentChildren;
   },
 ) {
@@ -343,20 +343,7 @@ export function Layout(
               header, so on a phone it sits beside the brand and covers no
               text (it floats at the corner on wider screens). */
               }
-              {site.chatAvailable && (
-                <div class="site-header__chat">
-                  <Island
-                    name="ChatWidget"
-                    component={ChatWidget}
-                    props={{
-                      brandName: site.brandName,
-                      ...getIslandMessages(site.lang, "chat", {
-                        shared: ["location"],
-                      }),
-                    }}
-                  />
-                </div>
-              )}
+              {chat && <div class="site-header__chat">{chat}</div>}
               {others.length > 0 && (
                 <nav
                   class="lang-switch"

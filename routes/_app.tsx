@@ -4,7 +4,9 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { ErrorPage } from "@/components/ErrorPage.tsx";
+import { Island } from "@/components/Island.tsx";
 import { Layout, type PageHead, type SiteInfo } from "@/components/Layout.tsx";
+import ChatWidget from "@/islands/ChatWidget.tsx";
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
@@ -17,20 +19,14 @@ import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
 import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { getLang } from "@/lib/http/page_lang.ts";
+import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import { redactPath } from "@/lib/http/secret_urls.ts";
 import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
 
-/**
- * The municipality as every page shows it, from the data set in force, in
- * `lang`; the chat only when a model is configured (fixed for the process,
- * so cached pages stay right).
- */
+/** The municipality as every page shows it, from the data set in force, in `lang`. */
 export function getSiteInfo(
   loaded: LoadedData,
-  { chatAvailable = false, lang = DEFAULT_LANG }: {
-    chatAvailable?: boolean;
-    lang?: Lang;
-  } = {},
+  { lang = DEFAULT_LANG }: { lang?: Lang } = {},
 ): SiteInfo {
   const { branding, municipality, meta, emergency } = localizeData(
     loaded.data,
@@ -56,7 +52,6 @@ export function getSiteInfo(
       tagline: getFallbackLang(branding, "tagline"),
       demoNotice: getFallbackLang(meta, "notice"),
     },
-    chatAvailable,
     defaultImage: {
       // The card in the page's language: /en/og/inicio.png on English pages.
       url: localizePath(lang, getPageCardPath(home, loaded.version)),
@@ -80,12 +75,25 @@ export function renderPage(
   },
 ): Response {
   const lang = getLang(c);
+  const site = getSiteInfo(deps.data.current(), { lang });
+  // The assistant only when a model is configured (fixed for the process,
+  // so cached pages stay right).
+  const chat = deps.openai !== undefined
+    ? (
+      <Island
+        name="ChatWidget"
+        component={ChatWidget}
+        props={{
+          brandName: site.brandName,
+          ...getIslandMessages(lang, "chat", { shared: ["location"] }),
+        }}
+      />
+    )
+    : undefined;
   const html = renderToString(
     <Layout
-      site={getSiteInfo(deps.data.current(), {
-        chatAvailable: deps.openai !== undefined,
-        lang,
-      })}
+      site={site}
+      chat={chat}
       head={head}
       assets={getAssets()}
       path={splitLangPath(c.req.path).path}
