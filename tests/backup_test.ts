@@ -196,17 +196,20 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
               stop = true;
             })
           );
-        const deadline = Date.now() + 20_000;
-        while (acks.length < 40 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        // Each phase waits for a count of writes, however slow a busy
+        // machine makes them; a failed write ends the burst, and a minute
+        // per phase is only a hang guard.
+        const waitForAcks = async (count: number) => {
+          const guard = Date.now() + 60_000;
+          while (acks.length < count && !stop && Date.now() < guard) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        };
+        await waitForAcks(40);
         backupStartedAt = performance.now();
         backupRun = await runScript("backup", [backupFile], { dir, kvPath });
-        const acksAtBackupEnd = acks.length;
         // The burst goes on a little after the backup, then stops.
-        while (acks.length < acksAtBackupEnd + 20 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitForAcks(acks.length + 20);
         stop = true;
         await Promise.all(workers);
         if (failure) throw failure;
