@@ -1,10 +1,7 @@
 import { z } from "zod";
 import { STAFF_ROLES, type StaffRole } from "@/lib/types/staff.ts";
 import { DEFAULT_DATA_PATH } from "@/lib/data/tourism_data.ts";
-import {
-  KNOWN_LICENSES,
-  type OpenDataLicense,
-} from "@/lib/open_data/licenses.ts";
+import { KNOWN_LICENSES, type OpenDataLicense } from "@/lib/config/licenses.ts";
 
 const optionalString = z.string().trim().min(1).optional();
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();

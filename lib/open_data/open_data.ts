@@ -18,7 +18,7 @@ import {
 } from "@/lib/db/open_data.ts";
 import { getLocalTime } from "@/lib/db/stats.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
-import type { OpenDataLicense } from "./licenses.ts";
+import type { OpenDataLicense } from "@/lib/config/licenses.ts";
 import {
   getClosedPeriods,
   MIN_PEOPLE,

@@ -5,7 +5,7 @@ import {
   MIN_PEOPLE,
   OPEN_DATA_FILES,
 } from "@/lib/open_data/open_data.ts";
-import type { OpenDataLicense } from "@/lib/open_data/licenses.ts";
+import type { OpenDataLicense } from "@/lib/config/licenses.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { formatDate } from "@/lib/format/format.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";

@@ -1,4 +1,4 @@
-/** Licences of the open data (`OPEN_DATA_LICENSE`). */
+/** Licences the open data can be published under: the values `OPEN_DATA_LICENSE` accepts by name. */
 
 /** The licence the open data is published under (`OPEN_DATA_LICENSE`). */
 export interface OpenDataLicense {
