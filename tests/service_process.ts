@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { ENV_NAMES } from "@/lib/config/config.ts";
 import type { StaffRole } from "@/lib/types/staff.ts";
 import { DATA_PATH } from "./test_utils.ts";
 
@@ -29,21 +30,23 @@ export async function getFreePort(): Promise<number> {
   return await Promise.resolve(port);
 }
 
+/** What a service reads besides its config: Deploy's marker, KV Connect's token. */
+const PLATFORM_ENV_NAMES = ["DENO_DEPLOYMENT_ID", "DENO_KV_ACCESS_TOKEN"];
+
 /**
- * The environment of a service process: this one's (PATH, DENO_DIR) with
- * every variable the service reads cleared, so a developer's settings never
- * leak in, then `env`.
+ * The environment of a service process: this one's (`inherited`: PATH,
+ * DENO_DIR) with every variable the service reads cleared, so a developer's
+ * settings (a shell that loads `.env`, say) never leak in, then `env`.
  */
 export function serviceEnv(
   env: Record<string, string>,
+  inherited: Record<string, string> = Deno.env.toObject(),
 ): Record<string, string> {
-  const inherited = Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([name]) =>
-      !/^(PORT|LISTEN_HOST|BASE_URL|KV_PATH|TOURISM_DATA|AUTH_|OPENAI_|WP_|OIDC_|ALLOWED_ORIGINS|TRUST_PROXY|LOG_REQUESTS|IP_BUDGET|RENDER_WORKERS|DENO_DEPLOYMENT_ID|DENO_KV_ACCESS_TOKEN)/
-        .test(name)
-    ),
+  const cleared = new Set<string>([...ENV_NAMES, ...PLATFORM_ENV_NAMES]);
+  const kept = Object.fromEntries(
+    Object.entries(inherited).filter(([name]) => !cleared.has(name)),
   );
-  return { ...inherited, LOG_REQUESTS: "false", ...env };
+  return { ...kept, LOG_REQUESTS: "false", ...env };
 }
 
 /**

@@ -106,6 +106,14 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
+/**
+ * Every variable {@linkcode parseConfig} reads, from the schema itself: what
+ * a process started by the tests must not inherit from a developer's shell.
+ */
+export const ENV_NAMES: readonly (keyof Env)[] = Object.keys(
+  envSchema.shape,
+) as (keyof Env)[];
+
 /** The service's configuration, parsed once at start-up. */
 export interface Config {
   port: number;
