@@ -1,7 +1,9 @@
 /**
  * The layering the README describes, checked on the real module graph
  * (`deno info --json`): arrows point down (main → app → routes → lib), no
- * two modules import each other, and browser code stands apart.
+ * two modules and no two folders import each other (the table of layers,
+ * {@linkcode LAYERS}, says which folder imports which), and browser code
+ * stands apart.
  */
 import assert from "node:assert/strict";
 import { ROOT } from "./service_process.ts";
@@ -81,6 +83,106 @@ function findCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
+/**
+ * The layers, top to bottom, one line each (`#`), and under each the rows
+ * of its folders: a folder, then every folder it imports. A folder of lib/
+ * is written without `lib/` (`db`), a top-level folder with its slash
+ * (`routes/`), a module at the root by its name (`deps.ts`); `*` is any
+ * folder of lib/. A row names only rows below it, so every arrow points
+ * down. The table is checked both ways: an import it does not list fails,
+ * and so does a listed folder that nothing imports any more.
+ *
+ * To extend it: a new import across folders goes into the importer's row
+ * when the imported folder's row is below; when it is above (the arrow
+ * would point up), move the piece both need down instead, as the domain
+ * errors went to `errors` and the shared types to `types`. A new folder
+ * gets a row just below the lowest row that imports it.
+ */
+const LAYERS = `
+# The service: main.ts starts it, app.ts mounts each capability once, routes/ answer.
+main.ts          app.ts deps.ts config data server
+app.ts           routes/ deps.ts chat http i18n limits staff
+routes/          islands/ components/ deps.ts *
+# Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
+islands/         components/ client/
+components/      client/ *
+client/
+# Wiring: deps.ts opens what the app is built from (KV, the data set, the clients).
+deps.ts          *
+# Capabilities: what the portal does, a folder each; one may use those below it.
+personal_data    config data db errors limits oauth og pages passport tickets types
+limits           chat config db errors http
+server           config data db pages
+chat             data db errors events format geo http i18n services
+oauth            auth config data db http text
+og               branding crypto data db errors format i18n passport text tickets
+pages            config data db http
+staff            config db errors http types
+cms              config db errors types
+open_data        config data db
+passport         badges data db errors text types
+posters          branding data i18n
+services         data geo
+stats            db
+tickets          crypto data db errors i18n text types
+branding         data
+events           data
+format           data i18n
+geo              data i18n
+# HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
+http             auth config errors i18n types
+auth             errors types
+# Storage: db owns every KV key and transaction.
+db               badges crypto errors types
+# Foundations: the config, the data set, words, named errors, shared types, rule tables.
+config           data types
+data             crypto i18n
+errors           i18n
+badges
+charts
+crypto
+text
+types
+i18n
+`;
+
+/** The folder of a module, as {@linkcode LAYERS} names it. */
+function getFolder(path: string): string {
+  const parts = path.split("/");
+  if (parts.length === 1) return path; // main.ts, app.ts, deps.ts
+  if (parts[0] !== "lib") return `${parts[0]}/`;
+  return parts.length > 2 ? parts[1] : path; // a loose lib/x.ts: no row
+}
+
+/** The rows of {@linkcode LAYERS}, top to bottom: each folder and what it may import. */
+function parseLayers(table: string): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  for (const line of table.split("\n")) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const [folder, ...imports] = line.trim().split(/\s+/);
+    assert.ok(!rows.has(folder), `${folder} has one row`);
+    rows.set(folder, imports);
+  }
+  return rows;
+}
+
+/** Each folder of the graph with the folders its modules import, and one import that shows each arrow. */
+function getFolderGraph(
+  graph: Map<string, string[]>,
+): Map<string, Map<string, string>> {
+  const folders = new Map<string, Map<string, string>>();
+  for (const [module, imports] of graph) {
+    const from = getFolder(module);
+    const arrows = folders.get(from) ?? new Map<string, string>();
+    folders.set(from, arrows);
+    for (const path of imports) {
+      const to = getFolder(path);
+      if (to !== from && !arrows.has(to)) arrows.set(to, `${module} → ${path}`);
+    }
+  }
+  return folders;
+}
+
 const islands = [...Deno.readDirSync(`${ROOT}islands`)]
   .filter((entry) => entry.name.endsWith(".tsx"))
   .map((entry) => `islands/${entry.name}`);
@@ -113,6 +215,77 @@ Deno.test("architecture", async (t) => {
       }
     },
   );
+
+  const folders = getFolderGraph(graph);
+  const rows = parseLayers(LAYERS);
+  const isLib = (folder: string) => !/[/.]/.test(folder);
+
+  await t.step("no import cycle between folders, of any length", () => {
+    const cycles = findCycles(
+      new Map([...folders].map(([from, to]) => [from, [...to.keys()]])),
+    );
+    // Each cycle with the imports that close it, for the message.
+    const shown = cycles.map((cycle) =>
+      cycle.flatMap((from) =>
+        [...folders.get(from)!].filter(([to]) => cycle.includes(to))
+          .map(([, example]) => example)
+      )
+    );
+    assert.deepEqual(shown, [], "folders that import each other");
+  });
+
+  await t.step("the layers: every row names only rows below it", () => {
+    const order = [...rows.keys()];
+    const upward = [...rows].flatMap(([from, imports]) =>
+      imports.filter((to) => to !== "*")
+        .filter((to) => !(order.indexOf(to) > order.indexOf(from)))
+        .map((to) => `${from} → ${to}`)
+    ).concat(
+      [...rows].filter(([from, imports]) =>
+        imports.includes("*") &&
+        order.some((row, i) => isLib(row) && i <= order.indexOf(from))
+      ).map(([from]) => `${from} → * (a lib/ row above it)`),
+    );
+    assert.deepEqual(upward, []);
+  });
+
+  await t.step("the layers: one row for each folder, and no other", () => {
+    assert.deepEqual(
+      [...folders.keys()].filter((folder) => !rows.has(folder)).sort(),
+      [],
+      "folders without a row in LAYERS: add one",
+    );
+    assert.deepEqual(
+      [...rows.keys()].filter((folder) => !folders.has(folder)).sort(),
+      [],
+      "rows of LAYERS no module is in: remove them",
+    );
+  });
+
+  await t.step("the layers: every import across folders is in its row", () => {
+    const unlisted = [...folders].flatMap(([from, arrows]) =>
+      [...arrows].filter(([to]) => {
+        const allowed = rows.get(from) ?? [];
+        return !allowed.includes(to) && !(isLib(to) && allowed.includes("*"));
+      }).map(([, example]) => example)
+    );
+    assert.deepEqual(
+      unlisted,
+      [],
+      "imports LAYERS does not list: see its comment to extend it",
+    );
+  });
+
+  await t.step("the layers: every folder a row names is imported", () => {
+    const unused = [...rows].flatMap(([from, imports]) =>
+      imports.filter((to) =>
+        to === "*"
+          ? ![...folders.get(from)?.keys() ?? []].some(isLib)
+          : !folders.get(from)?.has(to)
+      ).map((to) => `${from} → ${to}`)
+    );
+    assert.deepEqual(unused, [], "rows that name a folder no import needs");
+  });
 
   await t.step("no loose module at the root of lib/", () => {
     const loose = [...Deno.readDirSync(`${ROOT}lib`)]
