@@ -1,13 +1,16 @@
 /**
  * The named errors domain code throws (lib/db, lib/passport, lib/limits...),
- * each with the status it stands for. A leaf: it imports only the message
- * catalogue, so the database never imports the HTTP layer. The one error
- * funnel (`lib/http/error_handler.ts`) turns them into `{error, details}`
- * bodies (a capability may register its own, as the chat's `{reply}`) in
- * the request's language. `message` is the short Spanish `error`, `details`
- * the Spanish sentence that says more: the texts themselves are
- * {@linkcode ApiText}s, catalogue messages (`locales/<lang>/api.json`) said
- * again in another language by {@linkcode HttpError.describe}.
+ * each with the status it stands for and, for a refusal that passes, how
+ * soon to try again. A leaf: it imports only the message catalogue, so the
+ * database never imports the HTTP layer. The one error funnel
+ * (`lib/http/error_handler.ts`) sets the headers those facts mean
+ * (`Retry-After`, `WWW-Authenticate`) and turns the errors into `{error,
+ * details}` bodies (a capability may register its own, as the chat's
+ * `{reply}`) in the request's language. `message` is the short Spanish
+ * `error`, `details` the Spanish sentence that says more: the texts
+ * themselves are {@linkcode ApiText}s, catalogue messages
+ * (`locales/<lang>/api.json`) said again in another language by
+ * {@linkcode HttpError.describe}.
  *
  * @module
  */
@@ -78,7 +81,8 @@ export class HttpError extends Error {
     readonly options: {
       /** Extra fields for the JSON body, e.g. the first visit of a 409. */
       body?: Record<string, unknown>;
-      headers?: Record<string, string>;
+      /** How soon trying again makes sense (the funnel sends `Retry-After`). */
+      retryAfterSeconds?: number;
       /** The chat's `{reply}` when it is not the usual one for the status. */
       reply?: ApiText;
     } = {},
@@ -109,11 +113,7 @@ export class BadRequestError extends HttpError {
 export class UnauthorizedError extends HttpError {
   override name = "UnauthorizedError";
   constructor(details: ApiText) {
-    super(401, apiMessage("error.401"), details, {
-      headers: {
-        "WWW-Authenticate": 'Bearer realm="turismo", error="invalid_token"',
-      },
-    });
+    super(401, apiMessage("error.401"), details);
   }
 }
 
@@ -141,11 +141,7 @@ export class ConflictError extends HttpError {
 export class TooManyRequestsError extends HttpError {
   override name = "TooManyRequestsError";
   constructor(details: ApiText, retryAfterSeconds: number) {
-    super(429, apiMessage("error.429"), details, {
-      headers: {
-        "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
-      },
-    });
+    super(429, apiMessage("error.429"), details, { retryAfterSeconds });
   }
 }
 

@@ -33,13 +33,16 @@ export class MethodNotAllowedError extends HttpError {
         allowed: usable,
       }),
       {
-        headers: { Allow: allowed.join(", ") },
         reply: apiMessage("details.methodNotAllowedReply", {
           allowed: usable,
         }),
       },
     );
+    this.headers = { Allow: allowed.join(", ") };
   }
+
+  /** Read by the error funnel. */
+  readonly headers: Record<string, string>;
 }
 
 /**

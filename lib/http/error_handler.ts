@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { getApiLang } from "./api_lang.ts";
-import { HttpError } from "@/lib/errors/mod.ts";
+import { HttpError, UnauthorizedError } from "@/lib/errors/mod.ts";
 import { isApiPath } from "./security_headers.ts";
 import { redactPath } from "./secret_urls.ts";
 
@@ -53,7 +53,7 @@ export function createErrorHandler(
         details: said.details,
         ...error.options.body,
       };
-      headers = error.options.headers ?? {};
+      headers = getErrorHeaders(error);
     } else if (error instanceof HTTPException && error.status < 500) {
       status = error.status;
       // Hono's own exceptions carry English text (e.g. its validator's
@@ -81,4 +81,24 @@ export function createErrorHandler(
     if (isApiPath(c.req.path)) headers.Vary = "Accept-Language";
     return c.json(body, status as ContentfulStatusCode, headers);
   };
+}
+
+/**
+ * The headers an error's answer carries: what a domain error's facts are in
+ * HTTP, and the headers lib/http's own errors name (`Allow` on a 405,
+ * `Connection: close` on a 408).
+ */
+function getErrorHeaders(
+  error: HttpError & { headers?: Record<string, string> },
+): Record<string, string> {
+  const headers: Record<string, string> = { ...error.headers };
+  if (error instanceof UnauthorizedError) {
+    headers["WWW-Authenticate"] =
+      'Bearer realm="turismo", error="invalid_token"';
+  }
+  const { retryAfterSeconds } = error.options;
+  if (retryAfterSeconds !== undefined) {
+    headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  }
+  return headers;
 }

@@ -117,7 +117,9 @@ class BodyTimeoutError extends HttpError {
       408,
       apiMessage("error.408"),
       apiMessage("body.timeout"),
-      { headers: { Connection: "close" } },
     );
   }
+
+  /** Read by the error funnel. */
+  readonly headers = { Connection: "close" };
 }

@@ -151,7 +151,7 @@ export class RenderQueueFullError extends HttpError {
       503,
       "Servicio no disponible",
       "Hay muchas imágenes en preparación; inténtalo de nuevo en unos segundos",
-      { headers: { "Retry-After": "5" } },
+      { retryAfterSeconds: 5 },
     );
   }
 }
@@ -164,7 +164,7 @@ export class RenderTimeoutError extends HttpError {
       503,
       "Servicio no disponible",
       "La imagen tardó demasiado en prepararse; inténtalo de nuevo",
-      { headers: { "Retry-After": "5" } },
+      { retryAfterSeconds: 5 },
     );
   }
 }

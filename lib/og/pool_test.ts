@@ -132,7 +132,7 @@ Deno.test("share-card worker pool", async (t) => {
         );
         assert.equal(refused.length, 2);
         assert.equal(refused[0].status, 503);
-        assert.equal(refused[0].options.headers?.["Retry-After"], "5");
+        assert.equal(refused[0].options.retryAfterSeconds, 5);
         assert.equal(pool.stats.queued, 0);
       },
     );
