@@ -50,9 +50,24 @@ export function serviceEnv(
 }
 
 /**
+ * Refuses a process in the working copy without a `KV_PATH` of its own: it
+ * would open the developer's `./state/turismo.kv` (or move a
+ * `./data/turismo.kv` there), and no test touches the working copy's state.
+ */
+function assertOwnKv(cwd: string, env: Record<string, string>): void {
+  const trim = (path: string) => path.replace(/\/+$/, "");
+  if (trim(cwd) === trim(ROOT) && !env.KV_PATH) {
+    throw new Error(
+      "A process started in the working copy needs a KV_PATH of its own (see startServiceOnKvFile), or a temporary cwd (createWorkdir)",
+    );
+  }
+}
+
+/**
  * Starts `deno <denoArgs> <args>` (by default `deno run --quiet -A main.ts`,
  * so no download line of Deno's mixes into the service's output) in `cwd`
- * with `serviceEnv(env)` and `PORT`.
+ * with `serviceEnv(env)` and `PORT`; in the working copy only with a
+ * `KV_PATH` of its own.
  */
 export function startService(
   {
@@ -69,6 +84,7 @@ export function startService(
     args?: string[];
   },
 ): ServiceProcess {
+  assertOwnKv(cwd, env);
   const process = new Deno.Command(Deno.execPath(), {
     args: [...denoArgs, ...args],
     cwd,
@@ -94,8 +110,9 @@ export function startService(
 
 /**
  * Runs `deno task staff-link` (`scripts/staff_link.ts <email> --role <role>`)
- * as its own process, with `serviceEnv(env)` and `PORT`, for the service on
- * `port`; asserts it succeeds and returns the sign-in link it prints.
+ * as its own process, with `serviceEnv(env)` (a `KV_PATH` of its own) and
+ * `PORT`, for the service on `port`; asserts it succeeds and returns the
+ * sign-in link it prints.
  */
 export async function createStaffLinkFor(
   { env = {}, port, email, role }: {
@@ -105,6 +122,7 @@ export async function createStaffLinkFor(
     role: StaffRole;
   },
 ): Promise<string> {
+  assertOwnKv(ROOT, env);
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { ENV_NAMES } from "@/lib/config/config.ts";
-import { serviceEnv } from "./service_process.ts";
+import {
+  createStaffLinkFor,
+  getFreePort,
+  serviceEnv,
+  startService,
+} from "./service_process.ts";
+import { DATA_PATH } from "./test_utils.ts";
 
 Deno.test("serviceEnv: a service process started by a test inherits none of the settings of the shell that runs it", () => {
   // A developer's shell that loaded `.env` (direnv, say) exports them all.
@@ -22,4 +28,19 @@ Deno.test("serviceEnv: a service process started by a test inherits none of the 
     LOG_REQUESTS: "false",
     PORT: "8123",
   });
+});
+
+Deno.test("startService: a service in the working copy without a KV_PATH of its own is refused, before it starts", async () => {
+  const port = await getFreePort();
+  assert.throws(() => startService({ port }), /KV_PATH of its own/);
+  assert.throws(
+    () => startService({ port, env: { TOURISM_DATA: DATA_PATH } }),
+    /KV_PATH of its own/,
+  );
+  await assert.rejects(
+    createStaffLinkFor({ port, email: "ana@ejemplo.mx", role: "admin" }),
+    /KV_PATH of its own/,
+  );
+  // Nothing listens: no process was started.
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
 });
