@@ -5,13 +5,13 @@
  * (one year) by KV's `expireIn`, then dropped by KV itself.
  */
 import type { StaffAction, StaffMember } from "@/lib/types/staff.ts";
-import { keys } from "./keys.ts";
+import { keys, LIFETIMES } from "./keys.ts";
 import { commit, listFromCursor } from "./kv.ts";
 
 export type { StaffAction } from "@/lib/types/staff.ts";
 
 /** How long an audit entry is kept: one year. */
-export const AUDIT_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
+export const AUDIT_RETENTION_MS = LIFETIMES.staffActionMs;
 /** The most entries one page of the log lists. */
 export const MAX_AUDIT_PAGE = 200;
 

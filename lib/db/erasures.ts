@@ -12,12 +12,12 @@
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
-import { keys } from "./keys.ts";
+import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { getErasedShareCodeKey } from "./tickets.ts";
 
 /** How long a finished erasure's record (its id, state and dates only: no one named) is kept. */
-export const ERASURE_RECORD_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+export const ERASURE_RECORD_KEPT_MS = LIFETIMES.erasureRecordKeptMs;
 /** The first retry of a failed erasure comes after this long; each next one waits twice as long... */
 export const ERASURE_RETRY_MS = 30_000;
 /** ...up to this. */

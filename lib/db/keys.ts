@@ -234,3 +234,196 @@ export const keys = {
   /** The one-time backfill of the personal-data indexes: done when set. */
   personalIndexesBackfill: () => ["personal_indexes_backfill"] as const,
 };
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Every lifetime a key family's entries get, in one place: the modules that
+ * write with `expireIn` read their constant from here, and so do the backups'
+ * expiry bound and the privacy notice's record table, so none of the three
+ * can state a period the others do not keep.
+ */
+export const LIFETIMES = {
+  /** A signed-in tourist's session (lib/oauth/sign_in.ts): 7 days. */
+  accountSessionMs: 7 * DAY_MS,
+  /** A guest passport's session (lib/passport/guest.ts): one year. */
+  guestSessionMs: 365 * DAY_MS,
+  /** How long the identity provider has to send the user back. */
+  oauthFlowMs: 10 * MINUTE_MS,
+  /** How long a finished ticket claim answers the same request's retry. */
+  ticketClaimMs: DAY_MS,
+  /** How long a staff sign-in link is valid. */
+  staffLinkMs: 15 * MINUTE_MS,
+  /** A staff session ends after this long without a request: 8 hours. */
+  staffIdleMs: 8 * HOUR_MS,
+  /** An ended staff session stays listed (and tells its browser why) this long. */
+  staffExpiredKeptMs: 7 * DAY_MS,
+  /** How long an audited staff action is kept: one year. */
+  staffActionMs: 365 * DAY_MS,
+  /** A group of unanswered questions is kept this long after its last question. */
+  unansweredQuestionMs: 90 * DAY_MS,
+  /** How long a day's count of opened groups is kept: the day, and a margin. */
+  unansweredOpenedCountMs: 2 * DAY_MS,
+  /** How long a finished erasure's record (dates and state) is kept. */
+  erasureRecordKeptMs: 30 * DAY_MS,
+  /**
+   * A bound on every rate limit's window (the widest is an hour, in
+   * lib/passport/guest.ts and lib/tickets/create_ticket.ts), with room: each
+   * window is written where its limit is defined.
+   */
+  rateLimitBoundMs: DAY_MS,
+} as const;
+
+/** The first part of every key `keys` builds: a key family's name. */
+export type KeyFamilyName = ReturnType<(typeof keys)[keyof typeof keys]>[0];
+
+/** How long the entries of a key family live. */
+export type KeyLifetime =
+  /** Every entry is written with `expireIn`, never longer than `ms`. */
+  | { kind: "expires"; ms: number }
+  /**
+   * Some entries are written with `expireIn`, others are kept until
+   * something deletes them: a backup gives them no expiry.
+   */
+  | { kind: "mixed" }
+  /** A tourist's data: kept until erased, on request or when a guest passport goes unused. */
+  | { kind: "until_erased" }
+  /** The service's own state, content or counts that name no one: kept. */
+  | { kind: "kept" };
+
+/** A key family: the module that writes it and how long its entries live. */
+export interface KeyFamily {
+  /** The module that writes (and erases) the family's entries. */
+  owner: string;
+  lifetime: KeyLifetime;
+}
+
+const KEPT = { kind: "kept" } as const;
+const UNTIL_ERASED = { kind: "until_erased" } as const;
+const SESSION_BOUND_MS = Math.max(
+  LIFETIMES.accountSessionMs,
+  LIFETIMES.guestSessionMs,
+);
+const STAFF_SESSION_MS = LIFETIMES.staffIdleMs + LIFETIMES.staffExpiredKeptMs;
+
+/**
+ * Every key family of {@linkcode keys}, with its owner and lifetime: the one
+ * table retention (lib/personal_data/retention.ts), the backups' expiry
+ * (lib/backup/expiry.ts) and the privacy notice read. A family `keys`
+ * builds without a row here is a type error.
+ */
+export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
+  health: { owner: "lib/db/kv.ts", lifetime: KEPT },
+  secrets: { owner: "lib/db/secrets.ts", lifetime: KEPT },
+  tickets: { owner: "lib/db/tickets.ts", lifetime: UNTIL_ERASED },
+  cms_posts: { owner: "lib/db/cms_posts.ts", lifetime: UNTIL_ERASED },
+  counters: { owner: "lib/db/cms_posts.ts", lifetime: KEPT },
+  ticket_claims: {
+    owner: "lib/db/tickets.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.ticketClaimMs },
+  },
+  tickets_by_user: { owner: "lib/db/tickets.ts", lifetime: UNTIL_ERASED },
+  visits: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
+  visits_by_id: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
+  user_stats: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
+  badges: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
+  attraction_stats: { owner: "lib/db/visits.ts", lifetime: KEPT },
+  attraction_visit_counts: { owner: "lib/db/visits.ts", lifetime: KEPT },
+  chat_requests_by_day: { owner: "lib/limits/chat_daily.ts", lifetime: KEPT },
+  rate_limits: {
+    owner: "lib/db/rate_limits.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.rateLimitBoundMs },
+  },
+  sessions: {
+    owner: "lib/db/sessions.ts",
+    lifetime: { kind: "expires", ms: SESSION_BOUND_MS },
+  },
+  oauth_flows: {
+    owner: "lib/db/sessions.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.oauthFlowMs },
+  },
+  users_by_identity: { owner: "lib/db/sessions.ts", lifetime: UNTIL_ERASED },
+  staff_sessions: {
+    owner: "lib/db/staff_sessions.ts",
+    lifetime: { kind: "expires", ms: STAFF_SESSION_MS },
+  },
+  staff_links: {
+    owner: "lib/db/staff_sessions.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.staffLinkMs },
+  },
+  staff_actions: {
+    owner: "lib/db/audit.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.staffActionMs },
+  },
+  visit_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  visit_counts_by_hour: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  stamp_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  stamp_counts: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  passport_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  ticket_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  rating_counts: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  rating_counts_by_month: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  chat_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  notes_by_time: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
+  stats_backfill: { owner: "lib/db/stats_backfill.ts", lifetime: KEPT },
+  published_through: { owner: "lib/db/open_data.ts", lifetime: KEPT },
+  published_days: { owner: "lib/db/open_data.ts", lifetime: KEPT },
+  published_months: { owner: "lib/db/open_data.ts", lifetime: KEPT },
+  guide_codes: { owner: "lib/db/guide_codes.ts", lifetime: KEPT },
+  // The current code is permanent; a replaced one lives through its grace
+  // period. An export brings the expiring ones back permanent, and the
+  // service checks their dates on read anyway, so backups give them none.
+  guide_codes_by_code: {
+    owner: "lib/db/guide_codes.ts",
+    lifetime: { kind: "mixed" },
+  },
+  unanswered_questions: {
+    owner: "lib/db/unanswered_questions.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.unansweredQuestionMs },
+  },
+  unanswered_questions_by_rank: {
+    owner: "lib/db/unanswered_questions.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.unansweredQuestionMs },
+  },
+  unanswered_questions_opened: {
+    owner: "lib/db/unanswered_questions.ts",
+    lifetime: { kind: "expires", ms: LIFETIMES.unansweredOpenedCountMs },
+  },
+  unanswered_questions_indexed: {
+    owner: "lib/db/unanswered_questions.ts",
+    lifetime: KEPT,
+  },
+  tickets_by_email: {
+    owner: "lib/db/tickets.ts",
+    lifetime: UNTIL_ERASED,
+  },
+  // Written with the session's own remaining time, like `sessions`.
+  sessions_by_user: {
+    owner: "lib/db/sessions.ts",
+    lifetime: { kind: "expires", ms: SESSION_BOUND_MS },
+  },
+  identities_by_user: {
+    owner: "lib/db/sessions.ts",
+    lifetime: UNTIL_ERASED,
+  },
+  passports_last_seen: {
+    owner: "lib/db/passport_activity.ts",
+    lifetime: UNTIL_ERASED,
+  },
+  passports_by_last_seen: {
+    owner: "lib/db/passport_activity.ts",
+    lifetime: UNTIL_ERASED,
+  },
+  // A running erasure is kept until it finishes; its record then lives
+  // `LIFETIMES.erasureRecordKeptMs`.
+  erasures: { owner: "lib/db/erasures.ts", lifetime: { kind: "mixed" } },
+  erasures_pending: { owner: "lib/db/erasures.ts", lifetime: KEPT },
+  erasures_by_user: { owner: "lib/db/erasures.ts", lifetime: KEPT },
+  erased_share_codes: { owner: "lib/db/tickets.ts", lifetime: KEPT },
+  personal_indexes_backfill: {
+    owner: "lib/db/personal_indexes.ts",
+    lifetime: KEPT,
+  },
+};

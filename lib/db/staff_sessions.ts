@@ -6,7 +6,7 @@
  */
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
-import { keys } from "./keys.ts";
+import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { generateSessionId, getSessionHandle } from "./sessions.ts";
 
@@ -54,7 +54,7 @@ export type StaffSessionLookup =
   | { status: "none" };
 
 /** A staff session ends after this long without a request. */
-export const STAFF_IDLE_MS = 8 * 60 * 60 * 1000;
+export const STAFF_IDLE_MS = LIFETIMES.staffIdleMs;
 /** A staff session ends this long after its sign-in, however busy: 12 hours. */
 export const STAFF_MAX_AGE_MS = 12 * 60 * 60 * 1000;
 /** `lastSeenAt` is rewritten at most this often, so most reads cost one KV read. */
@@ -64,9 +64,9 @@ export const STAFF_SEEN_WRITE_MS = 60 * 1000;
  * staff member whose session ran out (sent to the sign-in) from a stranger
  * (404).
  */
-export const STAFF_EXPIRED_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+export const STAFF_EXPIRED_KEPT_MS = LIFETIMES.staffExpiredKeptMs;
 /** How long a staff sign-in link is valid. */
-export const STAFF_LINK_TTL_MS = 15 * 60 * 1000;
+export const STAFF_LINK_TTL_MS = LIFETIMES.staffLinkMs;
 
 /** Cookie ids and link tokens: base64url of 256 random bits. */
 const RANDOM_ID = /^[A-Za-z0-9_-]{43}$/;

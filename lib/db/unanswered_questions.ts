@@ -10,15 +10,15 @@
  * bounds how many groups a day can open.
  */
 import { addStaffActionTo } from "./audit.ts";
-import { keys } from "./keys.ts";
+import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 
 /** How long a question is kept after it was last asked: 90 days. */
-export const QUESTION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+export const QUESTION_RETENTION_MS = LIFETIMES.unansweredQuestionMs;
 
 /** How long a day's count of opened groups is kept: the day, and a margin. */
-export const OPENED_COUNT_TTL_MS = 2 * 24 * 60 * 60 * 1000;
+export const OPENED_COUNT_TTL_MS = LIFETIMES.unansweredOpenedCountMs;
 
 /**
  * The most new groups opened on one UTC day: past it, that day's new

@@ -11,6 +11,7 @@ import {
 import type { Config } from "@/lib/config/config.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
+import { LIFETIMES } from "@/lib/db/keys.ts";
 import { mergePassports } from "@/lib/db/passports.ts";
 import { recordSessionUse } from "@/lib/db/passport_activity.ts";
 import {
@@ -20,9 +21,9 @@ import {
 } from "./oidc_client.ts";
 
 /** How long a session lasts; the cookie's Max-Age matches. */
-export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = LIFETIMES.accountSessionMs;
 /** How long the provider has to send the user back. */
-export const FLOW_TTL_MS = 10 * 60 * 1000;
+export const FLOW_TTL_MS = LIFETIMES.oauthFlowMs;
 /** Lifetime of the bearer tokens pages get for the API. */
 export const SESSION_TOKEN_TTL_SECONDS = 600;
 /** Where a sign-in lands when it was given no usable `next`. */

@@ -1,10 +1,11 @@
 import type { DataStore } from "@/lib/data/data_store.ts";
+import { LIFETIMES } from "@/lib/db/keys.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { createSession, type Session } from "@/lib/db/sessions.ts";
 import { apiMessage, TooManyRequestsError } from "@/lib/errors/mod.ts";
 
 /** How long a guest passport lasts: a year, the cookie's Max-Age too. */
-export const GUEST_PASSPORT_TTL_MS = 365 * 24 * 60 * 60 * 1000;
+export const GUEST_PASSPORT_TTL_MS = LIFETIMES.guestSessionMs;
 
 /**
  * New guest passports one client address may open an hour: each is a user

@@ -11,6 +11,7 @@ import {
   ShareCodeErasedError,
   type Ticket,
 } from "@/lib/db/tickets.ts";
+import { LIFETIMES } from "@/lib/db/keys.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { DEFAULT_LANG } from "@/lib/i18n/catalogue.ts";
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
@@ -37,7 +38,7 @@ export const TICKETS_PER_ADDRESS = {
  * after a lost answer), and how long a claim whose CMS call failed is kept
  * for that key's retry: the lifetime of a `ticket_claims` entry.
  */
-export const CLAIM_TTL_MS = 24 * 60 * 60_000;
+export const CLAIM_TTL_MS = LIFETIMES.ticketClaimMs;
 /** How long a request may hold a share code while the CMS answers (its timeout is 10 s). */
 export const CLAIM_HOLD_MS = 15_000;
 const WAIT_STEP_MS = 100;
