@@ -85,7 +85,13 @@ export function CardView({ model: m }: ModelProps) {
         pill: m.labels.pill,
       }}
       paddingBottom={40}
-      footer={<Footer model={m} />}
+      footer={
+        <CardFooter
+          colors={m.colors}
+          cta={m.labels.cta}
+          ctaNote={m.labels.ctaNote}
+        />
+      }
     >
       <div style={{ display: "flex", flex: 1, marginTop: 34, minHeight: 0 }}>
         <div
@@ -595,7 +601,7 @@ function ProgressPanel({ model: m }: ModelProps) {
 }
 
 /** A right arrow drawn as SVG (Inter's latin subset has no U+2192). */
-export function Arrow({ color }: { color: string }) {
+function Arrow({ color }: { color: string }) {
   return (
     <svg
       width={30}
@@ -615,8 +621,18 @@ export function Arrow({ color }: { color: string }) {
   );
 }
 
-function Footer({ model: m }: ModelProps) {
-  const c = m.colors;
+/**
+ * The footer band of every card: the call to action with its arrow, the
+ * line under it (left out when empty), and the three colour dots. Neither
+ * line wraps: a long one is cut at the band's edge.
+ */
+export function CardFooter(
+  { colors: c, cta, ctaNote }: {
+    colors: Palette;
+    cta: string;
+    ctaNote: string;
+  },
+) {
   return (
     <div
       style={{
@@ -628,7 +644,7 @@ function Footer({ model: m }: ModelProps) {
         padding: `0 ${PAD_X}px`,
       }}
     >
-      <div style={{ display: "flex", flexDirection: "column" }}>
+      <div style={{ display: "flex", flexDirection: "column", minWidth: 0 }}>
         <div style={{ display: "flex", alignItems: "center" }}>
           <div
             style={{
@@ -637,23 +653,29 @@ function Footer({ model: m }: ModelProps) {
               fontWeight: 700,
               color: c.onPrimary,
               lineHeight: 1.2,
+              whiteSpace: "nowrap",
             }}
           >
-            {m.labels.cta}
+            {cta}
           </div>
           <Arrow color={c.onPrimary} />
         </div>
-        <div
-          style={{
-            display: "block",
-            fontSize: 18,
-            color: c.onPrimaryMuted,
-            marginTop: 4,
-            lineHeight: 1.2,
-          }}
-        >
-          {m.labels.ctaNote}
-        </div>
+        {ctaNote
+          ? (
+            <div
+              style={{
+                display: "block",
+                fontSize: 18,
+                color: c.onPrimaryMuted,
+                marginTop: 4,
+                lineHeight: 1.2,
+                whiteSpace: "nowrap",
+              }}
+            >
+              {ctaNote}
+            </div>
+          )
+          : null}
       </div>
       <div style={{ display: "flex", alignItems: "center", gap: 10 }}>
         {[c.accent, c.secondary, c.background].map((dot) => (

@@ -5,8 +5,8 @@
  * satori, like card_view.tsx: every box sets `display`.
  */
 import {
-  Arrow,
   CARD_WIDTH,
+  CardFooter,
   CardFrame,
   Label,
   type Logo,
@@ -49,7 +49,7 @@ export function PageCardView({ model: m }: ModelProps) {
         pill: m.pill,
       }}
       paddingBottom={32}
-      footer={<Footer model={m} />}
+      footer={<CardFooter colors={m.colors} cta={m.cta} ctaNote={m.ctaNote} />}
     >
       <div
         style={{
@@ -154,69 +154,6 @@ function Fact({ colors: c, children }: { colors: Palette; children: string }) {
         }}
       >
         {children}
-      </div>
-    </div>
-  );
-}
-
-function Footer({ model: m }: ModelProps) {
-  const c = m.colors;
-  return (
-    <div
-      style={{
-        display: "flex",
-        height: 96,
-        backgroundColor: c.primary,
-        alignItems: "center",
-        justifyContent: "space-between",
-        padding: `0 ${PAD_X}px`,
-      }}
-    >
-      <div style={{ display: "flex", flexDirection: "column", minWidth: 0 }}>
-        <div style={{ display: "flex", alignItems: "center" }}>
-          <div
-            style={{
-              display: "block",
-              fontSize: 30,
-              fontWeight: 700,
-              color: c.onPrimary,
-              lineHeight: 1.2,
-              whiteSpace: "nowrap",
-            }}
-          >
-            {m.cta}
-          </div>
-          <Arrow color={c.onPrimary} />
-        </div>
-        {m.ctaNote
-          ? (
-            <div
-              style={{
-                display: "block",
-                fontSize: 18,
-                color: c.onPrimaryMuted,
-                marginTop: 4,
-                lineHeight: 1.2,
-                whiteSpace: "nowrap",
-              }}
-            >
-              {m.ctaNote}
-            </div>
-          )
-          : null}
-      </div>
-      <div style={{ display: "flex", alignItems: "center", gap: 10 }}>
-        {[c.accent, c.secondary, c.background].map((dot) => (
-          <div
-            style={{
-              display: "flex",
-              width: 16,
-              height: 16,
-              borderRadius: 999,
-              backgroundColor: dot,
-            }}
-          />
-        ))}
       </div>
     </div>
   );
