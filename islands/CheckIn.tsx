@@ -1,10 +1,13 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
+import { createSessionApi } from "@/client/session_client.ts";
 import {
-  createSessionApi,
-  describeVerifyError,
-} from "@/client/session_client.ts";
+  type CheckInResult,
+  normalizeCode,
+  sayBadgeName,
+  submitCheckIn,
+} from "@/client/check_in.ts";
 import { forgetLinkedCode, takeLinkedCode } from "@/client/linked_code.ts";
 import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
@@ -17,20 +20,6 @@ export type CheckInProps = IslandLanguage & {
   /** Every attraction's name by slug: a code may belong to another one. */
   attractionNames: Record<string, string>;
 };
-
-/** A badge as the API reports it. */
-type Badge = { id: string; name: string; icon: string };
-
-/** What the tourist sees after sending a code. */
-type Outcome =
-  | { kind: "ok"; visitId: string; slug: string; badge: Badge | null }
-  | { kind: "already"; visitId: string; slug: string }
-  | { kind: "error"; text: string };
-
-/** Guide codes are letters and digits; case and spaces do not matter. */
-function normalizeCode(value: string): string {
-  return value.replace(/\s+/g, "").toUpperCase();
-}
 
 /**
  * "Registrar mi visita" on an attraction's page: the guide code shown at
@@ -53,7 +42,7 @@ export default function CheckIn(
   // Rendered disabled on the server: a click before hydration would submit
   // the form natively (the guide code into the address bar).
   const [ready, setReady] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<CheckInResult | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
 
@@ -83,43 +72,18 @@ export default function CheckIn(
 
   async function submit(event: Event) {
     event.preventDefault();
-    const typed = normalizeCode(code);
-    if (!typed) {
-      setOutcome({ kind: "error", text: t("session.emptyCode") });
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      const result = await api.post(
-        "/api/turismo/verify-visit",
-        (userId) => ({ code: typed, userId }),
-      );
-      const body = result.body;
-      if (result.status === 200 || result.status === 409) {
-        forgetLinkedCode(slug);
-      }
-      if (result.status === 200) {
-        setOutcome({
-          kind: "ok",
-          visitId: String(body.visitId),
-          slug: String(body.atractivo),
-          badge: (body.badge as Badge | null) ?? null,
-        });
-        setFromLink(false);
-      } else if (result.status === 409 && typeof body.visitId === "string") {
-        setOutcome({
-          kind: "already",
-          visitId: body.visitId,
-          slug: String(body.atractivo),
-        });
-      } else {
-        setOutcome({ kind: "error", text: describeVerifyError(result, t) });
-      }
-    } catch {
-      setOutcome({ kind: "error", text: t("session.offline") });
-    }
+    const result = await submitCheckIn(api, {
+      code,
+      t,
+      onSending: () => setBusy(true),
+    });
     setBusy(false);
+    if (result.kind === "ok" || result.kind === "already") {
+      forgetLinkedCode(slug);
+    }
+    if (result.kind === "ok") setFromLink(false);
+    setOutcome(result);
+    if (result.kind === "error" && result.isEmpty) input.current?.focus();
   }
 
   const visited = outcome?.kind === "ok" || outcome?.kind === "already"
@@ -189,7 +153,7 @@ export default function CheckIn(
               {outcome.badge.icon}
             </span>{" "}
             {t.rich("badges.unlocked", {
-              badge: t("badges.name", outcome.badge),
+              badge: sayBadgeName(t, outcome.badge),
               strong,
             })}
           </p>

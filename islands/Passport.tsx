@@ -1,11 +1,8 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
-import {
-  createSessionApi,
-  describeFailure,
-  describeVerifyError,
-} from "@/client/session_client.ts";
+import { sayBadgeName, submitCheckIn } from "@/client/check_in.ts";
+import { createSessionApi } from "@/client/session_client.ts";
 import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
 
@@ -69,44 +66,33 @@ export default function Passport(props: PassportProps) {
 
   async function verify(event: Event) {
     event.preventDefault();
-    const code = input.current?.value.trim() ?? "";
-    if (!code) {
-      setNotice({ kind: "error", text: t("session.emptyCode") });
-      input.current?.focus();
+    const result = await submitCheckIn(api, {
+      code: input.current?.value ?? "",
+      t,
+      onSending: () => setBusy(true),
+    });
+    setBusy(false);
+    if (result.kind !== "ok") {
+      setNotice({ kind: "error", text: result.text });
+      if (result.kind === "error" && result.isEmpty) input.current?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      const result = await api.post(
-        "/api/turismo/verify-visit",
-        (userId) => ({ code, userId }),
-      );
-      const body = result.body as Record<string, never>;
-      if (result.status !== 200) {
-        setNotice({ kind: "error", text: describeVerifyError(result, t) });
-      } else {
-        const when = formatNow(props.timeZone, locale);
-        const slug = String(body.atractivo);
-        const name = props.attractionNames[slug] ?? slug;
-        setVisits((list) => [...list, {
-          visitId: String(body.visitId),
-          slug,
-          name,
-          visitedLabel: when,
-          rating: null,
-          notes: null,
-        }]);
-        const badge = body.badge
-          ? { ...(body.badge as PassportBadge), unlockedLabel: when }
-          : undefined;
-        if (badge) setBadges((list) => [...list, badge]);
-        setNotice({ kind: "ok", text: t("registered", { name }), badge });
-        if (input.current) input.current.value = "";
-      }
-    } catch (error) {
-      setNotice({ kind: "error", text: describeFailure(error, t) });
-    }
-    setBusy(false);
+    const when = formatNow(props.timeZone, locale);
+    const name = props.attractionNames[result.slug] ?? result.slug;
+    setVisits((list) => [...list, {
+      visitId: result.visitId,
+      slug: result.slug,
+      name,
+      visitedLabel: when,
+      rating: null,
+      notes: null,
+    }]);
+    const badge = result.badge
+      ? { ...result.badge, unlockedLabel: when }
+      : undefined;
+    if (badge) setBadges((list) => [...list, badge]);
+    setNotice({ kind: "ok", text: t("registered", { name }), badge });
+    if (input.current) input.current.value = "";
   }
 
   return (
@@ -142,10 +128,7 @@ export default function Passport(props: PassportProps) {
             <p class="badge-unlocked">
               <span aria-hidden="true">{notice.badge.icon}</span>{" "}
               {t.rich("badges.unlocked", {
-                badge: t("badges.name", {
-                  id: notice.badge.id,
-                  name: notice.badge.name,
-                }),
+                badge: sayBadgeName(t, notice.badge),
                 strong,
               })}
             </p>
@@ -173,7 +156,7 @@ export default function Passport(props: PassportProps) {
             {badges.map((badge) => (
               <li key={badge.id}>
                 <span aria-hidden="true">{badge.icon}</span>{" "}
-                {t("badges.name", { id: badge.id, name: badge.name })}{" "}
+                {sayBadgeName(t, badge)}{" "}
                 <span class="muted">({badge.unlockedLabel})</span>
               </li>
             ))}
