@@ -7,6 +7,7 @@
  */
 import type OpenAI from "openai";
 import type { TokenVerifier, TokenVerifierOptions } from "./lib/auth/tokens.ts";
+import type { BadgeRule } from "./lib/badges/badges.ts";
 import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/types/cms.ts";
@@ -74,6 +75,11 @@ export interface AppDeps {
    * stale in this instance's caches.
    */
   onChange: (change: DataChange) => void;
+  /**
+   * The badge table verifications award from (lib/badges); absent, the
+   * shipped one. Tests set their own.
+   */
+  badges?: readonly BadgeRule[];
   /**
    * Erasures and retention in the background: finishes erasures cut short
    * (at start, then on a retry schedule) and erases unused guest passports

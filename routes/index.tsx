@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { BADGE_DEFINITIONS } from "@/lib/badges/badges.ts";
+import { BADGES, getBadgeName } from "@/lib/badges/badges.ts";
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { DataText, Fallback } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
@@ -309,9 +309,7 @@ function HomePage(
                   badges: new Intl.ListFormat(getLangMeta(lang).intlLocale, {
                     type: "conjunction",
                   }).format(
-                    BADGE_DEFINITIONS.map((badge) =>
-                      t(lang, "badges.name", { id: badge.id, name: badge.name })
-                    ),
+                    BADGES.map((badge) => getBadgeName(lang, badge)),
                   ),
                 })}
               </li>

@@ -1,4 +1,9 @@
-import { type Badge, getBadgesReachedAt } from "@/lib/badges/badges.ts";
+import {
+  type Badge,
+  type BadgeRule,
+  BADGES,
+  getBadgesEarned,
+} from "@/lib/badges/badges.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";
@@ -29,8 +34,8 @@ export interface MergeResult {
  * both keeps the earliest visit, with the other's rating and notes when it
  * has none), the visit-id index, the attraction aggregates (a duplicate
  * visit and its rating leave them), the counters, the badges (held by
- * either, the earliest unlock kept, and any milestone the merged count
- * reaches unlocked once) and the ticket link (a passport keeps one ticket:
+ * either, the earliest unlock kept, and any badge the merged passport
+ * now earns unlocked once) and the ticket link (a passport keeps one ticket:
  * the account's, else the guest's; a guest ticket shows the account's
  * visits from then on). Every entry read is checked and the user counters
  * guard the lists, so a visit recorded meanwhile or a second tab merging at
@@ -41,13 +46,22 @@ export interface MergeResult {
  */
 export async function mergePassports(
   kv: Deno.Kv,
-  { from, into, now, totalAttractions, timeZone = DEFAULT_TIME_ZONE }: {
+  {
+    from,
+    into,
+    now,
+    totalAttractions,
+    timeZone = DEFAULT_TIME_ZONE,
+    badges: table = BADGES,
+  }: {
     from: string;
     into: string;
     now: Date;
     totalAttractions: number;
     /** The municipality's time zone (the dashboard's calendar). */
     timeZone?: string;
+    /** The badge table (lib/badges); tests pass their own. */
+    badges?: readonly BadgeRule[];
   },
 ): Promise<MergeResult> {
   if (from === into) return { moved: 0, merged: 0, unlocked: [], slugs: [] };
@@ -157,8 +171,11 @@ export async function mergePassports(
         badges.set(value.id, value);
       }
     }
-    const unlocked = getBadgesReachedAt(ordered.length, totalAttractions)
-      .filter((badge) => !badges.has(badge.id));
+    const unlocked = getBadgesEarned({
+      count: ordered.length,
+      visited: new Set(ordered.map((visit) => visit.slug)),
+      total: totalAttractions,
+    }, table).filter((badge) => !badges.has(badge.id));
     for (const badge of unlocked) {
       badges.set(badge.id, { ...badge, unlockedAt: now.toISOString() });
     }

@@ -1,7 +1,8 @@
 import {
   type Badge,
-  BADGE_DEFINITIONS,
-  getBadgesReachedAt,
+  type BadgeRule,
+  BADGES,
+  getBadgesEarned,
 } from "@/lib/badges/badges.ts";
 import {
   type GuideCodeIndexEntry,
@@ -109,8 +110,9 @@ export interface GuideCodeLookup {
 /**
  * Records a user's visit of an attraction in one transaction: the visit and
  * its id index, the user's counters (with the badges held), the
- * attraction's visit count, and any milestone badge the new count reaches,
- * each badge only if the user does not hold it yet. It reads the visit, the
+ * attraction's visit count, and any badge of the table whose rule the
+ * passport now meets (lib/badges), each only if the user does not hold it
+ * yet. It reads the visit, the
  * user's counters and the rate limits, and checks them, so concurrent
  * verifications of one user count exactly and unlock each badge exactly
  * once; the attraction's count is a `sum`, which needs no check, so
@@ -133,6 +135,7 @@ export async function recordVisit(
     rateLimits = [],
     timeZone = DEFAULT_TIME_ZONE,
     guideCode,
+    badges: table = BADGES,
   }: {
     userId: string;
     /** The attraction; with `guideCode`, the one whose data-set code it is, or `""`. */
@@ -144,6 +147,8 @@ export async function recordVisit(
     timeZone?: string;
     /** Find the attraction by a guide code, replaced codes included. */
     guideCode?: GuideCodeLookup;
+    /** The badge table (lib/badges); tests pass their own. */
+    badges?: readonly BadgeRule[];
   },
 ): Promise<RecordVisitResult> {
   const statsKey = keys.userStats(userId);
@@ -217,11 +222,19 @@ export async function recordVisit(
     } else {
       // Counters of an earlier version: which badges, read (and checked) once.
       const badgeEntries = await kv.getMany<unknown[]>(
-        BADGE_DEFINITIONS.map((badge) => keys.badge(userId, badge.id)),
+        table.map((badge) => keys.badge(userId, badge.id)),
       );
       operation.check(...badgeEntries);
-      held = BADGE_DEFINITIONS.filter((_, i) => badgeEntries[i].value !== null)
+      held = table.filter((_, i) => badgeEntries[i].value !== null)
         .map((badge) => badge.id);
+    }
+    // The attractions visited, for rules over them. Not checked one by one:
+    // every write of a user's visits also writes the counters, checked above.
+    const visited = new Set([slug]);
+    for await (
+      const entry of kv.list<Visit>({ prefix: keys.visitsOfUser(userId) })
+    ) {
+      if (isVisit(entry.value)) visited.add(entry.value.slug);
     }
 
     const visitCount = stats.visitCount + 1;
@@ -239,8 +252,10 @@ export async function recordVisit(
         ratedAt: null,
       }],
     });
-    const unlocked = getBadgesReachedAt(visitCount, totalAttractions)
-      .filter((badge) => !held.includes(badge.id));
+    const unlocked = getBadgesEarned(
+      { count: visitCount, visited, total: totalAttractions },
+      table,
+    ).filter((badge) => !held.includes(badge.id));
     const badges = [...held, ...unlocked.map((badge) => badge.id)];
 
     operation
@@ -377,14 +392,14 @@ export async function listVisits(
   );
 }
 
-/** All of a user's badges, in the order they were unlocked (ties: lowest milestone first). */
+/** All of a user's badges, in the order they were unlocked (ties: in the badge table's order). */
 export async function listBadges(
   kv: Deno.Kv,
   userId: string,
 ): Promise<UnlockedBadge[]> {
   const order = (id: string) => {
-    const i = BADGE_DEFINITIONS.findIndex((badge) => badge.id === id);
-    return i === -1 ? BADGE_DEFINITIONS.length : i;
+    const i = BADGES.findIndex((badge) => badge.id === id);
+    return i === -1 ? BADGES.length : i;
   };
   const badges: UnlockedBadge[] = [];
   for await (

@@ -1,4 +1,4 @@
-import type { Badge } from "@/lib/badges/badges.ts";
+import type { Badge, BadgeRule } from "@/lib/badges/badges.ts";
 import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
 import { type DataStore } from "@/lib/data/data_store.ts";
 import type { OnDataChange } from "@/lib/db/changes.ts";
@@ -18,6 +18,8 @@ export interface VisitDeps {
   now: () => Date;
   /** Told of each visit recorded and each rating saved. */
   onChange: OnDataChange;
+  /** The badge table; absent, the shipped one (lib/badges). */
+  badges?: readonly BadgeRule[];
 }
 
 /**
@@ -54,7 +56,7 @@ export const GUIDE_CODE_ADDRESS_LIMIT = {
  * visit.
  */
 export async function verifyVisit(
-  { kv, data, now, onChange }: VisitDeps,
+  { kv, data, now, onChange, badges }: VisitDeps,
   { userId, code, clientIp }: {
     userId: string;
     code: string;
@@ -80,6 +82,7 @@ export async function verifyVisit(
     totalAttractions: loaded.totalAttractions,
     rateLimits: limits,
     timeZone: loaded.data.municipality.timeZone,
+    badges,
     guideCode: {
       code: normalized,
       isAttraction: (slug) => loaded.attractionsBySlug.has(slug),

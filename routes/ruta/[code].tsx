@@ -1,7 +1,7 @@
 import { Icon } from "@/components/Icon.tsx";
 import { Stars } from "@/components/Stars.tsx";
 import ShareButtons from "@/islands/ShareButtons.tsx";
-import { getBadgeDefinitions } from "@/lib/badges/badges.ts";
+import { getBadgeDefinitions, getBadgeName } from "@/lib/badges/badges.ts";
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
 import type { AppDeps } from "@/deps.ts";
@@ -127,7 +127,7 @@ function RoutePage(
   const visited = new Set(route.visits.map((v) => v.slug));
   const pending = data.attractions.filter((a) => !visited.has(a.slug));
   const badgeName = (badge: { id: string; name: string }) =>
-    t(lang, "badges.name", { id: badge.id, name: badge.name });
+    getBadgeName(lang, badge);
   const attractionPath = (slug: string) =>
     localizePath(lang, `/turismo/atractivos/${slug}`);
   return (
@@ -282,11 +282,13 @@ function RoutePage(
                   </span>
                   <span>
                     <strong>{badgeName(badge)}</strong>
-                    <span class="badge__note">
-                      {t(lang, "page_route.unlocksWith", {
-                        count: badge.threshold,
-                      })}
-                    </span>
+                    {badge.stamps !== null && (
+                      <span class="badge__note">
+                        {t(lang, "page_route.unlocksWith", {
+                          count: badge.stamps,
+                        })}
+                      </span>
+                    )}
                   </span>
                 </li>
               ))}
