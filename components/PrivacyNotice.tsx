@@ -11,10 +11,12 @@ import { formatDate } from "@/lib/format/format.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
 import { type RichValues, tRich } from "@/lib/i18n/rich.ts";
-import type {
-  PersonalRecord,
-  RecordStore,
-  Retention,
+import {
+  describeAppliesTo,
+  describeRetention,
+  getRecordText,
+  type PersonalRecord,
+  type RecordStore,
 } from "@/lib/personal_data/retention.ts";
 
 /** What the privacy notice shows: the data set's contact, the record table and where data goes. */
@@ -61,58 +63,11 @@ function tPrivacy(
   return t(lang, `page_privacy.${key}`, values);
 }
 
-/**
- * A record's name, contents or purpose in `lang`: `page_privacy.record_<id>_<part>`
- * (the Spanish ones are the record table's own, which a test checks).
- */
-export function getRecordText(
-  lang: Lang,
-  record: Pick<PersonalRecord, "id">,
-  part: "name" | "holds" | "purpose",
-): string {
-  return tPrivacy(lang, `record_${record.id}_${part}`);
-}
-
 /** How many days an unanswered question is kept, as the record table says. */
 function getQuestionDays(records: readonly PersonalRecord[]): number {
   const kept = records.find((r) => r.id === "unanswered_questions")
     ?.retention[0]?.retention;
   return kept?.kind === "period" && kept.ms ? kept.ms / 86_400_000 : 0;
-}
-
-/** A period as a tourist reads it: `24 meses sin usarse`, `365 días desde que se crea`. */
-function describeRetention(
-  lang: Lang,
-  retention: Retention,
-  store: RecordStore,
-): string {
-  switch (retention.kind) {
-    case "period": {
-      let amount = tPrivacy(lang, "amount", {
-        unit: retention.unit,
-        amount: retention.amount,
-      });
-      // 176 hours reads better with its days beside it.
-      if (retention.unit === "hours" && retention.amount >= 48) {
-        amount = tPrivacy(lang, "amountAboutDays", {
-          amount,
-          days: Math.round(retention.amount / 24),
-        });
-      }
-      return tPrivacy(lang, "period", { amount, from: retention.from });
-    }
-    case "until_erased":
-      return tPrivacy(lang, "untilErased");
-    case "not_kept":
-      return tPrivacy(
-        lang,
-        store === "model_provider"
-          ? "notKeptModel"
-          : store === "stdout"
-          ? "notKeptStdout"
-          : "notKept",
-      );
-  }
 }
 
 /**
@@ -321,7 +276,7 @@ export function PrivacyNotice(props: PrivacyNoticeProps) {
                           <li key={i}>
                             {rule.appliesTo
                               ? rich("rule", {
-                                who: rule.appliesTo,
+                                who: describeAppliesTo(lang, rule.appliesTo),
                                 retention,
                                 strong,
                               })

@@ -12,9 +12,15 @@ import assert from "node:assert/strict";
 import { DOMParser } from "linkedom";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { parseTourismData } from "@/lib/data/tourism_data.ts";
-import { t as translate } from "@/lib/i18n/catalogue.ts";
-import { PERSONAL_RECORDS } from "@/lib/personal_data/retention.ts";
-import { getRecordText } from "@/components/PrivacyNotice.tsx";
+import {
+  getCatalogues,
+  getLangs,
+  t as translate,
+} from "@/lib/i18n/catalogue.ts";
+import {
+  getRecordText,
+  PERSONAL_RECORDS,
+} from "@/lib/personal_data/retention.ts";
 import { findSpanishSentences } from "./i18n_text.ts";
 import {
   assertJson,
@@ -391,12 +397,21 @@ Deno.test("GET /en/aviso-de-privacidad", async (t) => {
   );
 
   await t.step(
-    "every record's name, contents and purpose exist in each language; the Spanish ones are the record table's",
+    "every record's name, contents and purpose are in each language's own catalogue, translated",
     () => {
       for (const record of PERSONAL_RECORDS) {
         for (const part of ["name", "holds", "purpose"] as const) {
-          assert.equal(getRecordText("es", record, part), record[part].es);
-          assert.notEqual(getRecordText("en", record, part), record[part].es);
+          const key = `page_privacy.record_${record.id}_${part}`;
+          const spanish = getRecordText("es", record, part);
+          for (const lang of getLangs()) {
+            assert.ok(
+              getCatalogues().get(lang)!.messages.has(key),
+              `${lang}: ${key}`,
+            );
+            if (lang !== "es") {
+              assert.notEqual(getRecordText(lang, record, part), spanish);
+            }
+          }
         }
       }
     },

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { parseTourismData } from "@/lib/data/tourism_data.ts";
 import {
+  getRecordText,
   PERSONAL_RECORDS,
   type Retention,
 } from "@/lib/personal_data/retention.ts";
@@ -123,7 +124,10 @@ Deno.test("GET /aviso-de-privacidad", async (t) => {
         const row = textOf(
           slice(table, `<tr id="registro-${record.id}"`, "</tr>"),
         );
-        assert.ok(row.includes(textOf(escapeHtml(record.name.es))), row);
+        assert.ok(
+          row.includes(textOf(escapeHtml(getRecordText("es", record, "name")))),
+          row,
+        );
         for (const { retention } of record.retention) {
           if (retention.kind === "period") {
             const [many, one] = UNITS[retention.unit];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { keys } from "@/lib/db/keys.ts";
+import { KEY_FAMILIES, keys } from "@/lib/db/keys.ts";
 import { QUESTION_RETENTION_MS } from "@/lib/db/unanswered_questions.ts";
 import {
   listPersonalRecords,
@@ -46,6 +46,37 @@ Deno.test("the table of personal records", async (t) => {
       }
     }
   });
+
+  await t.step(
+    "every key family kept until erasure is a record of the notice",
+    () => {
+      const named = new Set<string>(
+        PERSONAL_RECORDS.flatMap((r) => r.keyFamilies),
+      );
+      const missing = Object.entries(KEY_FAMILIES)
+        .filter(([family, { lifetime }]) =>
+          lifetime.kind === "until_erased" && !named.has(family)
+        )
+        .map(([family]) => family);
+      assert.deepEqual(missing, [], "add them to a record of the table");
+    },
+  );
+
+  await t.step(
+    "a record's period on KV is its key family's lifetime or shorter",
+    () => {
+      for (const record of PERSONAL_RECORDS) {
+        for (const { retention } of record.retention) {
+          if (retention.kind !== "period" || retention.ms === null) continue;
+          for (const family of record.keyFamilies) {
+            const { lifetime } = KEY_FAMILIES[family];
+            if (lifetime.kind !== "expires") continue;
+            assert.ok(retention.ms <= lifetime.ms, `${record.id}: ${family}`);
+          }
+        }
+      }
+    },
+  );
 
   await t.step("periods come from the constants and the setting", () => {
     const questions = PERSONAL_RECORDS.find((r) =>
