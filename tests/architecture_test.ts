@@ -138,7 +138,7 @@ db               badges crypto errors types
 config           data types
 data             crypto i18n
 errors           i18n
-badges
+badges           i18n
 charts
 crypto
 text

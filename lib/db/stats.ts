@@ -14,11 +14,17 @@
  * earlier versions have none until the backfill (lib/db/stats_backfill.ts)
  * counts them.
  */
+import { getFunnelStamps } from "@/lib/badges/badges.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 
-/** The stamp counts the badge funnel shows: a first stamp, then the badges' milestones. */
-export const FUNNEL_STAMPS = [1, 5, 10, 17] as const;
+/**
+ * The stamp counts the badge funnel shows: a first stamp, then each badge's
+ * stamps from the badge table (lib/badges), [1, 5, 10, 17] today. "Every
+ * attraction" counts as the shipped data set's 17: the counters are written
+ * with each visit, so their milestones must not move with a reload.
+ */
+export const FUNNEL_STAMPS: readonly number[] = getFunnelStamps(17);
 
 /** Whose calendar the counters use when a caller names none (tests, benches): the shipped data set's. */
 export const DEFAULT_TIME_ZONE = "America/Mexico_City";
@@ -120,7 +126,7 @@ export class StatsDelta {
     this.add(keys.visitCountByDay(day, visit.slug), sign);
     this.add(keys.visitCountByHour(day, hour), sign);
     const seq = visit.seq ?? 0;
-    if ((FUNNEL_STAMPS as readonly number[]).includes(seq)) {
+    if (FUNNEL_STAMPS.includes(seq)) {
       this.add(keys.stampCountByDay(day, seq), sign);
       this.add(keys.stampCount(seq), sign);
     }
