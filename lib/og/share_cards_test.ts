@@ -69,10 +69,16 @@ Deno.test("ShareCards", async (t) => {
       );
       assert.equal(pool.renders, 1);
       for (const image of images) assert.equal(image.png, images[0].png);
-      assert.deepEqual(cards.stats, { hits: 0, misses: 1, coalesced: 9 });
+      // Each request reads its ticket first: on a busy machine the render
+      // can end before the last ones ask, which then find it cached.
+      const { hits, misses, coalesced } = cards.stats;
+      assert.deepEqual({ misses, shared: hits + coalesced }, {
+        misses: 1,
+        shared: 9,
+      });
       assert.equal((await cards.get("codigo-0")).png, images[0].png);
       assert.equal(pool.renders, 1);
-      assert.equal(cards.stats.hits, 1);
+      assert.equal(cards.stats.hits, hits + 1);
       kv.close();
     },
   );
