@@ -84,14 +84,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // from another site are refused with the 403 page.
   const staffOnly: MountOptions<AppEnv> = {
     use: async () => {
-      const guard = await import("./lib/staff/guard.ts");
+      const guard = await import("./lib/staff/mod.ts");
       return [guard.requireStaff(deps), guard.protectStaffForms(config)];
     },
     onError: renderStaffRefusal(deps),
   };
   const staffForms: MountOptions<AppEnv> = {
     use: async () => {
-      const guard = await import("./lib/staff/guard.ts");
+      const guard = await import("./lib/staff/mod.ts");
       return [guard.protectStaffForms(config)];
     },
     onError: renderStaffRefusal(deps),
@@ -224,12 +224,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Sign-in
   routes.mount("/auth/callback", () => import("./routes/auth/callback.ts")); // GET
   routes.mount("/auth/personal", [
-    ["/auth/personal", () => import("./routes/auth/personal/index.tsx")], // GET, ?sesion=vencida
+    ["/auth/personal", () => import("./routes/staff_auth/index.tsx")], // GET, ?sesion=vencida
     [
       "/auth/personal/proveedor",
-      () => import("./routes/auth/personal/proveedor.ts"),
+      () => import("./routes/staff_auth/proveedor.ts"),
     ], // GET
-    ["/auth/personal", () => import("./routes/auth/personal/[token].tsx")], // GET, POST /:token
+    ["/auth/personal", () => import("./routes/staff_auth/[token].tsx")], // GET, POST /:token
   ], staffForms);
   // Staff console (behind requireStaff; admin-only pages use requireAdmin)
   routes.mount("/panel", [
@@ -303,7 +303,7 @@ function renderStaffRefusal(deps: AppDeps): MountOptions<AppEnv>["onError"] {
   return async (error, c) => {
     const [{ StaffForbiddenError }, { renderForbiddenPage }] = await Promise
       .all([
-        import("./lib/staff/guard.ts"),
+        import("./lib/staff/mod.ts"),
         import("./routes/_app.tsx"),
       ]);
     return error instanceof StaffForbiddenError

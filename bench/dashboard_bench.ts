@@ -18,16 +18,11 @@
  * (`app.request`, a staff session, the guard, the read, the charts, the
  * page) for the last 30 days.
  */
-import { renderDashboardCharts } from "@/components/Dashboard.tsx";
+import { renderDashboardCharts } from "@/lib/staff/mod.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { createStaffSession } from "@/lib/db/staff_sessions.ts";
-import {
-  addDays,
-  type CountedVisit,
-  getDashboard,
-  getLocalTime,
-  StatsDelta,
-} from "@/lib/db/stats.ts";
+import { addDays, getLocalTime } from "@/lib/calendar/mod.ts";
+import { type CountedVisit, getDashboard, StatsDelta } from "@/lib/db/stats.ts";
 import type { StatsBackfillState } from "@/lib/db/stats_backfill.ts";
 import { createTestContext } from "@/tests/test_utils.ts";
 

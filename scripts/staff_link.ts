@@ -14,7 +14,7 @@ import { z } from "zod";
 import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
 import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
 import { removeStaffMemberSessions } from "@/lib/db/staff_sessions.ts";
-import { createStaffSignInLink } from "@/lib/staff/sign_in.ts";
+import { createStaffSignInLink } from "@/lib/staff/mod.ts";
 import { STAFF_ROLES, type StaffRole } from "@/lib/types/staff.ts";
 
 const USAGE =

@@ -101,7 +101,7 @@ function findCycles(graph: Map<string, string[]>): string[][] {
 const LAYERS = `
 # The service: main.ts starts it, app.ts mounts each capability once, routes/ answer.
 main.ts          app.ts deps.ts config data server
-app.ts           routes/ deps.ts chat http i18n limits staff
+app.ts           routes/ deps.ts chat http i18n limits oauth staff
 routes/          islands/ components/ deps.ts *
 # Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
 islands/         components/ client/
@@ -113,33 +113,32 @@ deps.ts          *
 personal_data    config data db errors i18n limits og pages passport tickets types
 limits           chat config db errors http
 server           config data db pages
-chat             data db errors events format geo http i18n services
-oauth            auth config data db http text
+chat             calendar data db errors events format geo http i18n services
+oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            config data db http
-staff            config db errors http types
+staff            calendar config db errors http i18n types
 cms              config db errors types
-open_data        config data db
+open_data        calendar config data db
 passport         badges data db errors text types
 posters          branding data i18n
-services         data geo
-stats            db
+services         calendar data geo
 tickets          crypto data db errors i18n text types
 branding         data
-events           data
+events           calendar data
 format           data i18n
 geo              data i18n
 # HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
 http             auth config errors i18n types
 auth             errors types
 # Storage: db owns every KV key and transaction.
-db               badges crypto errors types
+db               badges calendar crypto errors types
 # Foundations: the config, the data set, words, named errors, shared types, rule tables.
 config           data types
 data             crypto i18n
 errors           i18n
 badges           i18n
-charts
+calendar
 crypto
 text
 types

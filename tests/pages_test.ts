@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { DataStore } from "@/lib/data/data_store.ts";
-import { getLocalTime } from "@/lib/db/stats.ts";
+import { getLocalTime } from "@/lib/calendar/mod.ts";
 import { formatMonth } from "@/lib/format/format.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { getAssets } from "@/lib/pages/assets.ts";

@@ -11,7 +11,12 @@ import {
   getDirectionsUrl,
 } from "@/lib/geo/geo.ts";
 import { formatMoney } from "@/lib/format/format.ts";
-import { getLocalDate, getUpcomingEvents } from "@/lib/events/upcoming.ts";
+import {
+  addDays,
+  getLocalDate,
+  getLocalDayNumber,
+} from "@/lib/calendar/mod.ts";
+import { getUpcomingEvents } from "@/lib/events/upcoming.ts";
 import {
   DEFAULT_LANG,
   getLangMeta,
@@ -20,7 +25,7 @@ import {
   t,
 } from "@/lib/i18n/catalogue.ts";
 import { localizePath } from "@/lib/i18n/paths.ts";
-import { getLocalDayNumber, orderProviders } from "@/lib/services/order.ts";
+import { orderProviders } from "@/lib/services/order.ts";
 import type { ChatInput } from "./input.ts";
 import type { ModelMessage } from "./model.ts";
 import { NO_DATA_MARKER } from "./unanswered.ts";
@@ -413,10 +418,4 @@ export function createPromptCache(
       return builds;
     },
   };
-}
-
-function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
 }

@@ -12,7 +12,8 @@
  */
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
-import { addDays, listMonthlyRatingCounts, toSigned } from "./stats.ts";
+import { addDays, addMonths } from "@/lib/calendar/mod.ts";
+import { listMonthlyRatingCounts, toSigned } from "./stats.ts";
 import type { StatsBackfillState } from "./stats_backfill.ts";
 import type { Visit } from "./visits.ts";
 
@@ -91,11 +92,6 @@ async function getFirstRatingMonth(kv: Deno.Kv): Promise<string | null> {
     return key[1] as string;
   }
   return null;
-}
-
-function addMonths(month: string, n: number): string {
-  const [year, m] = month.split("-").map(Number);
-  return new Date(Date.UTC(year, m - 1 + n, 1)).toISOString().slice(0, 7);
 }
 
 /**

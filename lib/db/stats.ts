@@ -14,6 +14,12 @@
  * earlier versions have none until the backfill (lib/db/stats_backfill.ts)
  * counts them.
  */
+import {
+  getLocalTime,
+  getNextDay,
+  getWeekday,
+  listDays,
+} from "@/lib/calendar/mod.ts";
 import { getFunnelStamps } from "@/lib/badges/badges.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
@@ -56,40 +62,6 @@ export interface StoredNote {
   notes: string;
   /** ISO 8601: when the rating and notes were saved. */
   ratedAt: string;
-}
-
-/** The municipality's calendar at an instant. */
-export interface LocalTime {
-  /** `YYYY-MM-DD`. */
-  day: string;
-  /** `YYYY-MM`. */
-  month: string;
-  /** 0..23. */
-  hour: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The day, month and hour it is at `at` in `timeZone` (the municipality's). */
-export function getLocalTime(at: Date | string, timeZone: string): LocalTime {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of formatter.formatToParts(new Date(at))) {
-    parts[part.type] = part.value;
-  }
-  const month = `${parts.year}-${parts.month}`;
-  return { day: `${month}-${parts.day}`, month, hour: Number(parts.hour) };
 }
 
 const U64 = 1n << 64n;
@@ -302,30 +274,6 @@ export interface Dashboard {
 
 /** The most days one dashboard reads (bounded reads, whatever the form says). */
 export const MAX_RANGE_DAYS = 366;
-
-/** The day after `day` (`YYYY-MM-DD`). */
-export function getNextDay(day: string): string {
-  return addDays(day, 1);
-}
-
-/** `day` moved by `n` days (`YYYY-MM-DD`). */
-export function addDays(day: string, n: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + n);
-  return date.toISOString().slice(0, 10);
-}
-
-/** Every day from `from` to `to`, both included. */
-export function listDays(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let day = from; day <= to; day = getNextDay(day)) days.push(day);
-  return days;
-}
-
-/** 0 = Monday .. 6 = Sunday. */
-function getWeekday(day: string): number {
-  return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-}
 
 async function listRange<T>(
   kv: Deno.Kv,

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { getLocalTime } from "@/lib/calendar/mod.ts";
 import { keys } from "./keys.ts";
 import { mergePassports } from "./passports.ts";
 import { createSession, getOrCreateUserForIdentity } from "./sessions.ts";
 import {
   type Dashboard,
   getDashboard,
-  getLocalTime,
   listLatestNotes,
   listMonthlyRatingCounts,
   recordChatOutcome,

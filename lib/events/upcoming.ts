@@ -3,6 +3,7 @@
  * coming: the home page, attraction pages and the chat's prompt all list
  * what {@linkcode getUpcomingEvents} returns, never `data.events` itself.
  */
+import { getLocalDate } from "@/lib/calendar/mod.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 
 /** One event of the data set. */
@@ -13,24 +14,6 @@ export interface UpcomingEvent {
   event: TourismEvent;
   /** It has started: today is between its first and last day. */
   ongoing: boolean;
-}
-
-const dateFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar date (`YYYY-MM-DD`) it is at `now` in `timeZone`. */
-export function getLocalDate(now: Date, timeZone: string): string {
-  let formatter = dateFormatters.get(timeZone);
-  if (!formatter) {
-    // en-CA writes dates as YYYY-MM-DD.
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    dateFormatters.set(timeZone, formatter);
-  }
-  return formatter.format(now);
 }
 
 /**

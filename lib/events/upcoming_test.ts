@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  getLocalDate,
-  getUpcomingEvents,
-  type TourismEvent,
-} from "./upcoming.ts";
+import { getLocalDate } from "@/lib/calendar/mod.ts";
+import { getUpcomingEvents, type TourismEvent } from "./upcoming.ts";
 
 const TZ = "America/Mexico_City";
 

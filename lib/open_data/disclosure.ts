@@ -20,7 +20,7 @@
  * standing rating per attraction, so a day's or a month's visits, and a
  * month's ratings, of one attraction count distinct people.
  */
-import { getLocalTime } from "@/lib/db/stats.ts";
+import { addDays, addMonths, getLocalTime } from "@/lib/calendar/mod.ts";
 
 /** The fewest distinct people any public figure may come from. */
 export const MIN_PEOPLE = 5;
@@ -38,14 +38,7 @@ export function getClosedPeriods(
   timeZone: string,
 ): { day: string; month: string } {
   const { day, month } = getLocalTime(now, timeZone);
-  const yesterday = new Date(`${day}T00:00:00Z`);
-  yesterday.setUTCDate(yesterday.getUTCDate() - 1);
-  const [year, m] = month.split("-").map(Number);
-  const previous = new Date(Date.UTC(year, m - 2, 1));
-  return {
-    day: yesterday.toISOString().slice(0, 10),
-    month: previous.toISOString().slice(0, 7),
-  };
+  return { day: addDays(day, -1), month: addMonths(month, -1) };
 }
 
 /** A count as published: itself, or null (a blank) under {@linkcode MIN_PEOPLE}. */

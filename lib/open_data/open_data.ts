@@ -16,7 +16,7 @@ import {
   listPublishedMonths,
   listRatedVisits,
 } from "@/lib/db/open_data.ts";
-import { getLocalTime } from "@/lib/db/stats.ts";
+import { getLocalTime } from "@/lib/calendar/mod.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import type { OpenDataLicense } from "@/lib/config/licenses.ts";
 import {

@@ -11,12 +11,8 @@ import type {
   TourismData,
 } from "@/lib/data/tourism_data.ts";
 import { findNearest, parseLocation } from "@/lib/geo/geo.ts";
-import {
-  getLocalDayNumber,
-  orderProviders,
-  PROVIDER_TYPES,
-  type ProviderType,
-} from "./order.ts";
+import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
+import { orderProviders, PROVIDER_TYPES, type ProviderType } from "./order.ts";
 
 /** How many nearest attractions a directory card and a provider page list. */
 export const CARD_NEARBY = 2;

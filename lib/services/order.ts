@@ -3,6 +3,7 @@
  * restaurants and guides, followed by the services directory and the chat's
  * prompt alike: never alphabetical (or file-order) favouritism.
  */
+import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
 import type { LatLng, Provider } from "@/lib/data/tourism_data.ts";
 import { haversineKm } from "@/lib/geo/geo.ts";
 
@@ -14,25 +15,6 @@ export const PROVIDER_TYPES: readonly ProviderType[] = [
   "restaurante",
   "guia",
 ];
-
-const MS_PER_DAY = 86_400_000;
-
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The calendar day it is at `now` in `timeZone`, as a day number (days
- * since 1970-01-01): it changes at local midnight, the same for everyone.
- */
-export function getLocalDayNumber(now: Date, timeZone: string): number {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    // en-CA writes dates as YYYY-MM-DD.
-    formatter = new Intl.DateTimeFormat("en-CA", { timeZone });
-    dayFormatters.set(timeZone, formatter);
-  }
-  const [year, month, day] = formatter.format(now).split("-").map(Number);
-  return Math.round(Date.UTC(year, month - 1, day) / MS_PER_DAY);
-}
 
 /**
  * `items` turned left by `day mod n`: over any n consecutive days each item

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { loadShippedData } from "@/tests/test_utils.ts";
-import {
-  getLocalDayNumber,
-  orderProviders,
-  PROVIDER_TYPES,
-  rotateByDay,
-} from "./order.ts";
+import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
+import { orderProviders, PROVIDER_TYPES, rotateByDay } from "./order.ts";
 
 const { data } = await loadShippedData();
 const timeZone = data.municipality.timeZone; // America/Mexico_City, UTC-6

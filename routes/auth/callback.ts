@@ -11,8 +11,11 @@ import {
   renderSignInError,
 } from "./_message.tsx";
 import { finishSignIn, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
-import { writeStaffCookie } from "@/lib/staff/cookies.ts";
-import { PANEL_HOME, signInStaffIdentity } from "@/lib/staff/sign_in.ts";
+import {
+  PANEL_HOME,
+  signInStaffIdentity,
+  writeStaffCookie,
+} from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /**

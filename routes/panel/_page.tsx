@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import { PanelLayout, type PanelSection } from "@/components/PanelLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { getStaff } from "@/lib/staff/guard.ts";
+import { getStaff } from "@/lib/staff/mod.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { renderPage } from "@/routes/_app.tsx";
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from "@/deps.ts";
 import { listStaffActions, type StaffAction } from "@/lib/db/audit.ts";
 import { formatDateTime } from "@/lib/format/format.ts";
-import { requireAdmin } from "@/lib/staff/guard.ts";
+import { requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 

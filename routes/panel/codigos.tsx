@@ -17,7 +17,7 @@ import {
   replaceGuideCode,
 } from "@/lib/passport/guide_codes.ts";
 import { attractionPosterSvg } from "@/lib/posters/poster.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 

@@ -7,7 +7,7 @@ import {
   OPEN_DATA_FILES,
   streamRatingsWithNotesCsv,
 } from "@/lib/open_data/open_data.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { csvResponse } from "@/routes/datos/files.ts";
 import { renderPanelPage } from "./_page.tsx";

@@ -1,10 +1,6 @@
-import {
-  DashboardView,
-  renderDashboardCharts,
-} from "@/components/Dashboard.tsx";
+import { DashboardPage } from "@/components/Dashboard.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { getDashboard } from "@/lib/db/stats.ts";
-import { parseDayRange } from "@/lib/stats/range.ts";
+import { loadDashboardView, parseDayRange } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 
@@ -21,25 +17,15 @@ export default function panelHome(deps: AppDeps) {
       { from: c.req.query("desde"), to: c.req.query("hasta") },
       { now: deps.now(), timeZone: data.municipality.timeZone },
     );
-    const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
-    const dashboard = await getDashboard(deps.kv, {
-      from: range.from,
-      to: range.to,
-      slugs: [...names.keys()],
+    const view = await loadDashboardView(deps.kv, {
+      ...range,
+      names: new Map(data.attractions.map((a) => [a.slug, a.name])),
     });
-    const charts = await renderDashboardCharts(dashboard, names);
     return renderPanelPage(c, deps, {
       title: "Tablero",
       active: "tablero",
       status: range.problem ? 400 : 200,
-      children: (
-        <DashboardView
-          dashboard={dashboard}
-          charts={charts}
-          names={names}
-          problem={range.problem}
-        />
-      ),
+      children: <DashboardPage view={view} />,
     });
   });
 }

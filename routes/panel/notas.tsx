@@ -3,7 +3,7 @@ import type { AppDeps } from "@/deps.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { listNotesForModeration, moderateNote } from "@/lib/db/moderation.ts";
 import { formatDateTime } from "@/lib/format/format.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 

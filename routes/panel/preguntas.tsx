@@ -7,7 +7,7 @@ import {
 import { formatDateTime } from "@/lib/format/format.ts";
 import { readForm } from "@/lib/http/form_body.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 

@@ -1,6 +1,9 @@
 import type { AppDeps } from "@/deps.ts";
-import { clearStaffCookie, readStaffCookie } from "@/lib/staff/cookies.ts";
-import { signOutStaff } from "@/lib/staff/sign_in.ts";
+import {
+  clearStaffCookie,
+  readStaffCookie,
+  signOutStaff,
+} from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /**

@@ -10,7 +10,7 @@ import { formatDateTime } from "@/lib/format/format.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { negotiateLang } from "@/lib/i18n/negotiate.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 

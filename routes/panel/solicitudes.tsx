@@ -21,7 +21,7 @@ import {
   exportPersonalData,
   summarizeExport,
 } from "@/lib/personal_data/export.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/guard.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";

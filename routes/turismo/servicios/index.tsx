@@ -19,11 +19,8 @@ import {
   parseNear,
   parseProviderType,
 } from "@/lib/services/directory.ts";
-import {
-  getLocalDayNumber,
-  PROVIDER_TYPES,
-  type ProviderType,
-} from "@/lib/services/order.ts";
+import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
+import { PROVIDER_TYPES, type ProviderType } from "@/lib/services/order.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /**

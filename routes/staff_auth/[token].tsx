@@ -1,10 +1,11 @@
 import type { AppDeps } from "@/deps.ts";
-import { readStaffCookie, writeStaffCookie } from "@/lib/staff/cookies.ts";
 import {
   PANEL_HOME,
+  readStaffCookie,
   signInWithStaffLink,
   signOutStaff,
-} from "@/lib/staff/sign_in.ts";
+  writeStaffCookie,
+} from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import {
   renderAuthMessage,

@@ -3,7 +3,8 @@
  * the server, or the default (the last 30 days of the municipality's
  * calendar).
  */
-import { addDays, getLocalTime, MAX_RANGE_DAYS } from "@/lib/db/stats.ts";
+import { addDays, getLocalTime, isDay } from "@/lib/calendar/mod.ts";
+import { MAX_RANGE_DAYS } from "@/lib/db/stats.ts";
 
 /** Days in the default range: today and the 29 before it. */
 export const DEFAULT_RANGE_DAYS = 30;
@@ -15,16 +16,6 @@ export type RangeProblem = "invalid" | "reversed" | "too_long";
 export interface DayRange {
   from: string;
   to: string;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Whether `value` is a real calendar day written `YYYY-MM-DD`. */
-export function isDay(value: string): boolean {
-  if (!DAY.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) &&
-    date.toISOString().slice(0, 10) === value;
 }
 
 /** The last {@linkcode DEFAULT_RANGE_DAYS} days up to today in `timeZone`. */

@@ -1,0 +1,105 @@
+/**
+ * The municipality's calendar: which day, month and hour an instant falls
+ * on in a time zone, and arithmetic on calendar days (`YYYY-MM-DD`) and
+ * months (`YYYY-MM`). The one place that turns instants into local dates:
+ * the dashboard's counters, the open data's closed periods, the events
+ * still to come and the providers' daily order all read it.
+ *
+ * Day and month arithmetic is done on UTC dates, which have no daylight
+ * saving: a calendar day is a label, not an instant.
+ */
+
+/** The calendar at an instant, in one time zone. */
+export interface LocalTime {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  /** `YYYY-MM`. */
+  month: string;
+  /** 0..23. */
+  hour: number;
+}
+
+const MS_PER_DAY = 86_400_000;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+// One formatter per time zone: building one costs far more than using it.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The day, month and hour it is at `at` in `timeZone` (the municipality's). */
+export function getLocalTime(at: Date | string, timeZone: string): LocalTime {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    // en-CA writes its parts as digits, year first.
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(new Date(at))) {
+    parts[part.type] = part.value;
+  }
+  const month = `${parts.year}-${parts.month}`;
+  return { day: `${month}-${parts.day}`, month, hour: Number(parts.hour) };
+}
+
+/** The calendar day (`YYYY-MM-DD`) it is at `at` in `timeZone`. */
+export function getLocalDate(at: Date | string, timeZone: string): string {
+  return getLocalTime(at, timeZone).day;
+}
+
+/**
+ * The calendar day it is at `at` in `timeZone`, as a day number (days
+ * since 1970-01-01): it changes at local midnight, the same for everyone.
+ */
+export function getLocalDayNumber(at: Date | string, timeZone: string): number {
+  return getDayNumber(getLocalDate(at, timeZone));
+}
+
+/** `day` (`YYYY-MM-DD`) as a day number: days since 1970-01-01. */
+export function getDayNumber(day: string): number {
+  return Math.round(Date.parse(`${day}T00:00:00Z`) / MS_PER_DAY);
+}
+
+/** Whether `value` is a real calendar day written `YYYY-MM-DD`. */
+export function isDay(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) &&
+    date.toISOString().slice(0, 10) === value;
+}
+
+/** `day` moved by `n` days (`YYYY-MM-DD`). */
+export function addDays(day: string, n: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + n);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The day after `day` (`YYYY-MM-DD`). */
+export function getNextDay(day: string): string {
+  return addDays(day, 1);
+}
+
+/** `month` moved by `n` months (`YYYY-MM`). */
+export function addMonths(month: string, n: number): string {
+  const [year, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(year, m - 1 + n, 1)).toISOString().slice(0, 7);
+}
+
+/** Every day from `from` to `to`, both included. */
+export function listDays(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = getNextDay(day)) days.push(day);
+  return days;
+}
+
+/** The day of the week of `day`: 0 = Monday .. 6 = Sunday. */
+export function getWeekday(day: string): number {
+  return (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+}

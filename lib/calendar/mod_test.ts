@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import {
+  addDays,
+  addMonths,
+  getDayNumber,
+  getLocalDate,
+  getLocalDayNumber,
+  getLocalTime,
+  getNextDay,
+  getWeekday,
+  isDay,
+  listDays,
+} from "./mod.ts";
+
+// Mexico City has kept UTC-6 all year since daylight saving ended in 2022.
+const TZ = "America/Mexico_City";
+
+Deno.test("calendar", async (t) => {
+  await t.step(
+    "local day, month and hour: Mexico City is UTC-6 in summer and winter",
+    () => {
+      assert.deepEqual(getLocalTime("2026-07-01T05:59:59Z", TZ), {
+        day: "2026-06-30",
+        month: "2026-06",
+        hour: 23,
+      });
+      assert.deepEqual(getLocalTime(new Date("2026-07-01T06:00:00Z"), TZ), {
+        day: "2026-07-01",
+        month: "2026-07",
+        hour: 0,
+      });
+      assert.deepEqual(getLocalTime("2027-01-01T05:00:00Z", TZ), {
+        day: "2026-12-31",
+        month: "2026-12",
+        hour: 23,
+      });
+      // The old first Sunday of April (DST until 2022) is an ordinary day now.
+      assert.equal(getLocalTime("2026-04-05T08:30:00Z", TZ).hour, 2);
+      assert.equal(
+        getLocalTime("2026-11-23T05:59:00Z", "UTC").day,
+        "2026-11-23",
+      );
+    },
+  );
+
+  await t.step(
+    "getLocalDate and getLocalDayNumber change at local midnight",
+    () => {
+      assert.equal(
+        getLocalDate(new Date("2026-11-23T05:59:00Z"), TZ),
+        "2026-11-22",
+      );
+      assert.equal(
+        getLocalDate(new Date("2026-11-23T06:00:00Z"), TZ),
+        "2026-11-23",
+      );
+      assert.equal(
+        getLocalDayNumber(new Date("1970-01-01T12:00:00Z"), "UTC"),
+        0,
+      );
+      assert.equal(
+        getLocalDayNumber(new Date("2026-11-23T06:00:00Z"), TZ) -
+          getLocalDayNumber(new Date("2026-11-23T05:59:59Z"), TZ),
+        1,
+      );
+      assert.equal(getDayNumber("2026-11-22"), 20_779);
+    },
+  );
+
+  await t.step("addDays crosses month ends, year ends and leap days", () => {
+    assert.equal(addDays("2026-01-31", 1), "2026-02-01");
+    assert.equal(addDays("2026-02-28", 1), "2026-03-01");
+    assert.equal(addDays("2028-02-28", 1), "2028-02-29");
+    assert.equal(addDays("2028-03-01", -1), "2028-02-29");
+    assert.equal(addDays("2026-12-31", 1), "2027-01-01");
+    assert.equal(addDays("2026-11-22", -29), "2026-10-24");
+    assert.equal(getNextDay("2100-02-28"), "2100-03-01"); // not a leap year
+  });
+
+  await t.step("addMonths crosses year ends both ways", () => {
+    assert.equal(addMonths("2026-12", 1), "2027-01");
+    assert.equal(addMonths("2027-01", -1), "2026-12");
+    assert.equal(addMonths("2026-03", 12), "2027-03");
+  });
+
+  await t.step(
+    "listDays lists both ends; getWeekday counts from Monday",
+    () => {
+      assert.deepEqual(listDays("2028-02-27", "2028-03-01"), [
+        "2028-02-27",
+        "2028-02-28",
+        "2028-02-29",
+        "2028-03-01",
+      ]);
+      assert.deepEqual(listDays("2026-11-23", "2026-11-22"), []);
+      assert.equal(getWeekday("2026-11-23"), 0); // a Monday
+      assert.equal(getWeekday("2026-11-22"), 6); // a Sunday
+    },
+  );
+
+  await t.step("isDay accepts only real days written YYYY-MM-DD", () => {
+    assert.ok(isDay("2028-02-29"));
+    assert.ok(!isDay("2026-02-29"));
+    assert.ok(!isDay("2026-04-31"));
+    assert.ok(!isDay("2026-4-01"));
+    assert.ok(!isDay("2026-11-22T00:00"));
+  });
+});
