@@ -1,8 +1,7 @@
 import type { AppDeps } from "@/deps.ts";
 import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
 import type { Session } from "@/lib/db/sessions.ts";
-import { readSessionCookie } from "@/lib/oauth/cookies.ts";
-import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
+import { findTourist } from "@/lib/oauth/tourist_session.ts";
 import { formatDate } from "@/lib/format/format.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
@@ -50,10 +49,7 @@ export default function passportPage(deps: AppDeps) {
     const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
     const brand = data.branding.name;
     const { timeZone } = loaded.data.municipality;
-    const session = await getSignedInSession(
-      deps,
-      readSessionCookie(c, deps.config),
-    );
+    const session = findTourist(c);
     const [route, shareCode] = session
       ? await Promise.all([
         getTouristRoute(deps.kv, session.userId, loaded, { owner: true }),

@@ -1,32 +1,12 @@
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
+import type { Session } from "@/lib/types/user.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countPassportOpened, DEFAULT_TIME_ZONE } from "./stats.ts";
 import { addFirstUseTo, getUseDay } from "./passport_activity.ts";
 
-/**
- * A signed-in browser session. The cookie holds only its id; KV keeps it
- * under the id's SHA-256 (its `handle`), so neither a copy of the database
- * nor a page token (whose `sid` is the handle) reveals a live cookie.
- */
-export interface Session {
-  /** The KV name of the session: base64url of SHA-256 of its id. */
-  handle: string;
-  userId: string;
-  /** The name the identity provider gave, to greet the user; null when it gave none. */
-  name: string | null;
-  /** ISO 8601. */
-  createdAt: string;
-  /** ISO 8601; a session read at or after this instant is treated as signed out. */
-  expiresAt: string;
-  /** A guest passport: a user id of its own, no account behind it. */
-  guest?: boolean;
-  /**
-   * The last day (`YYYY-MM-DD`, UTC) the session was used, written at most
-   * once a day (lib/db/passport_activity.ts); absent until its first use.
-   */
-  lastSeenDay?: string;
-}
+/** A tourist's browser session; the type lives in lib/types (the HTTP layer names it too). */
+export type { Session };
 
 /** A sign-in in progress, kept under its `state` until the provider redirects back. */
 export interface OAuthFlow {

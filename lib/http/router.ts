@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AuthUser } from "@/lib/types/user.ts";
+import type { AuthUser, Session } from "@/lib/types/user.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import type { Lang } from "@/lib/i18n/catalogue.ts";
 import { BadRequestError } from "@/lib/errors/mod.ts";
@@ -12,6 +12,8 @@ export type AppEnv = {
     user?: AuthUser;
     /** The signed-in staff member on `/panel`; set by `requireStaff` (lib/staff/guard.ts). */
     staff?: StaffMember;
+    /** The browser's live tourist session on the cookie routes; set by `readTouristSession` (lib/oauth/tourist_session.ts). */
+    tourist?: Session;
     /** The page's language, from its path (`/en/...`); read it with `getLang(c)` (lib/http/page_lang.ts). */
     lang?: Lang;
     /**

@@ -4,8 +4,9 @@ import { getClientIp } from "@/lib/http/client_ip.ts";
 import { apiMessage, UnauthorizedError } from "@/lib/errors/mod.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { readSessionCookie, writeSessionCookie } from "@/lib/oauth/cookies.ts";
-import { getSignedInSession, issueSessionToken } from "@/lib/oauth/sign_in.ts";
+import { writeSessionCookie } from "@/lib/oauth/cookies.ts";
+import { issueSessionToken } from "@/lib/oauth/sign_in.ts";
+import { findTourist } from "@/lib/oauth/tourist_session.ts";
 import {
   GUEST_PASSPORT_TTL_MS,
   openGuestPassport,
@@ -65,10 +66,7 @@ const route = createRoute({
 
 export default function sessionToken(deps: AppDeps) {
   return createRouter().openapi(route, async (c) => {
-    let session = await getSignedInSession(
-      deps,
-      readSessionCookie(c, deps.config),
-    );
+    let session = findTourist(c);
     if (!session && c.req.valid("json").guest) {
       const opened = await openGuestPassport(deps, {
         clientIp: getClientIp(c, deps.config.trustedProxyHops),

@@ -5,8 +5,8 @@ import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
 import { readForm } from "@/lib/http/form_body.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { clearSessionCookie, readSessionCookie } from "@/lib/oauth/cookies.ts";
-import { getSignedInSession } from "@/lib/oauth/sign_in.ts";
+import { clearSessionCookie } from "@/lib/oauth/cookies.ts";
+import { getTourist, requireTourist } from "@/lib/oauth/tourist_session.ts";
 import { changeRouteName } from "@/lib/personal_data/correct.ts";
 import {
   getErasureStatus,
@@ -35,31 +35,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * the erasure is done ("en proceso" until it is).
  */
 export default function passportData(deps: AppDeps) {
-  const session = (c: Context) =>
-    getSignedInSession(deps, readSessionCookie(c, deps.config));
   /** This page's message in the request's language, and a path in it. */
   const tr = (c: Context, key: string, values?: Record<string, string>) =>
     tPassport(getLang(c), key, values);
   const path = (c: Context, to: string) => localizePath(getLang(c), to);
 
   return createPageRouter(deps)
-    .get("/datos.json", async (c) => {
-      const current = await session(c);
-      if (!current) {
-        return c.json({
-          error: tr(c, "signedOutError"),
-          details: tr(c, "signedOutDownload"),
-        }, 401);
-      }
+    .get("/datos.json", requireTourist(signedOutJson), async (c) => {
+      const current = getTourist(c);
       const exported = await exportPersonalData(deps, {
         userId: current.userId,
         origin: getPublicOrigin(c, deps.config),
       });
       return createExportDownload(exported, deps.now());
     })
-    .post("/nombre", async (c) => {
-      const current = await session(c);
-      if (!current) return signedOut(c);
+    .post("/nombre", requireTourist(signedOut), async (c) => {
+      const current = getTourist(c);
       const form = await readForm(c);
       const parsed = ticketNameSchema.safeParse(
         typeof form.name === "string" ? form.name : "",
@@ -86,9 +77,7 @@ export default function passportData(deps: AppDeps) {
       }
       return c.redirect(`${path(c, "/mi-pasaporte")}?aviso=nombre`, 303);
     })
-    .get("/borrar", async (c) => {
-      const current = await session(c);
-      if (!current) return c.redirect(path(c, "/mi-pasaporte"), 303);
+    .get("/borrar", requireTourist(toPassport), (c) => {
       return page(c, {
         title: tr(c, "erase"),
         children: (
@@ -122,9 +111,8 @@ export default function passportData(deps: AppDeps) {
         ),
       });
     })
-    .post("/borrar", async (c) => {
-      const current = await session(c);
-      if (!current) return signedOut(c);
+    .post("/borrar", requireTourist(signedOut), async (c) => {
+      const current = getTourist(c);
       const requested = await requestErasure(deps, {
         userId: current.userId,
         origin: "tourist",
@@ -215,6 +203,17 @@ export default function passportData(deps: AppDeps) {
         </>
       ),
     });
+  }
+
+  function signedOutJson(c: Context): Response {
+    return c.json({
+      error: tr(c, "signedOutError"),
+      details: tr(c, "signedOutDownload"),
+    }, 401);
+  }
+
+  function toPassport(c: Context): Response {
+    return c.redirect(path(c, "/mi-pasaporte"), 303);
   }
 
   function signedOut(c: Context): Response {
