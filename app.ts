@@ -101,8 +101,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     use: () => [refuseCrossSite(config)],
     onError: renderCrossSiteRefusal(deps),
   };
+  // The passport's pages: the same check, then the browser's session on the
+  // context (a route that needs one refuses without it).
+  const readTourist = async () =>
+    (await import("./lib/oauth/tourist_session.ts")).readTouristSession(deps);
+  const touristPages: MountOptions<AppEnv> = {
+    use: async () => [refuseCrossSite(config), await readTourist()],
+    onError: renderCrossSiteRefusal(deps),
+  };
   const sessionApi: MountOptions<AppEnv> = {
-    use: async (group) => [refuseCrossSite(config), ...await api.use!(group)],
+    use: async (group) => [
+      refuseCrossSite(config),
+      ...await api.use!(group),
+      await readTourist(),
+    ],
   };
 
   // The route table: every path of the service.
@@ -195,7 +207,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         `${prefix}/mi-pasaporte`,
         () => import("./routes/mi-pasaporte/datos.tsx"),
       ], // GET /datos.json, POST /nombre, GET+POST /borrar, GET /borrado/:id
-    ], touristForms);
+    ], touristPages);
     routes.mount(`${prefix}/datos`, [
       [`${prefix}/datos`, () => import("./routes/datos/index.tsx")], // GET
       [`${prefix}/datos`, () => import("./routes/datos/files.ts")], // GET /<file>.csv, /datapackage.json
