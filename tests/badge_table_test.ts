@@ -7,10 +7,16 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "@/app.ts";
-import { type BadgeRule, BADGES } from "@/lib/badges/badges.ts";
+import {
+  type BadgeRule,
+  BADGES,
+  getFunnelStamps,
+} from "@/lib/badges/badges.ts";
 import { saveTicket } from "@/lib/db/tickets.ts";
+import { type Dashboard, FUNNEL_STAMPS } from "@/lib/db/stats.ts";
 import { getUserStats, listBadges } from "@/lib/db/visits.ts";
 import { getCatalogues } from "@/lib/i18n/catalogue.ts";
+import { renderDashboardCharts } from "@/lib/staff/dashboard.ts";
 import {
   assertJson,
   createTestContext,
@@ -139,4 +145,43 @@ Deno.test("a badge added to the table", async (t) => {
       catalogues.get(lang)!.messages.delete("badges.destilerias.name");
     }
   }
+});
+
+Deno.test("the dashboard's funnel note lists the table's stamps", async (t) => {
+  const figures = (stamps: number[]): Dashboard => ({
+    from: "2026-11-21",
+    to: "2026-11-22",
+    days: ["2026-11-21", "2026-11-22"],
+    visitsByAttraction: [],
+    visitsByDay: [],
+    visitsByHour: [],
+    funnel: stamps.map((n) => ({ stamps: n, inRange: 0, allTime: 0 })),
+    passportsByDay: [],
+    ticketsByDay: [],
+    ratings: [],
+    chatByDay: [],
+    latestNotes: [],
+  });
+  const note = async (stamps: number[]) =>
+    (await renderDashboardCharts(figures(stamps), new Map())).funnel;
+
+  await t.step("the shipped table: 1, 5, 10 and 17 stamps", async () => {
+    assert.deepEqual(FUNNEL_STAMPS, [1, 5, 10, 17]);
+    assert.match(
+      await note([...FUNNEL_STAMPS]),
+      /Columnas: turistas que llegaron a 1, 5, 10 y 17 sellos del 2026-11-21 al 2026-11-22\./,
+    );
+  });
+
+  await t.step(
+    "a badge at 15 stamps joins the funnel and its note",
+    async () => {
+      const stamps = getFunnelStamps(17, [
+        ...BADGES,
+        { id: "quince", icon: "⭐", stamps: 15, rule: () => false },
+      ]);
+      assert.deepEqual(stamps, [1, 5, 10, 15, 17]);
+      assert.match(await note(stamps), /llegaron a 1, 5, 10, 15 y 17 sellos/);
+    },
+  );
 });
