@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser tests (tests/browser_test.ts) drive Debian's Chromium headless.
+# The browser tests (tests/browser/pages_browser_test.ts) drive Debian's Chromium headless.
 # Installs it, and a colour emoji font so screenshots show the badges' emoji,
 # only when missing; `apt-get update` only when the package lists are empty.
 # Idempotent: a second run does nothing.

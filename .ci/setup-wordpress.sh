@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's WordPress, MariaDB and PHP for tests/ticket_wordpress_test.ts,
+# Installs Debian's WordPress, MariaDB and PHP for tests/api/ticket_wordpress_test.ts,
 # which starts and stops its own private instance with scripts/wordpress/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,0 +1,295 @@
+/**
+ * The layering the README describes, checked on the real module graph
+ * (`deno info --json`): arrows point down (main → app → routes → lib), no
+ * two modules and no two folders import each other (the table of layers,
+ * {@linkcode LAYERS}, says which folder imports which), and browser code
+ * stands apart.
+ */
+import assert from "node:assert/strict";
+import { ROOT } from "../service_process.ts";
+
+interface GraphModule {
+  specifier: string;
+  dependencies?: {
+    specifier: string;
+    code?: { specifier: string };
+    type?: { specifier: string };
+  }[];
+}
+
+const ROOT_URL = new URL(`file://${ROOT}`).href;
+
+/** The project's own modules reachable from `entries`, each with the project modules it imports. */
+async function getGraph(entries: string[]): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const entry of entries) {
+    const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", entry],
+      cwd: ROOT,
+      stderr: "inherit",
+    }).output();
+    assert.ok(success, `deno info ${entry}`);
+    const { modules } = JSON.parse(new TextDecoder().decode(stdout)) as {
+      modules: GraphModule[];
+    };
+    for (const module of modules) {
+      if (!module.specifier.startsWith(ROOT_URL)) continue;
+      const path = module.specifier.slice(ROOT_URL.length);
+      const imports = (module.dependencies ?? [])
+        .flatMap((dep) => [dep.code?.specifier, dep.type?.specifier])
+        .filter((s): s is string => s?.startsWith(ROOT_URL) ?? false)
+        .map((s) => s.slice(ROOT_URL.length));
+      graph.set(path, [...new Set(imports)]);
+    }
+  }
+  return graph;
+}
+
+/** Every cycle's modules (strongly connected components of more than one module, or a self-import). */
+function findCycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    order.set(node, index);
+    low.set(node, index++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, order.get(next)!));
+      }
+    }
+    if (low.get(node) === order.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || graph.get(node)?.includes(node)) {
+        cycles.push(component.sort());
+      }
+    }
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return cycles;
+}
+
+/**
+ * The layers, top to bottom, one line each (`#`), and under each the rows
+ * of its folders: a folder, then every folder it imports. A folder of lib/
+ * is written without `lib/` (`db`), a top-level folder with its slash
+ * (`routes/`), a module at the root by its name (`deps.ts`); `*` is any
+ * folder of lib/. A row names only rows below it, so every arrow points
+ * down. The table is checked both ways: an import it does not list fails,
+ * and so does a listed folder that nothing imports any more.
+ *
+ * To extend it: a new import across folders goes into the importer's row
+ * when the imported folder's row is below; when it is above (the arrow
+ * would point up), move the piece both need down instead, as the domain
+ * errors went to `errors` and the shared types to `types`. A new folder
+ * gets a row just below the lowest row that imports it.
+ */
+const LAYERS = `
+# The service: main.ts starts it, app.ts mounts each capability once, routes/ answer.
+main.ts          app.ts deps.ts config data server
+app.ts           routes/ deps.ts chat http i18n limits oauth staff
+routes/          islands/ components/ deps.ts *
+# Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
+islands/         components/ client/
+components/      client/ *
+client/
+# Wiring: deps.ts opens what the app is built from (KV, the data set, the clients).
+deps.ts          *
+# Capabilities: what the portal does, a folder each; one may use those below it.
+personal_data    config data db errors i18n limits og pages passport tickets types
+limits           chat config db errors http
+server           config data db pages
+chat             calendar data db errors events format geo http i18n services
+oauth            auth config data db http text types
+og               branding crypto data db errors format i18n passport text tickets
+pages            config data db http
+staff            calendar config db errors http i18n types
+cms              config db errors types
+open_data        calendar config data db
+passport         badges data db errors text types
+posters          branding data i18n
+services         calendar data geo
+tickets          crypto data db errors i18n text types
+branding         data
+events           calendar data
+format           data i18n
+geo              data i18n
+# HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
+http             auth config errors i18n types
+auth             errors types
+# Storage: db owns every KV key and transaction.
+db               badges calendar crypto errors types
+# Foundations: the config, the data set, words, named errors, shared types, rule tables.
+config           data types
+data             crypto i18n
+errors           i18n
+badges           i18n
+calendar
+crypto
+text
+types
+i18n
+`;
+
+/** The folder of a module, as {@linkcode LAYERS} names it. */
+function getFolder(path: string): string {
+  const parts = path.split("/");
+  if (parts.length === 1) return path; // main.ts, app.ts, deps.ts
+  if (parts[0] !== "lib") return `${parts[0]}/`;
+  return parts.length > 2 ? parts[1] : path; // a loose lib/x.ts: no row
+}
+
+/** The rows of {@linkcode LAYERS}, top to bottom: each folder and what it may import. */
+function parseLayers(table: string): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  for (const line of table.split("\n")) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const [folder, ...imports] = line.trim().split(/\s+/);
+    assert.ok(!rows.has(folder), `${folder} has one row`);
+    rows.set(folder, imports);
+  }
+  return rows;
+}
+
+/** Each folder of the graph with the folders its modules import, and one import that shows each arrow. */
+function getFolderGraph(
+  graph: Map<string, string[]>,
+): Map<string, Map<string, string>> {
+  const folders = new Map<string, Map<string, string>>();
+  for (const [module, imports] of graph) {
+    const from = getFolder(module);
+    const arrows = folders.get(from) ?? new Map<string, string>();
+    folders.set(from, arrows);
+    for (const path of imports) {
+      const to = getFolder(path);
+      if (to !== from && !arrows.has(to)) arrows.set(to, `${module} → ${path}`);
+    }
+  }
+  return folders;
+}
+
+const islands = [...Deno.readDirSync(`${ROOT}islands`)]
+  .filter((entry) => entry.name.endsWith(".tsx"))
+  .map((entry) => `islands/${entry.name}`);
+const graph = await getGraph(["main.ts", ...islands]);
+
+Deno.test("architecture", async (t) => {
+  await t.step("no import cycle between the project's modules", () => {
+    assert.ok(graph.size > 50, `${graph.size} modules in the graph`);
+    assert.deepEqual(findCycles(graph), []);
+  });
+
+  await t.step("lib/ never imports routes, pages, islands or the app", () => {
+    for (const [module, imports] of graph) {
+      if (!module.startsWith("lib/")) continue;
+      const upward = imports.filter((path) =>
+        /^(routes|components|islands|client)\//.test(path) ||
+        ["app.ts", "deps.ts", "main.ts"].includes(path)
+      );
+      assert.deepEqual(upward, [], module);
+    }
+  });
+
+  await t.step(
+    "browser code in client/ imports only client/ (and npm packages)",
+    () => {
+      for (const [module, imports] of graph) {
+        if (!module.startsWith("client/")) continue;
+        const server = imports.filter((path) => !path.startsWith("client/"));
+        assert.deepEqual(server, [], module);
+      }
+    },
+  );
+
+  const folders = getFolderGraph(graph);
+  const rows = parseLayers(LAYERS);
+  const isLib = (folder: string) => !/[/.]/.test(folder);
+
+  await t.step("no import cycle between folders, of any length", () => {
+    const cycles = findCycles(
+      new Map([...folders].map(([from, to]) => [from, [...to.keys()]])),
+    );
+    // Each cycle with the imports that close it, for the message.
+    const shown = cycles.map((cycle) =>
+      cycle.flatMap((from) =>
+        [...folders.get(from)!].filter(([to]) => cycle.includes(to))
+          .map(([, example]) => example)
+      )
+    );
+    assert.deepEqual(shown, [], "folders that import each other");
+  });
+
+  await t.step("the layers: every row names only rows below it", () => {
+    const order = [...rows.keys()];
+    const upward = [...rows].flatMap(([from, imports]) =>
+      imports.filter((to) => to !== "*")
+        .filter((to) => !(order.indexOf(to) > order.indexOf(from)))
+        .map((to) => `${from} → ${to}`)
+    ).concat(
+      [...rows].filter(([from, imports]) =>
+        imports.includes("*") &&
+        order.some((row, i) => isLib(row) && i <= order.indexOf(from))
+      ).map(([from]) => `${from} → * (a lib/ row above it)`),
+    );
+    assert.deepEqual(upward, []);
+  });
+
+  await t.step("the layers: one row for each folder, and no other", () => {
+    assert.deepEqual(
+      [...folders.keys()].filter((folder) => !rows.has(folder)).sort(),
+      [],
+      "folders without a row in LAYERS: add one",
+    );
+    assert.deepEqual(
+      [...rows.keys()].filter((folder) => !folders.has(folder)).sort(),
+      [],
+      "rows of LAYERS no module is in: remove them",
+    );
+  });
+
+  await t.step("the layers: every import across folders is in its row", () => {
+    const unlisted = [...folders].flatMap(([from, arrows]) =>
+      [...arrows].filter(([to]) => {
+        const allowed = rows.get(from) ?? [];
+        return !allowed.includes(to) && !(isLib(to) && allowed.includes("*"));
+      }).map(([, example]) => example)
+    );
+    assert.deepEqual(
+      unlisted,
+      [],
+      "imports LAYERS does not list: see its comment to extend it",
+    );
+  });
+
+  await t.step("the layers: every folder a row names is imported", () => {
+    const unused = [...rows].flatMap(([from, imports]) =>
+      imports.filter((to) =>
+        to === "*"
+          ? ![...folders.get(from)?.keys() ?? []].some(isLib)
+          : !folders.get(from)?.has(to)
+      ).map((to) => `${from} → ${to}`)
+    );
+    assert.deepEqual(unused, [], "rows that name a folder no import needs");
+  });
+
+  await t.step("no loose module at the root of lib/", () => {
+    const loose = [...Deno.readDirSync(`${ROOT}lib`)]
+      .filter((entry) => entry.isFile)
+      .map((entry) => entry.name);
+    assert.deepEqual(loose, []);
+  });
+});
