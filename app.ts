@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // The passport's pages: the same check, then the browser's session on the
   // context (a route that needs one refuses without it).
   const readTourist = async () =>
-    (await import("./lib/oauth/tourist_session.ts")).readTouristSession(deps);
+    (await import("./lib/oauth/mod.ts")).readTouristSession(deps);
   const touristPages: MountOptions<AppEnv> = {
     use: async () => [refuseCrossSite(config), await readTourist()],
     onError: renderCrossSiteRefusal(deps),

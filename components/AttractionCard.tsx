@@ -1,11 +1,10 @@
-import type { Attraction } from "@/lib/data/tourism_data.ts";
+import type { Attraction } from "@/lib/data/mod.ts";
 import {
   formatMinutes,
   formatMoney,
   getCategoryLabel,
-} from "@/lib/format/format.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
+} from "@/lib/format/mod.ts";
+import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { t } from "@/lib/i18n/catalogue.ts";
-import { getFallbackLang } from "@/lib/data/translations.ts";
+import { t } from "@/lib/i18n/mod.ts";
+import { getFallbackLang } from "@/lib/data/mod.ts";
 
 /**
  * A text of the data set (`localizeData`'s `object[field]`) as a page shows

@@ -1,6 +1,4 @@
-import type { Lang } from "@/lib/i18n/catalogue.ts";
-import { t } from "@/lib/i18n/catalogue.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
+import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 import { Icon } from "./Icon.tsx";
 
 /**

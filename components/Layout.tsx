@@ -1,9 +1,15 @@
 import type { ComponentChildren } from "preact";
-import type { AssetManifest } from "@/lib/pages/assets.ts";
+import type { AssetManifest } from "@/lib/pages/mod.ts";
 import { IslandsOnPage } from "@/components/Island.tsx";
-import { getLangMeta, getLangs, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
+import {
+  getLangMeta,
+  getLangs,
+  type Lang,
+  localizePath,
+  splitLangPath,
+  t,
+  tRich,
+} from "@/lib/i18n/mod.ts";
 import { Fallback } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
 

@@ -1,6 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
+import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 
 /** A link of a breadcrumb trail: a default-language path and what it reads. */
 export interface Crumb {

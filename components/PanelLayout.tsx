@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import type { StaffMember } from "@/lib/types/staff.ts";
+import type { StaffMember } from "@/lib/types/mod.ts";
 
 /** A section of the staff console, to mark the current one in its menu. */
 export type PanelSection =

@@ -6,18 +6,23 @@ import {
 } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { Breadcrumbs, OnThisPage } from "@/components/PageNav.tsx";
-import type { PrivacyContact } from "@/lib/data/tourism_data.ts";
-import { formatDate } from "@/lib/format/format.ts";
-import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { type RichValues, tRich } from "@/lib/i18n/rich.ts";
+import type { PrivacyContact } from "@/lib/data/mod.ts";
+import { formatDate } from "@/lib/format/mod.ts";
+import {
+  DEFAULT_LANG,
+  type Lang,
+  localizePath,
+  type RichValues,
+  t,
+  tRich,
+} from "@/lib/i18n/mod.ts";
 import {
   describeAppliesTo,
   describeRetention,
   getRecordText,
   type PersonalRecord,
   type RecordStore,
-} from "@/lib/personal_data/retention.ts";
+} from "@/lib/personal_data/mod.ts";
 
 /** What the privacy notice shows: the data set's contact, the record table and where data goes. */
 export interface PrivacyNoticeProps {

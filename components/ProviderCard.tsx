@@ -1,16 +1,13 @@
-import type { Provider } from "@/lib/data/tourism_data.ts";
-import { formatDistance } from "@/lib/format/format.ts";
-import { getFallbackLang } from "@/lib/data/translations.ts";
-import { getMapsUrl } from "@/lib/geo/geo.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
+import { getFallbackLang, type Provider } from "@/lib/data/mod.ts";
+import { formatDistance } from "@/lib/format/mod.ts";
+import { getMapsUrl } from "@/lib/geo/mod.ts";
+import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
 import {
   type DirectoryEntry,
   formatWebsite,
   getTelUrl,
   getWhatsAppUrl,
-} from "@/lib/services/directory.ts";
+} from "@/lib/services/mod.ts";
 import { DataText, Fallback } from "./DataText.tsx";
 import { BrandIcon, Icon } from "./Icon.tsx";
 

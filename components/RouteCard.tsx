@@ -1,7 +1,6 @@
-import type { TourismData } from "@/lib/data/tourism_data.ts";
-import { formatDistance, formatHours } from "@/lib/format/format.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
+import type { TourismData } from "@/lib/data/mod.ts";
+import { formatDistance, formatHours } from "@/lib/format/mod.ts";
+import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
 

@@ -1,7 +1,7 @@
 import type { NotFoundHandler } from "hono";
 import type { AppDeps } from "@/deps.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
-import { isApiPath } from "@/lib/http/security_headers.ts";
+import { isApiPath } from "@/lib/http/mod.ts";
 import { renderNotFoundPage } from "./_app.tsx";
 
 /**

@@ -7,21 +7,34 @@ import { ErrorPage } from "@/components/ErrorPage.tsx";
 import { Island } from "@/components/Island.tsx";
 import { Layout, type PageHead, type SiteInfo } from "@/components/Layout.tsx";
 import ChatWidget from "@/islands/ChatWidget.tsx";
-import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import {
+  getFallbackLang,
+  type LoadedData,
+  localizeData,
+} from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
-import { getAssets } from "@/lib/pages/assets.ts";
-import { PAGE_SECURITY_HEADERS } from "@/lib/http/security_headers.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { getPageCardPath } from "@/lib/og/card_url.ts";
-import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
-import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
-import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
-import { redactPath } from "@/lib/http/secret_urls.ts";
-import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
+import {
+  type AppEnv,
+  getLang,
+  getPublicOrigin,
+  PAGE_SECURITY_HEADERS,
+  redactPath,
+} from "@/lib/http/mod.ts";
+import { getAssets } from "@/lib/pages/mod.ts";
+import {
+  describePageCard,
+  getPageCard,
+  getPageCardPath,
+} from "@/lib/og/mod.ts";
+import {
+  DEFAULT_LANG,
+  getIslandMessages,
+  type Lang,
+  localizePath,
+  splitLangPath,
+  t,
+} from "@/lib/i18n/mod.ts";
 
 /** The municipality as every page shows it, from the data set in force, in `lang`. */
 export function getSiteInfo(

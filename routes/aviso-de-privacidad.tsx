@@ -1,11 +1,10 @@
 import { PrivacyNotice } from "@/components/PrivacyNotice.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
-import { listPersonalRecords } from "@/lib/personal_data/retention.ts";
+import { localizeData } from "@/lib/data/mod.ts";
+import { localizePath, t } from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { listPersonalRecords } from "@/lib/personal_data/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /**

@@ -1,30 +1,34 @@
 import type { ComponentChildren } from "preact";
-import { BADGES, getBadgeName } from "@/lib/badges/badges.ts";
+import { BADGES, getBadgeName } from "@/lib/badges/mod.ts";
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { DataText, Fallback } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import TicketForm from "@/islands/TicketForm.tsx";
-import type { TourismData } from "@/lib/data/tourism_data.ts";
+import {
+  getFallbackLang,
+  localizeData,
+  type TourismData,
+} from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
 import {
   formatDateRange,
   formatDistance,
   formatHours,
   formatMoney,
-} from "@/lib/format/format.ts";
+} from "@/lib/format/mod.ts";
 import { Island } from "@/components/Island.tsx";
-import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
-import { getLangMeta, type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
 import {
-  getUpcomingEvents,
-  type UpcomingEvent,
-} from "@/lib/events/upcoming.ts";
+  getIslandMessages,
+  getLangMeta,
+  type Lang,
+  localizePath,
+  t,
+  tRich,
+} from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
 import { createPageRouter, renderPage } from "./_app.tsx";
 
 /** How many attractions the home page features before "see all". */

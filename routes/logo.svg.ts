@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { PAGE_SECURITY_HEADERS } from "@/lib/http/security_headers.ts";
+import { PAGE_SECURITY_HEADERS } from "@/lib/http/mod.ts";
 
 /**
  * `/logo.svg`: the municipality's logo from the data set, served as an image

@@ -1,19 +1,18 @@
 import type { AppDeps } from "@/deps.ts";
-import { getShareCodeOfUser, getTicket } from "@/lib/db/tickets.ts";
-import type { Session } from "@/lib/db/sessions.ts";
-import { findTourist } from "@/lib/oauth/tourist_session.ts";
-import { formatDate } from "@/lib/format/format.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
+import { getShareCodeOfUser, getTicket, type Session } from "@/lib/db/mod.ts";
+import { findTourist } from "@/lib/oauth/mod.ts";
+import { formatDate } from "@/lib/format/mod.ts";
+import { localizeData } from "@/lib/data/mod.ts";
+import {
+  getIslandMessages,
+  type Lang,
+  localizePath,
+  t,
+} from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
 import { Island } from "@/components/Island.tsx";
 import { createPageRouter, renderPage } from "./_app.tsx";
-import {
-  getEmptyRoute,
-  getTouristRoute,
-} from "@/lib/passport/tourist_route.ts";
+import { getEmptyRoute, getTouristRoute } from "@/lib/passport/mod.ts";
 import Passport from "@/islands/Passport.tsx";
 import PassportTicket from "@/islands/PassportTicket.tsx";
 

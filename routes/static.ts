@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { serveStaticFiles } from "@/lib/pages/static_files.ts";
+import { serveStaticFiles } from "@/lib/pages/mod.ts";
 
 /** `/static/*`: the files in `static/`, including the build in `static/build/`. */
 export default function staticFiles() {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { renderThemeCss } from "@/lib/branding/theme_css.ts";
+import { renderThemeCss } from "@/lib/branding/mod.ts";
 
 /**
  * `/theme.css`: the data set's branding colours as CSS variables. A separate

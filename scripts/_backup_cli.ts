@@ -1,7 +1,7 @@
 /** Shared by scripts/backup.ts and scripts/restore.ts. */
 import { parseArgs } from "node:util";
 import { BackupError } from "@/lib/backup/mod.ts";
-import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
+import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/mod.ts";
 
 /** `1.2 MB`, `34 KB`, `512 B`. */
 export function formatBytes(bytes: number): string {

@@ -23,13 +23,13 @@ import {
   BUILD_DIR,
   MANIFEST_PATH,
   STATIC_DIR,
-} from "@/lib/pages/assets.ts";
+} from "@/lib/pages/mod.ts";
 
 import {
   DataError,
   DEFAULT_DATA_PATH,
   ensureCheckedData,
-} from "@/lib/data/tourism_data.ts";
+} from "@/lib/data/mod.ts";
 
 /** The repository (this file is scripts/build.ts). */
 const ROOT = import.meta.dirname!.slice(0, -"/scripts".length);

@@ -13,17 +13,16 @@ import {
   applyEnvFile,
   ConfigError,
   DEFAULT_KV_PATH,
-} from "@/lib/config/config.ts";
-import { DataError, loadTourismData } from "@/lib/data/tourism_data.ts";
-import { describeKvPath } from "@/lib/db/kv.ts";
-import { listCurrentGuideCodes } from "@/lib/passport/guide_codes.ts";
+} from "@/lib/config/mod.ts";
+import { DataError, loadTourismData, localizeData } from "@/lib/data/mod.ts";
+import { describeKvPath } from "@/lib/db/mod.ts";
+import { listCurrentGuideCodes } from "@/lib/passport/mod.ts";
 import {
   getPosterSecondLang,
   indexHtml,
   posterSvg,
   posterUrl,
-} from "@/lib/posters/poster.ts";
-import { localizeData } from "@/lib/data/translations.ts";
+} from "@/lib/posters/mod.ts";
 
 export {
   escapeXml,
@@ -31,7 +30,7 @@ export {
   type PosterInput,
   posterSvg,
   posterUrl,
-} from "@/lib/posters/poster.ts";
+} from "@/lib/posters/mod.ts";
 
 /** The origin posters link to, or an error line to print. */
 function resolveBaseUrl(

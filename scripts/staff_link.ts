@@ -11,11 +11,15 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
-import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
-import { removeStaffMemberSessions } from "@/lib/db/staff_sessions.ts";
+import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/mod.ts";
+import {
+  KvStartError,
+  moveLegacyKvFile,
+  openKv,
+  removeStaffMemberSessions,
+} from "@/lib/db/mod.ts";
 import { createStaffSignInLink } from "@/lib/staff/mod.ts";
-import { STAFF_ROLES, type StaffRole } from "@/lib/types/staff.ts";
+import { STAFF_ROLES, type StaffRole } from "@/lib/types/mod.ts";
 
 const USAGE =
   "Usage: deno task staff-link <email> [--role admin|viewer] [--base-url https://turismo.example.gob.mx]\n       deno task staff-link <email> --revoke";

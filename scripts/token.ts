@@ -8,10 +8,14 @@ import { parseArgs } from "node:util";
 import {
   MAX_OWN_TOKEN_LIFETIME_SECONDS,
   signOwnToken,
-} from "@/lib/auth/tokens.ts";
-import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/config.ts";
-import { KvStartError, moveLegacyKvFile, openKv } from "@/lib/db/kv.ts";
-import { getOrCreateSigningSecret } from "@/lib/db/secrets.ts";
+} from "@/lib/auth/mod.ts";
+import { applyEnvFile, ConfigError, parseConfig } from "@/lib/config/mod.ts";
+import {
+  getOrCreateSigningSecret,
+  KvStartError,
+  moveLegacyKvFile,
+  openKv,
+} from "@/lib/db/mod.ts";
 
 const MAX_HOURS = MAX_OWN_TOKEN_LIFETIME_SECONDS / 3600;
 

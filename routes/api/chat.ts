@@ -1,24 +1,31 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { completeChat, streamChat } from "@/lib/chat/model.ts";
-import { chatLanguage } from "@/lib/chat/chat_lang.ts";
-import { getReplyLang } from "@/lib/chat/question_lang.ts";
-import { getApiLang } from "@/lib/http/api_lang.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { getLangs } from "@/lib/i18n/catalogue.ts";
-import { parseChatInput } from "@/lib/chat/input.ts";
-import { buildChatMessages, buildRequestContext } from "@/lib/chat/prompt.ts";
-import { limitChatRate } from "@/lib/limits/chat_limit.ts";
-import { countChatOutcomes } from "@/lib/chat/outcomes.ts";
-import { respondWithEventStream, wantsEventStream } from "@/lib/chat/stream.ts";
 import {
+  buildChatMessages,
+  buildRequestContext,
+  chatLanguage,
+  completeChat,
+  countChatOutcomes,
+  getReplyLang,
   noteUnansweredQuestion,
+  parseChatInput,
+  respondWithEventStream,
+  streamChat,
   stripNoDataMarker,
   stripNoDataMarkerFromStream,
-} from "@/lib/chat/unanswered.ts";
+  wantsEventStream,
+} from "@/lib/chat/mod.ts";
+import {
+  createRouter,
+  errorResponses,
+  getApiLang,
+  SECURITY,
+  TAGS,
+} from "@/lib/http/mod.ts";
+import { localizeData } from "@/lib/data/mod.ts";
+import { getLangs } from "@/lib/i18n/mod.ts";
+import { limitChatRate } from "@/lib/limits/mod.ts";
 import type { AppDeps } from "@/deps.ts";
 import { apiMessage, ServiceUnavailableError } from "@/lib/errors/mod.ts";
-import { createRouter } from "@/lib/http/router.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 
 // Lenient on purpose (docs/API.md, chat): bad history entries and a bad
 // location are dropped, not refused, so they are documented, not validated.

@@ -1,16 +1,22 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import { getClientIp } from "@/lib/http/client_ip.ts";
+import {
+  createRouter,
+  errorResponses,
+  getClientIp,
+  SECURITY,
+  TAGS,
+} from "@/lib/http/mod.ts";
 import { apiMessage, UnauthorizedError } from "@/lib/errors/mod.ts";
-import { createRouter } from "@/lib/http/router.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { writeSessionCookie } from "@/lib/oauth/cookies.ts";
-import { issueSessionToken } from "@/lib/oauth/sign_in.ts";
-import { findTourist } from "@/lib/oauth/tourist_session.ts";
+import {
+  findTourist,
+  issueSessionToken,
+  writeSessionCookie,
+} from "@/lib/oauth/mod.ts";
 import {
   GUEST_PASSPORT_TTL_MS,
   openGuestPassport,
-} from "@/lib/passport/guest.ts";
+} from "@/lib/passport/mod.ts";
 
 const SessionTokenRequest = z.object({
   guest: z.boolean().optional().openapi({

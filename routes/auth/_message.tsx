@@ -7,11 +7,10 @@ import { renderPage } from "@/routes/_app.tsx";
 import {
   OidcSignInError,
   OidcUnavailableError,
-} from "@/lib/oauth/oidc_client.ts";
-import { SignInNotConfiguredError } from "@/lib/oauth/sign_in.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath, splitLangPath } from "@/lib/i18n/paths.ts";
+  SignInNotConfiguredError,
+} from "@/lib/oauth/mod.ts";
+import { type Lang, localizePath, splitLangPath, t } from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
 
 /** A message of the sign-in pages (`locales/<lang>/page_auth.json`). */
 export function tAuth(lang: Lang, key: string): string {

@@ -1,16 +1,17 @@
 import type { AppDeps } from "@/deps.ts";
 import {
   clearSignInStateCookie,
+  finishSignIn,
   readSessionCookie,
   readSignInStateCookie,
+  SESSION_TTL_MS,
   writeSessionCookie,
-} from "@/lib/oauth/cookies.ts";
+} from "@/lib/oauth/mod.ts";
 import {
   renderAuthMessage,
   renderContinuePage,
   renderSignInError,
 } from "./_message.tsx";
-import { finishSignIn, SESSION_TTL_MS } from "@/lib/oauth/sign_in.ts";
 import {
   PANEL_HOME,
   signInStaffIdentity,

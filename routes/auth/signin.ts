@@ -1,7 +1,10 @@
 import type { AppDeps } from "@/deps.ts";
-import { writeSignInStateCookie } from "@/lib/oauth/cookies.ts";
+import {
+  FLOW_TTL_MS,
+  startSignIn,
+  writeSignInStateCookie,
+} from "@/lib/oauth/mod.ts";
 import { renderSignInError } from "./_message.tsx";
-import { FLOW_TTL_MS, startSignIn } from "@/lib/oauth/sign_in.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /** `GET /auth/signin?next=/path`: sends the browser to the identity provider. */

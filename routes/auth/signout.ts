@@ -1,9 +1,12 @@
 import type { AppDeps } from "@/deps.ts";
-import { clearSessionCookie, readSessionCookie } from "@/lib/oauth/cookies.ts";
+import {
+  clearSessionCookie,
+  readSessionCookie,
+  signOut,
+} from "@/lib/oauth/mod.ts";
 import { renderAuthMessage, tAuth } from "./_message.tsx";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { signOut } from "@/lib/oauth/sign_in.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { localizePath } from "@/lib/i18n/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /**

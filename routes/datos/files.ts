@@ -1,13 +1,12 @@
 import type { Context } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter } from "@/lib/http/router.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { createRouter, getPublicOrigin } from "@/lib/http/mod.ts";
 import {
   buildDailyVisitsCsv,
   buildDataPackage,
   buildMonthlyRatingsCsv,
   OPEN_DATA_FILES,
-} from "@/lib/open_data/open_data.ts";
+} from "@/lib/open_data/mod.ts";
 
 /** Harvesters poll; the visits change once a day, the ratings as given. */
 const OPEN_DATA_HEADERS = {

@@ -4,15 +4,13 @@ import {
   getOpenDataUpdatedAt,
   MIN_PEOPLE,
   OPEN_DATA_FILES,
-} from "@/lib/open_data/open_data.ts";
-import type { OpenDataLicense } from "@/lib/config/licenses.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { formatDate } from "@/lib/format/format.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+} from "@/lib/open_data/mod.ts";
+import type { OpenDataLicense } from "@/lib/config/mod.ts";
+import { localizeData } from "@/lib/data/mod.ts";
+import { formatDate } from "@/lib/format/mod.ts";
+import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /** The files' columns, as their header rows name them (Spanish: open data is for machines). */

@@ -3,26 +3,24 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
-import { readForm } from "@/lib/http/form_body.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { clearSessionCookie } from "@/lib/oauth/cookies.ts";
-import { getTourist, requireTourist } from "@/lib/oauth/tourist_session.ts";
-import { changeRouteName } from "@/lib/personal_data/correct.ts";
+import { getLang, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import {
+  clearSessionCookie,
+  getTourist,
+  requireTourist,
+} from "@/lib/oauth/mod.ts";
+import {
+  changeRouteName,
+  createExportDownload,
+  exportPersonalData,
   getErasureStatus,
   requestErasure,
   runErasure,
-} from "@/lib/personal_data/erase.ts";
-import {
-  createExportDownload,
-  exportPersonalData,
-} from "@/lib/personal_data/export.ts";
-import { ticketNameSchema } from "@/lib/tickets/name.ts";
+} from "@/lib/personal_data/mod.ts";
+import { ticketNameSchema } from "@/lib/tickets/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 import { tPassport } from "@/routes/mi-pasaporte.tsx";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
+import { localizePath, tRich } from "@/lib/i18n/mod.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

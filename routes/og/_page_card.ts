@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { AppDeps } from "@/deps.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
-import type { PageCardId } from "@/lib/og/card_url.ts";
-import type { PageCardImage } from "@/lib/og/share_cards.ts";
+import type { PageCardId, PageCardImage } from "@/lib/og/mod.ts";
 
 /**
  * A page card whose URL carries the current `v` (data set and design

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
+import { type AppEnv, getLang } from "@/lib/http/mod.ts";
 import { servePageCard } from "./_page_card.ts";
 
 /**

@@ -4,7 +4,7 @@ import type { ComponentChildren } from "preact";
 import { PanelLayout, type PanelSection } from "@/components/PanelLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
 import { getStaff } from "@/lib/staff/mod.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
+import type { AppEnv } from "@/lib/http/mod.ts";
 import { renderPage } from "@/routes/_app.tsx";
 
 /**

@@ -1,6 +1,6 @@
 import type { AppDeps } from "@/deps.ts";
-import { listStaffActions, type StaffAction } from "@/lib/db/audit.ts";
-import { formatDateTime } from "@/lib/format/format.ts";
+import { listStaffActions, type StaffAction } from "@/lib/db/mod.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
 import { requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";

@@ -1,11 +1,9 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
-import { formatDateTime } from "@/lib/format/format.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
 import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
-import { readForm } from "@/lib/http/form_body.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
+import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import {
   type CurrentGuideCode,
   DEFAULT_GRACE_DAYS,
@@ -15,8 +13,8 @@ import {
   listGuideCodeClashes,
   parseReplacementForm,
   replaceGuideCode,
-} from "@/lib/passport/guide_codes.ts";
-import { attractionPosterSvg } from "@/lib/posters/poster.ts";
+} from "@/lib/passport/mod.ts";
+import { attractionPosterSvg } from "@/lib/posters/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";

@@ -1,12 +1,12 @@
 import type { AppDeps } from "@/deps.ts";
-import { recordStaffAction } from "@/lib/db/audit.ts";
+import { recordStaffAction } from "@/lib/db/mod.ts";
 import {
   buildDailyVisitsCsv,
   buildMonthlyRatingsCsv,
   MIN_PEOPLE,
   OPEN_DATA_FILES,
   streamRatingsWithNotesCsv,
-} from "@/lib/open_data/open_data.ts";
+} from "@/lib/open_data/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { csvResponse } from "@/routes/datos/files.ts";

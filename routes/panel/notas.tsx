@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
-import { listNotesForModeration, moderateNote } from "@/lib/db/moderation.ts";
-import { formatDateTime } from "@/lib/format/format.ts";
+import type { AppEnv } from "@/lib/http/mod.ts";
+import { listNotesForModeration, moderateNote } from "@/lib/db/mod.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";

@@ -3,9 +3,9 @@ import {
   listQuestionGroups,
   type QuestionGroup,
   resolveQuestionGroup,
-} from "@/lib/db/unanswered_questions.ts";
-import { formatDateTime } from "@/lib/format/format.ts";
-import { readForm } from "@/lib/http/form_body.ts";
+} from "@/lib/db/mod.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
+import { readForm } from "@/lib/http/mod.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";

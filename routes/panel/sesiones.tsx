@@ -5,11 +5,10 @@ import {
   listStaffSessions,
   STAFF_IDLE_MS,
   STAFF_MAX_AGE_MS,
-} from "@/lib/db/staff_sessions.ts";
-import { formatDateTime } from "@/lib/format/format.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { negotiateLang } from "@/lib/i18n/negotiate.ts";
+} from "@/lib/db/mod.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
+import type { AppEnv } from "@/lib/http/mod.ts";
+import { type Lang, negotiateLang, t } from "@/lib/i18n/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";

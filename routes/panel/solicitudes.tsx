@@ -1,28 +1,24 @@
 import type { Context } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import type { AppEnv } from "@/lib/http/router.ts";
-import { recordStaffAction } from "@/lib/db/audit.ts";
-import { isPersonalIndexBackfilled } from "@/lib/db/personal_indexes.ts";
+import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import {
   getTicket,
   hashShareCode,
+  isPersonalIndexBackfilled,
   listShareCodesByEmail,
-} from "@/lib/db/tickets.ts";
-import { formatDate } from "@/lib/format/format.ts";
-import { readForm } from "@/lib/http/form_body.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import {
-  getErasureStatus,
-  requestErasure,
-  runErasure,
-} from "@/lib/personal_data/erase.ts";
+  recordStaffAction,
+} from "@/lib/db/mod.ts";
+import { formatDate } from "@/lib/format/mod.ts";
 import {
   createExportDownload,
   exportPersonalData,
+  getErasureStatus,
+  requestErasure,
+  runErasure,
   summarizeExport,
-} from "@/lib/personal_data/export.ts";
+} from "@/lib/personal_data/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
-import { isShareCode } from "@/lib/tickets/share_code.ts";
+import { isShareCode } from "@/lib/tickets/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderPanelPage } from "./_page.tsx";
 

@@ -1,23 +1,21 @@
 import { Icon } from "@/components/Icon.tsx";
 import { Stars } from "@/components/Stars.tsx";
 import ShareButtons from "@/islands/ShareButtons.tsx";
-import { getBadgeDefinitions, getBadgeName } from "@/lib/badges/badges.ts";
-import type { LoadedData } from "@/lib/data/tourism_data.ts";
-import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
+import { getBadgeDefinitions, getBadgeName } from "@/lib/badges/mod.ts";
+import { type LoadedData, localizeData } from "@/lib/data/mod.ts";
+import { getTicketEntry, type Ticket } from "@/lib/db/mod.ts";
 import type { AppDeps } from "@/deps.ts";
-import { formatDate } from "@/lib/format/format.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { Island } from "@/components/Island.tsx";
+import { formatDate } from "@/lib/format/mod.ts";
 import {
-  pageTags,
-  ROUTE_PAGE_TTL_MS,
-  servePage,
-} from "@/lib/pages/page_cache.ts";
+  getIslandMessages,
+  type Lang,
+  localizePath,
+  t,
+  tRich,
+} from "@/lib/i18n/mod.ts";
+import { getLang, getPublicOrigin } from "@/lib/http/mod.ts";
+import { Island } from "@/components/Island.tsx";
+import { pageTags, ROUTE_PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import {
   createPageRouter,
   getPageTitle,
@@ -28,10 +26,9 @@ import {
   getEmptyRoute,
   getTouristRoute,
   type TouristRoute,
-} from "@/lib/passport/tourist_route.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { getShareCardPath } from "@/lib/og/card_url.ts";
-import { isShareCode } from "@/lib/tickets/share_code.ts";
+} from "@/lib/passport/mod.ts";
+import { getShareCardPath } from "@/lib/og/mod.ts";
+import { isShareCode } from "@/lib/tickets/mod.ts";
 
 /** `/ruta/<code>`: a visitor's route, the page their ticket and shares link to. */
 export default function touristRoute(deps: AppDeps) {

@@ -1,6 +1,9 @@
 import type { AppDeps } from "@/deps.ts";
-import { writeSignInStateCookie } from "@/lib/oauth/cookies.ts";
-import { FLOW_TTL_MS, startSignIn } from "@/lib/oauth/sign_in.ts";
+import {
+  FLOW_TTL_MS,
+  startSignIn,
+  writeSignInStateCookie,
+} from "@/lib/oauth/mod.ts";
 import { PANEL_HOME } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderSignInError } from "@/routes/auth/_message.tsx";

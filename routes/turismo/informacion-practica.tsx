@@ -7,18 +7,12 @@ import {
 import { Icon } from "@/components/Icon.tsx";
 import { Breadcrumbs, OnThisPage } from "@/components/PageNav.tsx";
 import type { AppDeps } from "@/deps.ts";
-import type { TourismData } from "@/lib/data/tourism_data.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { formatDistance, formatHours } from "@/lib/format/format.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
-import {
-  getPracticalInfo,
-  type PracticalInfo,
-} from "@/lib/services/practical_info.ts";
+import { localizeData, type TourismData } from "@/lib/data/mod.ts";
+import { formatDistance, formatHours } from "@/lib/format/mod.ts";
+import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { getPracticalInfo, type PracticalInfo } from "@/lib/services/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /** The page's sections, for its table of contents: id and message key. */

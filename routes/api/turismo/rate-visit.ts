@@ -1,10 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { TokenVerifier } from "@/lib/auth/mod.ts";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter } from "@/lib/http/router.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { assertSelf, requireUser } from "@/lib/http/user.ts";
-import { rateVerifiedVisit } from "@/lib/passport/rate_visit.ts";
+import {
+  assertSelf,
+  createRouter,
+  errorResponses,
+  requireUser,
+  SECURITY,
+  TAGS,
+} from "@/lib/http/mod.ts";
+import { rateVerifiedVisit } from "@/lib/passport/mod.ts";
 
 const RateVisitRequest = z.object({
   userId: z.guid().openapi({ description: "The token's user" }),

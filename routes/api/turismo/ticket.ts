@@ -1,18 +1,22 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import { getClientIp } from "@/lib/http/client_ip.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { shareCodeSchema } from "@/lib/tickets/share_code.ts";
-import { ticketNameSchema } from "@/lib/tickets/name.ts";
-import { createRouter, ErrorBody } from "@/lib/http/router.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { optionalUser } from "@/lib/http/user.ts";
+import {
+  createRouter,
+  ErrorBody,
+  errorResponses,
+  getClientIp,
+  getPublicOrigin,
+  optionalUser,
+  SECURITY,
+  TAGS,
+} from "@/lib/http/mod.ts";
 import {
   createTicket,
   parseIdempotencyKey,
-} from "@/lib/tickets/create_ticket.ts";
-import { getLangs, type Lang } from "@/lib/i18n/catalogue.ts";
-import { negotiateLang } from "@/lib/i18n/negotiate.ts";
+  shareCodeSchema,
+  ticketNameSchema,
+} from "@/lib/tickets/mod.ts";
+import { getLangs, type Lang, negotiateLang } from "@/lib/i18n/mod.ts";
 
 const TicketRequest = z.object({
   name: ticketNameSchema,

@@ -1,20 +1,23 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { getPublicOrigin } from "@/lib/http/origin.ts";
-import { createRouter } from "@/lib/http/router.ts";
-import { assertSelf, requireUser } from "@/lib/http/user.ts";
-import { changeRouteName } from "@/lib/personal_data/correct.ts";
 import {
+  assertSelf,
+  createRouter,
+  errorResponses,
+  getPublicOrigin,
+  requireUser,
+  SECURITY,
+  TAGS,
+} from "@/lib/http/mod.ts";
+import {
+  changeRouteName,
+  exportPersonalData,
   getErasureStatus,
+  getExportFileName,
   requestErasure,
   runErasure,
-} from "@/lib/personal_data/erase.ts";
-import {
-  exportPersonalData,
-  getExportFileName,
-} from "@/lib/personal_data/export.ts";
-import { ticketNameSchema } from "@/lib/tickets/name.ts";
+} from "@/lib/personal_data/mod.ts";
+import { ticketNameSchema } from "@/lib/tickets/mod.ts";
 
 const UserParams = z.object({
   userId: z.guid().openapi({

@@ -1,11 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { TokenVerifier } from "@/lib/auth/mod.ts";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter, ErrorBody } from "@/lib/http/router.ts";
-import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { assertSelf, requireUser } from "@/lib/http/user.ts";
-import { verifyVisit } from "@/lib/passport/verify_visit.ts";
-import { getClientIp } from "@/lib/http/client_ip.ts";
+import {
+  assertSelf,
+  createRouter,
+  ErrorBody,
+  errorResponses,
+  getClientIp,
+  requireUser,
+  SECURITY,
+  TAGS,
+} from "@/lib/http/mod.ts";
+import { verifyVisit } from "@/lib/passport/mod.ts";
 
 const VerifyVisitRequest = z.object({
   code: z.string().max(64).openapi({

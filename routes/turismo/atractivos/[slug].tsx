@@ -5,9 +5,13 @@ import { Breadcrumbs } from "@/components/PageNav.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import { Stars } from "@/components/Stars.tsx";
 import { DataText } from "@/components/DataText.tsx";
-import type { Attraction, TourismData } from "@/lib/data/tourism_data.ts";
+import {
+  type Attraction,
+  getFallbackLang,
+  localizeData,
+  type TourismData,
+} from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
-import { getFallbackLang, localizeData } from "@/lib/data/translations.ts";
 import {
   formatDateRange,
   formatDistance,
@@ -16,13 +20,16 @@ import {
   formatMonth,
   formatRating,
   getCategoryLabel,
-} from "@/lib/format/format.ts";
-import { type Lang, t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/page_cache.ts";
+} from "@/lib/format/mod.ts";
+import {
+  getIslandMessages,
+  type Lang,
+  localizePath,
+  t,
+  tRich,
+} from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/mod.ts";
 import {
   createPageRouter,
   getPageTitle,
@@ -33,16 +40,16 @@ import {
   type AttractionFigures,
   getAttractionFigures,
   MIN_PEOPLE,
-} from "@/lib/open_data/open_data.ts";
-import { getPageCardPath } from "@/lib/og/card_url.ts";
-import { describePageCard, getPageCard } from "@/lib/og/page_cards.ts";
-import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/geo.ts";
+} from "@/lib/open_data/mod.ts";
+import {
+  describePageCard,
+  getPageCard,
+  getPageCardPath,
+} from "@/lib/og/mod.ts";
+import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/mod.ts";
 import { Island } from "@/components/Island.tsx";
 import CheckIn from "@/islands/CheckIn.tsx";
-import {
-  getUpcomingEvents,
-  type UpcomingEvent,
-} from "@/lib/events/upcoming.ts";
+import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {

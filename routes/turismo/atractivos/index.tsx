@@ -1,13 +1,11 @@
 import { AttractionCard } from "@/components/AttractionCard.tsx";
 import { Breadcrumbs } from "@/components/PageNav.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { ATTRACTION_CATEGORIES } from "@/lib/data/attraction_categories.ts";
-import { getCategoryLabel } from "@/lib/format/format.ts";
-import { t } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import { ATTRACTION_CATEGORIES, localizeData } from "@/lib/data/mod.ts";
+import { getCategoryLabel } from "@/lib/format/mod.ts";
+import { localizePath, t } from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { createPageRouter, getPageTitle, renderPage } from "@/routes/_app.tsx";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */

@@ -9,14 +9,12 @@ import {
   tServices,
 } from "@/components/ProviderCard.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import { formatDistance, formatMoney } from "@/lib/format/format.ts";
-import type { Lang } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
-import { getDirectoryUrl, getProviderPage } from "@/lib/services/directory.ts";
+import { localizeData } from "@/lib/data/mod.ts";
+import { formatDistance, formatMoney } from "@/lib/format/mod.ts";
+import { type Lang, localizePath, tRich } from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { getDirectoryUrl, getProviderPage } from "@/lib/services/mod.ts";
 import {
   createPageRouter,
   renderNotFoundPage,

@@ -3,14 +3,15 @@ import { Breadcrumbs } from "@/components/PageNav.tsx";
 import { ProviderCard, tServices } from "@/components/ProviderCard.tsx";
 import type { AppDeps } from "@/deps.ts";
 import NearMe from "@/islands/NearMe.tsx";
-import type { LatLng } from "@/lib/data/tourism_data.ts";
-import { localizeData } from "@/lib/data/translations.ts";
-import type { Lang } from "@/lib/i18n/catalogue.ts";
-import { getLang } from "@/lib/http/page_lang.ts";
-import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
-import { localizePath } from "@/lib/i18n/paths.ts";
-import { tRich } from "@/lib/i18n/rich.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/page_cache.ts";
+import { type LatLng, localizeData } from "@/lib/data/mod.ts";
+import {
+  getIslandMessages,
+  type Lang,
+  localizePath,
+  tRich,
+} from "@/lib/i18n/mod.ts";
+import { getLang } from "@/lib/http/mod.ts";
+import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import {
   buildDirectory,
   type Directory,
@@ -18,9 +19,10 @@ import {
   getDirectoryUrl,
   parseNear,
   parseProviderType,
-} from "@/lib/services/directory.ts";
+  PROVIDER_TYPES,
+  type ProviderType,
+} from "@/lib/services/mod.ts";
 import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
-import { PROVIDER_TYPES, type ProviderType } from "@/lib/services/order.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /**
