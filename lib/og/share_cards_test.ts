@@ -21,7 +21,7 @@ const data = new DataStore(
 /**
  * A render pool that counts renders and answers `size` bytes per card, or
  * fails as told, after 20 ms (a worker takes that long; waiters join it). The real pool is tested in
- * pool_test.ts and through the app in tests/og_test.ts.
+ * pool_test.ts and through the app in tests/api/og_route_card_test.ts.
  */
 function createCountingPool(size = 10) {
   const pool = {
