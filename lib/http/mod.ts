@@ -1,20 +1,22 @@
 /**
- * The HTTP plumbing routes share: the router and its `AppEnv`, the OpenAPI
- * pieces every operation names, the page's and the answer's language, the
- * public origin, form bodies, the tourist's token, the client's address, the
- * security headers and the secret addresses' redaction. app.ts's middleware (on
- * the start path) imports its modules directly. Routes, components and scripts
- * import this entry, never the folder's insides.
+ * The HTTP plumbing routes share: the app's context type (`AppEnv`), the
+ * page's and the answer's language, the public origin, form bodies, the
+ * tourist's token, the client's address, the security headers and the secret
+ * addresses' redaction. Routes, components and scripts import this entry,
+ * never the folder's insides, with two exceptions on purpose: the API's
+ * OpenAPI router (`router.ts`'s `createRouter`) and shared pieces
+ * (`openapi.ts`) load `@hono/zod-openapi`, so the API routes import them by
+ * name and a page never loads it; and app.ts's middleware, on the start path,
+ * imports its modules directly, so a start loads no entry.
  *
  * @module
  */
 export { getApiLang } from "./api_lang.ts";
 export { getClientIp } from "./client_ip.ts";
 export { readForm } from "./form_body.ts";
-export { errorResponses, SECURITY, TAGS } from "./openapi.ts";
 export { getPublicOrigin } from "./origin.ts";
 export { getLang } from "./page_lang.ts";
-export { type AppEnv, createRouter, ErrorBody } from "./router.ts";
+export type { AppEnv } from "./router.ts";
 export { redactPath } from "./secret_urls.ts";
 export { isApiPath, PAGE_SECURITY_HEADERS } from "./security_headers.ts";
 export { assertSelf, optionalUser, requireUser } from "./user.ts";

@@ -14,13 +14,9 @@ import {
   stripNoDataMarkerFromStream,
   wantsEventStream,
 } from "@/lib/chat/mod.ts";
-import {
-  createRouter,
-  errorResponses,
-  getApiLang,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { getApiLang } from "@/lib/http/mod.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { localizeData } from "@/lib/data/mod.ts";
 import { getLangs } from "@/lib/i18n/mod.ts";
 import { limitChatRate } from "@/lib/limits/mod.ts";

@@ -1,12 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import {
-  createRouter,
-  errorResponses,
-  getClientIp,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { getClientIp } from "@/lib/http/mod.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { apiMessage, UnauthorizedError } from "@/lib/errors/mod.ts";
 import {
   findTourist,

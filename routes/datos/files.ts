@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { createRouter, getPublicOrigin } from "@/lib/http/mod.ts";
+import { getPublicOrigin } from "@/lib/http/mod.ts";
+import { createRouter } from "@/lib/http/router.ts";
 import {
   buildDailyVisitsCsv,
   buildDataPackage,

@@ -1,14 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "@/lib/auth/mod.ts";
 import type { AppDeps } from "@/deps.ts";
-import {
-  assertSelf,
-  createRouter,
-  errorResponses,
-  requireUser,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { assertSelf, requireUser } from "@/lib/http/mod.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { rateVerifiedVisit } from "@/lib/passport/mod.ts";
 
 const RateVisitRequest = z.object({

@@ -1,15 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import {
-  createRouter,
-  ErrorBody,
-  errorResponses,
-  getClientIp,
-  getPublicOrigin,
-  optionalUser,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { getClientIp, getPublicOrigin, optionalUser } from "@/lib/http/mod.ts";
+import { createRouter, ErrorBody } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import {
   createTicket,
   parseIdempotencyKey,

@@ -1,14 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import {
-  assertSelf,
-  createRouter,
-  errorResponses,
-  getPublicOrigin,
-  requireUser,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { assertSelf, getPublicOrigin, requireUser } from "@/lib/http/mod.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import {
   changeRouteName,
   exportPersonalData,

@@ -1,16 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TokenVerifier } from "@/lib/auth/mod.ts";
 import type { AppDeps } from "@/deps.ts";
-import {
-  assertSelf,
-  createRouter,
-  ErrorBody,
-  errorResponses,
-  getClientIp,
-  requireUser,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { assertSelf, getClientIp, requireUser } from "@/lib/http/mod.ts";
+import { createRouter, ErrorBody } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { verifyVisit } from "@/lib/passport/mod.ts";
 
 const VerifyVisitRequest = z.object({

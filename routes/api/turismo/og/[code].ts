@@ -1,11 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import {
-  createRouter,
-  errorResponses,
-  SECURITY,
-  TAGS,
-} from "@/lib/http/mod.ts";
+import { createRouter } from "@/lib/http/router.ts";
+import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import type { ShareCardImage } from "@/lib/og/mod.ts";
 
 const CACHE_CONTROL = "public, max-age=86400, s-maxage=86400";
