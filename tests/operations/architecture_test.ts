@@ -286,6 +286,36 @@ Deno.test("architecture", async (t) => {
     assert.deepEqual(unused, [], "rows that name a folder no import needs");
   });
 
+  await t.step(
+    "routes, components and islands enter a lib/ folder through its mod.ts",
+    () => {
+      // The API's routes build their contract with @hono/zod-openapi, which
+      // the http entry leaves out so that pages never load it. app.ts,
+      // main.ts and deps.ts are the start path: they import only what a
+      // first request needs, file by file.
+      const contract = ["lib/http/router.ts", "lib/http/openapi.ts"];
+      const inside = [...graph].flatMap(([module, imports]) =>
+        /^(routes|components|islands)\//.test(module)
+          ? imports.filter((path) =>
+            /^lib\/[^/]+\//.test(path) && !path.endsWith("/mod.ts") &&
+            !contract.includes(path)
+          ).map((path) => `${module} → ${path}`)
+          : []
+      );
+      assert.deepEqual(inside, [], "import the folder's mod.ts instead");
+    },
+  );
+
+  await t.step("no module imports its own folder's mod.ts", () => {
+    const own = [...graph].flatMap(([module, imports]) =>
+      imports.filter((path) =>
+        path.endsWith("/mod.ts") && path !== module &&
+        getFolder(path) === getFolder(module) && path.startsWith("lib/")
+      ).map((path) => `${module} → ${path}`)
+    );
+    assert.deepEqual(own, []);
+  });
+
   await t.step("no loose module at the root of lib/", () => {
     const loose = [...Deno.readDirSync(`${ROOT}lib`)]
       .filter((entry) => entry.isFile)
