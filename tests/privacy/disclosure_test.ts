@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { keys } from "@/lib/db/keys.ts";
 import { formatMonth } from "@/lib/format/format.ts";
-import { MIN_PEOPLE, publishTotal } from "@/lib/open_data/disclosure.ts";
+import { MIN_PEOPLE } from "@/lib/open_data/disclosure.ts";
 import {
   createTestContext,
   postAsUser,
@@ -382,17 +382,6 @@ Deno.test("disclosure rule: no public figure gives one tourist back", async (t) 
       assert.deepEqual(attack(scene.history), []);
     },
   );
-});
-
-Deno.test("publishTotal: a total stands only if its blanks cannot be given back", () => {
-  assert.equal(publishTotal([6, 2]), null, "one blank is the remainder");
-  assert.equal(publishTotal([6, 1, 1, 1, 1, 1]), null, "five blanks of one");
-  assert.equal(publishTotal([6, 4, 4]), null, "two blanks of four");
-  assert.equal(publishTotal([6, 2, 2]), null, "a remainder of 4 people");
-  assert.equal(publishTotal([5, 2, 3]), 10);
-  assert.equal(publishTotal([5, 6]), 11);
-  assert.equal(publishTotal([2, 2]), null, "under 5 in all");
-  assert.equal(publishTotal([]), null);
 });
 
 Deno.test("GET /datos: the rule is said in each language", async (t) => {
