@@ -302,6 +302,10 @@ export interface KeyFamily {
 
 const KEPT = { kind: "kept" } as const;
 const UNTIL_ERASED = { kind: "until_erased" } as const;
+/** Entries written with `expireIn: ms`. */
+function expiresIn(ms: number): KeyLifetime {
+  return { kind: "expires", ms };
+}
 const SESSION_BOUND_MS = Math.max(
   LIFETIMES.accountSessionMs,
   LIFETIMES.guestSessionMs,
@@ -322,7 +326,7 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   counters: { owner: "lib/db/cms_posts.ts", lifetime: KEPT },
   ticket_claims: {
     owner: "lib/db/tickets.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.ticketClaimMs },
+    lifetime: expiresIn(LIFETIMES.ticketClaimMs),
   },
   tickets_by_user: { owner: "lib/db/tickets.ts", lifetime: UNTIL_ERASED },
   visits: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
@@ -334,28 +338,28 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   chat_requests_by_day: { owner: "lib/limits/chat_daily.ts", lifetime: KEPT },
   rate_limits: {
     owner: "lib/db/rate_limits.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.rateLimitBoundMs },
+    lifetime: expiresIn(LIFETIMES.rateLimitBoundMs),
   },
   sessions: {
     owner: "lib/db/sessions.ts",
-    lifetime: { kind: "expires", ms: SESSION_BOUND_MS },
+    lifetime: expiresIn(SESSION_BOUND_MS),
   },
   oauth_flows: {
     owner: "lib/db/sessions.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.oauthFlowMs },
+    lifetime: expiresIn(LIFETIMES.oauthFlowMs),
   },
   users_by_identity: { owner: "lib/db/sessions.ts", lifetime: UNTIL_ERASED },
   staff_sessions: {
     owner: "lib/db/staff_sessions.ts",
-    lifetime: { kind: "expires", ms: STAFF_SESSION_MS },
+    lifetime: expiresIn(STAFF_SESSION_MS),
   },
   staff_links: {
     owner: "lib/db/staff_sessions.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.staffLinkMs },
+    lifetime: expiresIn(LIFETIMES.staffLinkMs),
   },
   staff_actions: {
     owner: "lib/db/audit.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.staffActionMs },
+    lifetime: expiresIn(LIFETIMES.staffActionMs),
   },
   visit_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
   visit_counts_by_hour: { owner: "lib/db/stats.ts", lifetime: KEPT },
@@ -381,15 +385,15 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   },
   unanswered_questions: {
     owner: "lib/db/unanswered_questions.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.unansweredQuestionMs },
+    lifetime: expiresIn(LIFETIMES.unansweredQuestionMs),
   },
   unanswered_questions_by_rank: {
     owner: "lib/db/unanswered_questions.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.unansweredQuestionMs },
+    lifetime: expiresIn(LIFETIMES.unansweredQuestionMs),
   },
   unanswered_questions_opened: {
     owner: "lib/db/unanswered_questions.ts",
-    lifetime: { kind: "expires", ms: LIFETIMES.unansweredOpenedCountMs },
+    lifetime: expiresIn(LIFETIMES.unansweredOpenedCountMs),
   },
   unanswered_questions_indexed: {
     owner: "lib/db/unanswered_questions.ts",
@@ -402,7 +406,7 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   // Written with the session's own remaining time, like `sessions`.
   sessions_by_user: {
     owner: "lib/db/sessions.ts",
-    lifetime: { kind: "expires", ms: SESSION_BOUND_MS },
+    lifetime: expiresIn(SESSION_BOUND_MS),
   },
   identities_by_user: {
     owner: "lib/db/sessions.ts",
