@@ -48,8 +48,11 @@ export interface StaffLink {
 /** What reading a staff cookie found. */
 export type StaffSessionLookup =
   | { status: "live"; session: StaffSession }
-  /** The session existed but was idle too long or is too old: back to the sign-in. */
-  | { status: "expired" }
+  /**
+   * The session existed but was idle too long or is too old: back to the
+   * sign-in, once its member is checked against the staff list as it is now.
+   */
+  | { status: "expired"; session: StaffSession }
   /** No such session (never was, signed out, tampered): a stranger. */
   | { status: "none" };
 
@@ -206,9 +209,13 @@ export async function touchStaffSession(
   const key = keys.staffSession(await getSessionHandle(sessionId));
   const entry = await kv.get<StaffSession>(key);
   if (!entry.value) return { status: "none" };
-  if (!entry.value.ref || !entry.value.method) return { status: "expired" };
+  if (!entry.value.ref || !entry.value.method) {
+    return { status: "expired", session: entry.value };
+  }
   const at = now.getTime();
-  if (isStaffSessionOver(entry.value, now)) return { status: "expired" };
+  if (isStaffSessionOver(entry.value, now)) {
+    return { status: "expired", session: entry.value };
+  }
   if (at - entry.value.lastSeenAt >= STAFF_SEEN_WRITE_MS) {
     const session = { ...entry.value, lastSeenAt: at };
     await commit(
@@ -219,6 +226,18 @@ export async function touchStaffSession(
     return { status: "live", session };
   }
   return { status: "live", session: entry.value };
+}
+
+/**
+ * Until when KV keeps `session` (its last write, idle expiry and
+ * {@linkcode STAFF_EXPIRED_KEPT_MS}): the staff cookie lasts as long, so a
+ * browser reopened after its session ran out is told so rather than shown
+ * a 404.
+ */
+export function getStaffSessionKeptUntil(
+  session: Pick<StaffSession, "lastSeenAt">,
+): Date {
+  return new Date(session.lastSeenAt + STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS);
 }
 
 /** Whether a session has been idle too long or lived its whole life. */

@@ -2,13 +2,21 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Config } from "@/lib/config/config.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
+import {
+  STAFF_EXPIRED_KEPT_MS,
+  STAFF_IDLE_MS,
+} from "@/lib/db/staff_sessions.ts";
 
 /**
  * The staff cookie, apart from the tourists' `session`: `__Host-staff` on
  * https (Secure, Path=/, no Domain: no subdomain can plant or shadow it),
  * `staff` on plain http (local development). `SameSite=Strict`: no other
- * site's page, link or form ever sends it. A browser-session cookie: the
- * server ends the session after 8 hours idle.
+ * site's page, link or form ever sends it. Persistent, not a
+ * browser-session cookie: it lasts as long as KV keeps its session
+ * (`getStaffSessionKeptUntil`), so a bookmark opened after the browser was
+ * closed leads to the panel, or, once the session has ended, to the staff
+ * sign-in saying so. The server decides when the session ends, never the
+ * cookie's expiry.
  */
 function getStaffCookie(c: Context, config: Pick<Config, "baseUrl">) {
   const secure = getPublicOrigin(c, config).startsWith("https:");
@@ -23,11 +31,17 @@ export function readStaffCookie(
   return getCookie(c, getStaffCookie(c, config).name) || undefined;
 }
 
-/** Sets the staff cookie: only the id, `HttpOnly`, `SameSite=Strict`, `Secure` on https. */
+/**
+ * Sets the staff cookie: only the id, `HttpOnly`, `SameSite=Strict`,
+ * `Secure` on https, until `keptUntil` (when KV forgets the session; a
+ * session just opened is kept its idle time and the time an ended one is
+ * kept).
+ */
 export function writeStaffCookie(
   c: Context,
   config: Pick<Config, "baseUrl">,
   sessionId: string,
+  { keptUntil }: { keptUntil?: Date } = {},
 ): void {
   const { secure, name } = getStaffCookie(c, config);
   setCookie(c, name, sessionId, {
@@ -35,7 +49,19 @@ export function writeStaffCookie(
     httpOnly: true,
     secure,
     sameSite: "Strict",
+    ...(keptUntil
+      ? { expires: keptUntil }
+      : { maxAge: (STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS) / 1000 }),
   });
+}
+
+/** Whether the response being made already sets (or clears) the staff cookie. */
+export function isStaffCookieSet(
+  c: Context,
+  config: Pick<Config, "baseUrl">,
+): boolean {
+  const prefix = `${getStaffCookie(c, config).name}=`;
+  return c.res.headers.getSetCookie().some((set) => set.startsWith(prefix));
 }
 
 /** Tells the browser to forget the staff cookie. */

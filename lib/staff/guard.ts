@@ -7,13 +7,19 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Config } from "@/lib/config/config.ts";
 import {
+  getStaffSessionKeptUntil,
   removeStaffSession,
   touchStaffSession,
 } from "@/lib/db/staff_sessions.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
 import { refuseCrossSite } from "@/lib/http/cross_site.ts";
 import type { AppEnv } from "@/lib/http/router.ts";
-import { clearStaffCookie, readStaffCookie } from "./cookies.ts";
+import {
+  clearStaffCookie,
+  isStaffCookieSet,
+  readStaffCookie,
+  writeStaffCookie,
+} from "./cookies.ts";
 import { getCurrentStaffMember } from "./sign_in.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 
@@ -49,14 +55,17 @@ export interface StaffGuardDeps {
 /**
  * For `/panel` and `/panel/*`: a live staff session (its idle expiry slid)
  * puts its {@linkcode StaffMember} on the context as `staff`, with the role
- * the configuration gives them now ({@linkcode getCurrentStaffMember}): a
- * member removed from `STAFF` has their session deleted (audited) on this
- * request and is a stranger from then on, a demoted admin is a viewer at
- * once. Anyone else (no cookie, a tampered one, a tourist's session, a
- * signed-out or ended one) gets the site's ordinary 404 page, which says
- * nothing of a panel; a staff cookie whose session ran out (idle or too
- * old) goes to the staff sign-in. Every answer is `no-store`: panel pages
- * are one person's view.
+ * the configuration gives them now ({@linkcode getCurrentStaffMember}), and
+ * its cookie is renewed to last as long as KV keeps the session. A member
+ * removed from `STAFF` has their session deleted (audited) on this request
+ * and is a stranger from then on, whether or not it ran out; a demoted
+ * admin is a viewer at once. Anyone else (no cookie, a tampered one, a
+ * tourist's session, a signed-out or ended one) gets the site's ordinary
+ * 404 page, which says nothing of a panel. A current member's cookie whose
+ * session ran out (idle or too old) goes to the staff sign-in, which says
+ * so; the cookie stays, so a bookmark keeps leading there until KV forgets
+ * the session. Every answer is `no-store`: panel pages are one person's
+ * view.
  */
 export function requireStaff(
   deps: StaffGuardDeps,
@@ -66,13 +75,12 @@ export function requireStaff(
     const found = sessionId
       ? await touchStaffSession(deps.kv, { sessionId, now: deps.now() })
       : { status: "none" as const };
-    if (found.status === "expired") {
-      clearStaffCookie(c, deps.config);
-      c.header("Cache-Control", "no-store");
-      return c.redirect(STAFF_EXPIRED_PATH, 303);
-    }
     if (found.status === "none") return c.notFound();
-    const staff = getCurrentStaffMember(deps.config.staff, found.session);
+    // A session stored before sessions had a sign-in method was a link's.
+    const staff = getCurrentStaffMember(deps.config.staff, {
+      ...found.session,
+      method: found.session.method ?? "link",
+    });
     if (!staff) {
       await removeStaffSession(deps.kv, {
         session: found.session,
@@ -81,9 +89,19 @@ export function requireStaff(
       clearStaffCookie(c, deps.config);
       return c.notFound();
     }
+    if (found.status === "expired") {
+      c.header("Cache-Control", "no-store");
+      return c.redirect(STAFF_EXPIRED_PATH, 303);
+    }
     c.set("staff", staff);
     await next();
     c.res.headers.set("Cache-Control", "private, no-store");
+    // Not on a sign-out's answer, which clears it.
+    if (sessionId && !isStaffCookieSet(c, deps.config)) {
+      writeStaffCookie(c, deps.config, sessionId, {
+        keptUntil: getStaffSessionKeptUntil(found.session),
+      });
+    }
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import type { ComponentChildren } from "preact";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { Icon } from "@/components/Icon.tsx";
 import type { AppDeps } from "@/deps.ts";
@@ -111,48 +110,6 @@ export function renderSignInError(
     });
   }
   throw error;
-}
-
-/**
- * A staff sign-in page (`/auth/personal…`, in Spanish, never indexed or
- * stored): `heading`, its `lead`, what to do (`children`), and what
- * signing in records, with the privacy notice's link.
- */
-export function renderStaffSignInPage(
-  c: Context,
-  deps: AppDeps,
-  { title, heading, lead, children }: {
-    /** The page's title, before the brand. */
-    title: string;
-    heading: string;
-    lead: string;
-    children: ComponentChildren;
-  },
-): Response {
-  const brand = deps.data.current().data.branding.name;
-  const response = renderPage(c, deps, {
-    head: {
-      title: `${title} · ${brand}`,
-      description: "Acceso al panel de la oficina de turismo.",
-      image: null,
-      robots: "noindex, nofollow",
-    },
-    body: (
-      <section class="container error-page" aria-labelledby="staff-title">
-        <h1 id="staff-title">{heading}</h1>
-        <p class="lead">{lead}</p>
-        {children}
-        <p class="privacy-hint">
-          Al entrar, el portal registra tu correo electrónico y lo que haces en
-          el panel (bitácora de auditoría), por seguridad y rendición de
-          cuentas. Consulta el{" "}
-          <a href="/aviso-de-privacidad#personal">aviso de privacidad</a>.
-        </p>
-      </section>
-    ),
-  });
-  response.headers.set("Cache-Control", "no-store");
-  return response;
 }
 
 /**

@@ -1,16 +1,67 @@
 import type { Context } from "hono";
+import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
-import { PanelLayout, type PanelSection } from "@/components/PanelLayout.tsx";
+import { renderToString } from "preact-render-to-string";
+import { type PanelSection, StaffLayout } from "@/components/StaffLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { HttpError } from "@/lib/errors/mod.ts";
+import {
+  type AppEnv,
+  PAGE_SECURITY_HEADERS,
+  redactPath,
+} from "@/lib/http/mod.ts";
+import { getAssets } from "@/lib/pages/mod.ts";
 import { getStaff } from "@/lib/staff/mod.ts";
-import type { AppEnv } from "@/lib/http/mod.ts";
-import { renderPage } from "@/routes/_app.tsx";
+import type { StaffMember } from "@/lib/types/mod.ts";
+import { renderForbiddenPage, renderNotFoundPage } from "@/routes/_app.tsx";
 
 /**
- * Renders a staff console page: the site's layout, the panel's frame
- * ({@linkcode PanelLayout}) for the signed-in staff member, `noindex` and
- * `private, no-store` (one person's view, never cached or indexed).
+ * Renders a page of the staff workspace ({@linkcode StaffLayout}), apart
+ * from the tourist site's layout: `noindex` and `private, no-store` (one
+ * person's view, never cached or indexed). With `staff`, the console's
+ * frame (who, sections, sign-out); without, the plain staff sign-in frame.
+ */
+export function renderStaffPage(
+  c: Context,
+  deps: Pick<AppDeps, "data">,
+  { title, description, staff, active, status = 200, children }: {
+    /** The `<title>`, before the brand. */
+    title: string;
+    description?: string;
+    staff?: StaffMember;
+    active?: PanelSection;
+    status?: ContentfulStatusCode;
+    children: ComponentChildren;
+  },
+): Response {
+  const loaded = deps.data.current();
+  const { branding, privacy } = loaded.data;
+  const html = renderToString(
+    <StaffLayout
+      office={{
+        name: privacy.office,
+        themeColor: branding.colors.primary,
+        dataVersion: loaded.version,
+      }}
+      title={`${title} · Panel · ${branding.name}`}
+      description={description ?? "Panel de la oficina de turismo."}
+      assets={getAssets()}
+      staff={staff}
+      active={active}
+    >
+      {children}
+    </StaffLayout>,
+  );
+  return c.html(`<!DOCTYPE html>${html}`, status, {
+    ...PAGE_SECURITY_HEADERS,
+    "Cache-Control": "private, no-store",
+  });
+}
+
+/**
+ * Renders a staff console page for the signed-in staff member: its `<h1>`
+ * (`title`) and content in the console's frame.
  */
 export function renderPanelPage(
   c: Context<AppEnv>,
@@ -22,21 +73,65 @@ export function renderPanelPage(
     children?: ComponentChildren;
   },
 ): Response {
-  const brand = deps.data.current().data.branding.name;
-  const response = renderPage(c, deps, {
+  return renderStaffPage(c, deps, {
+    title,
+    staff: getStaff(c),
+    active,
     status,
-    head: {
-      title: `${title} · Panel · ${brand}`,
-      description: "Panel de la oficina de turismo.",
-      image: null,
-      robots: "noindex, nofollow",
-    },
-    body: (
-      <PanelLayout title={title} staff={getStaff(c)} active={active}>
+    children: (
+      <>
+        <h1>{title}</h1>
         {children}
-      </PanelLayout>
+      </>
     ),
   });
-  response.headers.set("Cache-Control", "private, no-store");
-  return response;
+}
+
+/**
+ * A router for the console's pages, as `createPageRouter` is for the
+ * site's: a thrown 404 is the site's ordinary 404 page (what strangers
+ * get), a 403 (a viewer asking for an admin page) and anything unexpected
+ * (logged) are answered inside the console's frame, since only a staff
+ * member gets that far.
+ */
+export function createPanelRouter(deps: AppDeps): Hono<AppEnv> {
+  return new Hono<AppEnv>().onError((error, c) => {
+    const staff = c.get("staff");
+    if (error instanceof HttpError && error.status === 404) {
+      return renderNotFoundPage(c, deps);
+    }
+    if (!staff) {
+      return renderForbiddenPage(
+        c,
+        deps,
+        error instanceof HttpError ? error : undefined,
+      );
+    }
+    const refused = error instanceof HttpError && error.status === 403;
+    if (!refused) {
+      console.error(
+        `Unhandled error on ${c.req.method} ${redactPath(c.req.path)}:`,
+        error,
+      );
+    }
+    const title = refused ? error.message : "Algo salió mal en el panel";
+    const details = refused
+      ? error.details
+      : "No se guardó nada a medias. Vuelve a intentarlo en un momento; si sigue fallando, avisa a quien administra el portal.";
+    return renderStaffPage(c, deps, {
+      title,
+      description: details,
+      staff,
+      status: refused ? 403 : 500,
+      children: (
+        <section class="staff-message" aria-labelledby="staff-message-title">
+          <h1 id="staff-message-title">{title}</h1>
+          <p class="lead">{details}</p>
+          <p>
+            <a class="button" href="/panel">Volver al panel</a>
+          </p>
+        </section>
+      ),
+    });
+  });
 }

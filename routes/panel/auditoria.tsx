@@ -2,8 +2,7 @@ import type { AppDeps } from "@/deps.ts";
 import { listStaffActions, type StaffAction } from "@/lib/db/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
 import { requireAdmin } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const PAGE_SIZE = 50;
 
@@ -33,7 +32,7 @@ const ROLE_LABEL = { admin: "Administración", viewer: "Consulta" } as const;
  * 50 a page, with the time in the municipality's time zone. Admins only.
  */
 export default function auditPage(deps: AppDeps) {
-  return createPageRouter(deps).get("/", requireAdmin(), async (c) => {
+  return createPanelRouter(deps).get("/", requireAdmin(), async (c) => {
     const { timeZone, name: municipality } =
       deps.data.current().data.municipality;
     const cursor = c.req.query("antes");

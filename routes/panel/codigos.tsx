@@ -16,8 +16,7 @@ import {
 } from "@/lib/passport/mod.ts";
 import { attractionPosterSvg } from "@/lib/posters/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const GRACE_LABEL: Record<number, string> = {
   7: "7 días",
@@ -34,7 +33,7 @@ const GRACE_LABEL: Record<number, string> = {
  * `GET /:slug/cartel.svg` downloads the poster with the current code.
  */
 export default function codesPage(deps: AppDeps) {
-  return createPageRouter(deps)
+  return createPanelRouter(deps)
     .use("*", requireAdmin())
     .get("/", (c) => renderCodes(c, deps, {}))
     .post("/:slug", async (c) => {

@@ -8,9 +8,8 @@ import {
   streamRatingsWithNotesCsv,
 } from "@/lib/open_data/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
 import { csvResponse } from "@/routes/datos/files.ts";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /** The admins' full ratings, notes included: never public. */
 const RATINGS_WITH_NOTES = "calificaciones-con-notas.csv";
@@ -37,7 +36,7 @@ export default function exportPage(deps: AppDeps) {
       at: deps.now(),
     });
 
-  return createPageRouter(deps)
+  return createPanelRouter(deps)
     .get("/", (c) => {
       const isAdmin = getStaff(c).role === "admin";
       return renderPanelPage(c, deps, {

@@ -1,8 +1,7 @@
 import { DashboardPage } from "@/components/Dashboard.tsx";
 import type { AppDeps } from "@/deps.ts";
 import { loadDashboardView, parseDayRange } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /**
  * `GET /panel` (`?desde=&hasta=`, `YYYY-MM-DD`): the staff dashboard for a
@@ -11,7 +10,7 @@ import { renderPanelPage } from "./_page.tsx";
  * reads only the day-keyed counters (lib/db/stats.ts), never the visits.
  */
 export default function panelHome(deps: AppDeps) {
-  return createPageRouter(deps).get("/", async (c) => {
+  return createPanelRouter(deps).get("/", async (c) => {
     const { data } = deps.data.current();
     const range = parseDayRange(
       { from: c.req.query("desde"), to: c.req.query("hasta") },

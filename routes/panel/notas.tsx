@@ -4,8 +4,7 @@ import type { AppEnv } from "@/lib/http/mod.ts";
 import { listNotesForModeration, moderateNote } from "@/lib/db/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const PAGE_SIZE = 50;
 
@@ -31,7 +30,7 @@ export default function notesPage(deps: AppDeps) {
       303,
     );
   };
-  return createPageRouter(deps)
+  return createPanelRouter(deps)
     .use("*", requireAdmin())
     .get("/", async (c) => {
       const loaded = deps.data.current();

@@ -8,8 +8,7 @@ import { formatDateTime } from "@/lib/format/mod.ts";
 import { readForm } from "@/lib/http/mod.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /**
  * `/panel/preguntas` (admins): what visitors asked the chat that the
@@ -20,7 +19,7 @@ import { renderPanelPage } from "./_page.tsx";
  * list.
  */
 export default function questionsPage(deps: AppDeps) {
-  return createPageRouter(deps)
+  return createPanelRouter(deps)
     .use("*", requireAdmin())
     .get("/", async (c) => {
       const { timeZone } = deps.data.current().data.municipality;

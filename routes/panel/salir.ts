@@ -4,14 +4,14 @@ import {
   readStaffCookie,
   signOutStaff,
 } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
+import { createPanelRouter } from "./_page.tsx";
 
 /**
  * `POST /panel/salir`: ends the staff session (audited) and forgets the
  * cookie. Behind the panel's guard and its cross-site check.
  */
 export default function staffSignOut(deps: AppDeps) {
-  return createPageRouter(deps).post("/", async (c) => {
+  return createPanelRouter(deps).post("/", async (c) => {
     await signOutStaff(deps, readStaffCookie(c, deps.config));
     clearStaffCookie(c, deps.config);
     c.header("Cache-Control", "no-store");

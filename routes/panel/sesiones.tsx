@@ -10,8 +10,7 @@ import { formatDateTime } from "@/lib/format/mod.ts";
 import type { AppEnv } from "@/lib/http/mod.ts";
 import { type Lang, negotiateLang, t } from "@/lib/i18n/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HOUR_MS = 60 * 60 * 1000;
@@ -25,7 +24,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * browser's `Accept-Language` (Spanish or English).
  */
 export default function staffSessionsPage(deps: AppDeps) {
-  return createPageRouter(deps)
+  return createPanelRouter(deps)
     .get("/", requireAdmin(), async (c) => {
       const lang = getPanelLang(c);
       const tr = (key: string, values?: Record<string, string | number>) =>

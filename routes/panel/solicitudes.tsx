@@ -19,8 +19,7 @@ import {
 } from "@/lib/personal_data/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { isShareCode } from "@/lib/tickets/mod.ts";
-import { createPageRouter } from "@/routes/_app.tsx";
-import { renderPanelPage } from "./_page.tsx";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,7 +39,7 @@ export default function requestsPage(deps: AppDeps) {
     return ticket;
   };
 
-  return createPageRouter(deps)
+  return createPanelRouter(deps)
     .use("*", requireAdmin())
     .get("/", async (c) => {
       const { timeZone } = deps.data.current().data.municipality;

@@ -7,10 +7,7 @@ import {
   writeStaffCookie,
 } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
-import {
-  renderAuthMessage,
-  renderStaffSignInPage,
-} from "@/routes/auth/_message.tsx";
+import { renderStaffSignInPage } from "./_page.tsx";
 
 /**
  * `/auth/personal/:token`, a staff sign-in link (`deno task staff-link`).
@@ -40,10 +37,11 @@ export default function staffLink(deps: AppDeps) {
       c.header("Cache-Control", "no-store");
       const signedIn = await signInWithStaffLink(deps, c.req.param("token"));
       if (!signedIn) {
-        return renderAuthMessage(c, deps, {
+        return renderStaffSignInPage(c, deps, {
           status: 410,
-          title: "Este enlace ya se usó o venció",
-          body:
+          title: "Enlace vencido",
+          heading: "Este enlace ya se usó o venció",
+          lead:
             "Cada enlace de acceso al panel sirve una sola vez y vence a los 15 minutos. Pide uno nuevo a la persona que administra el portal.",
         });
       }

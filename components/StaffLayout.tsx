@@ -1,0 +1,189 @@
+import type { ComponentChildren } from "preact";
+import type { AssetManifest } from "@/lib/pages/mod.ts";
+import type { StaffMember } from "@/lib/types/mod.ts";
+
+/** A section of the staff console, to mark the current one in its menu. */
+export type PanelSection =
+  | "tablero"
+  | "codigos"
+  | "notas"
+  | "preguntas"
+  | "exportar"
+  | "solicitudes"
+  | "sesiones"
+  | "auditoria";
+
+const NAV: {
+  section: PanelSection;
+  href: string;
+  label: string;
+  adminOnly?: boolean;
+}[] = [
+  { section: "tablero", href: "/panel", label: "Tablero" },
+  {
+    section: "codigos",
+    href: "/panel/codigos",
+    label: "Códigos",
+    adminOnly: true,
+  },
+  { section: "notas", href: "/panel/notas", label: "Notas", adminOnly: true },
+  {
+    section: "preguntas",
+    href: "/panel/preguntas",
+    label: "Preguntas sin respuesta",
+    adminOnly: true,
+  },
+  {
+    section: "exportar",
+    href: "/panel/exportar",
+    label: "Datos abiertos y exportaciones",
+  },
+  {
+    section: "solicitudes",
+    href: "/panel/solicitudes",
+    label: "Solicitudes de datos personales",
+    adminOnly: true,
+  },
+  {
+    section: "sesiones",
+    href: "/panel/sesiones",
+    label: "Sesiones",
+    adminOnly: true,
+  },
+  {
+    section: "auditoria",
+    href: "/panel/auditoria",
+    label: "Auditoría",
+    adminOnly: true,
+  },
+];
+
+const ROLE_LABEL: Record<StaffMember["role"], string> = {
+  admin: "Administración",
+  viewer: "Consulta",
+};
+
+/** What the staff frame shows of the office, from the data set in force. */
+export interface StaffOffice {
+  /** The tourism office's name (the privacy notice's responsible office). */
+  name: string;
+  themeColor: string;
+  /** Cache-busts `/theme.css` and `/logo.svg` when the data set changes. */
+  dataVersion: string;
+}
+
+/**
+ * The staff workspace's whole document, apart from the tourist site: the
+ * office's name, and for a signed-in member who they are, the console's
+ * sections (admin-only ones hidden from viewers) and the sign-out button.
+ * No tourist menu, chat, footer or language offer: the console is Spanish
+ * only, and a staff page never leads to a tourist page by accident. Without
+ * `staff` (the staff sign-in pages) only the office's name heads the page.
+ * No script: the console's pages are plain HTML and forms.
+ */
+export function StaffLayout(
+  { office, title, description, assets, staff, active, children }: {
+    office: StaffOffice;
+    /** The document's `<title>`. */
+    title: string;
+    description: string;
+    assets: AssetManifest | null;
+    staff?: StaffMember;
+    /** The section to mark as current in the menu; none for pages outside it. */
+    active?: PanelSection;
+    children: ComponentChildren;
+  },
+) {
+  const v = encodeURIComponent(office.dataVersion);
+  // The office's name leads to the dashboard only for a signed-in member:
+  // to anyone else `/panel` is a 404.
+  const Brand = staff ? "a" : "div";
+  return (
+    <html lang="es-MX">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <meta name="description" content={description} />
+        <meta name="robots" content="noindex, nofollow" />
+        <meta name="theme-color" content={office.themeColor} />
+        <link rel="icon" href={`/logo.svg?v=${v}`} type="image/svg+xml" />
+        {assets && <link rel="stylesheet" href={assets.styles} />}
+        <link rel="stylesheet" href={`/theme.css?v=${v}`} />
+        {assets && (
+          <link
+            rel="preload"
+            href={assets.font}
+            as="font"
+            type="font/woff2"
+            crossorigin="anonymous"
+          />
+        )}
+      </head>
+      <body class="staff">
+        <a class="skip-link" href="#contenido">Saltar al contenido</a>
+        <header class="staff-header">
+          <div class="staff-header__inner">
+            <Brand class="staff-brand" href={staff ? "/panel" : undefined}>
+              <img
+                class="staff-brand__logo"
+                src={`/logo.svg?v=${v}`}
+                alt=""
+                width="36"
+                height="36"
+              />
+              <span class="staff-brand__text">
+                <span class="staff-brand__kicker">Panel del personal</span>
+                <span class="staff-brand__office">{office.name}</span>
+              </span>
+            </Brand>
+            {staff && (
+              <div class="staff-account">
+                <p class="console__who staff-account__who">
+                  <span class="staff-account__email">
+                    {staff.email || staff.id}
+                  </span>
+                  <span class="staff-account__sep">·</span>
+                  <span class="staff-account__role">
+                    {ROLE_LABEL[staff.role]}
+                  </span>
+                </p>
+                <form
+                  class="staff-account__signout"
+                  method="post"
+                  action="/panel/salir"
+                >
+                  <button class="staff-button" type="submit">Salir</button>
+                </form>
+              </div>
+            )}
+          </div>
+        </header>
+        <div class={staff ? "staff-body" : "staff-body staff-body--plain"}>
+          {staff && (
+            <nav class="staff-nav" aria-label="Panel">
+              <ul>
+                {NAV.filter((item) => !item.adminOnly || staff.role === "admin")
+                  .map((item) => (
+                    <li key={item.section}>
+                      <a
+                        href={item.href}
+                        aria-current={item.section === active
+                          ? "page"
+                          : undefined}
+                      >
+                        {item.label}
+                      </a>
+                    </li>
+                  ))}
+              </ul>
+            </nav>
+          )}
+          <main id="contenido" class="staff-main" tabIndex={-1}>
+            {children}
+          </main>
+        </div>
+      </body>
+    </html>
+  );
+}
