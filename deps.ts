@@ -32,6 +32,7 @@ import { RequestLog } from "./lib/http/request_log.ts";
 import { RenderPool } from "./lib/og/pool.ts";
 import { ShareCards } from "./lib/og/share_cards.ts";
 import { getStaleTags, PageCache } from "./lib/pages/page_cache.ts";
+import { BUILD_DIR } from "./lib/pages/assets.ts";
 import { PersonalDataWorker } from "./lib/personal_data/worker.ts";
 import { assertNoGuideCodeClashes } from "./lib/passport/guide_codes.ts";
 
@@ -60,7 +61,7 @@ export interface AppDeps {
   prompts: PromptCache;
   /** The rendered public pages of this instance; without one, pages render per request. */
   pageCache?: PageCache;
-  /** Share cards: rendered in `renderPool`, kept by what they show. */
+  /** Share cards: drawn in `renderPool` when routes change, stored in KV. */
   shareCards: ShareCards;
   /** The workers that render share cards. */
   renderPool: RenderPool;
@@ -166,18 +167,22 @@ export async function openDeps(
     new RenderPool({
       size: config.renderWorkers,
       start: config.renderWorkerStart,
+      idleMs: config.renderWorkerIdleMs,
     });
   const pageCache = "pageCache" in overrides
     ? overrides.pageCache
     : new PageCache({ now: () => now().getTime() });
-  const shareCards = new ShareCards({ kv, data, renderPool, now });
+  const shareCards = new ShareCards({ kv, data, renderPool }, {
+    buildDir: BUILD_DIR,
+  });
   const requestLog = overrides.requestLog ??
     (config.logRequests ? new RequestLog() : undefined);
   const cms = overrides.cms ?? createCms(config, kv);
   const onChange = (change: DataChange) => {
     // This instance's pages show the write at once (others within their TTL).
     pageCache?.invalidate(getStaleTags(change));
-    shareCards.invalidate(change);
+    // The cards the write changed are drawn now, and stored for every instance.
+    shareCards.changed(change);
   };
   const personalData = new PersonalDataWorker(
     { kv, cms, now, onChange },
@@ -230,6 +235,7 @@ export async function openDeps(
       if (!closed) {
         backfillStop.abort();
         data.close();
+        shareCards.close();
         renderPool.close();
         // The backfill's batch in flight ends first (it stops at the abort).
         closed = Promise.all([

@@ -29,7 +29,9 @@ import {
   DataError,
   DEFAULT_DATA_PATH,
   ensureCheckedData,
+  loadTourismData,
 } from "@/lib/data/mod.ts";
+import { drawPageCards } from "@/lib/og/mod.ts";
 
 /** The repository (this file is scripts/build.ts). */
 const ROOT = import.meta.dirname!.slice(0, -"/scripts".length);
@@ -81,6 +83,9 @@ const SOURCES = [
   "lib",
   "static/styles.css",
   "scripts/build.ts",
+  // The page cards show the data set and the cards' words.
+  "data",
+  "locales",
   "deno.json",
   "deno.lock",
 ];
@@ -101,6 +106,7 @@ export async function build(): Promise<
   const started = performance.now();
   const startedAt = Date.now();
   await Deno.mkdir(`${BUILD_DIR}/fonts`, { recursive: true });
+  await Deno.mkdir(`${BUILD_DIR}/og`, { recursive: true });
   const written = new Set<string>();
   const write = async (name: string, content: Uint8Array | string) => {
     await writeAtomically(`${BUILD_DIR}/${name}`, content);
@@ -133,6 +139,8 @@ export async function build(): Promise<
   const stylesName = `styles-${await hash(css)}.css`;
   await write(stylesName, css);
 
+  await drawDataSetCards(write);
+
   const manifest: AssetManifest = {
     client: `/static/build/${islands.client}`,
     clientImports: islands.clientImports.map((name) => `/static/build/${name}`),
@@ -158,6 +166,28 @@ export async function build(): Promise<
   await writeAtomically(MANIFEST_PATH, JSON.stringify(manifest, null, 2));
   await removeStaleFiles(written, startedAt);
   return { files, manifest, ms: performance.now() - started };
+}
+
+/**
+ * Draws the public pages' share cards of the data set the service will load
+ * (`TOURISM_DATA`), every language, into `og/`: the service serves them
+ * without loading the renderer. An invalid data set draws none (the check
+ * after the build says why; the service would not start on it).
+ */
+async function drawDataSetCards(
+  write: (name: string, content: Uint8Array) => Promise<void>,
+): Promise<void> {
+  const path = Deno.env.get("TOURISM_DATA") || DEFAULT_DATA_PATH;
+  let loaded;
+  try {
+    loaded = await loadTourismData(path);
+  } catch (error) {
+    if (error instanceof DataError) return;
+    throw error;
+  }
+  for (const { name, png } of await drawPageCards(loaded)) {
+    await write(name, png);
+  }
 }
 
 /**
@@ -423,7 +453,7 @@ async function writeAtomically(path: string, content: Uint8Array | string) {
  * kept, so a concurrent build (parallel tests) never loses its own files.
  */
 async function removeStaleFiles(keep: Set<string>, startedAt: number) {
-  for (const dir of ["", "fonts/"]) {
+  for (const dir of ["", "fonts/", "og/"]) {
     for await (const entry of Deno.readDir(`${BUILD_DIR}/${dir}`)) {
       const name = `${dir}${entry.name}`;
       if (!entry.isFile || keep.has(name) || name === "manifest.json") continue;
@@ -452,7 +482,12 @@ function formatKb(bytes: number): string {
 
 async function buildAndReport(): Promise<void> {
   const { files, ms } = await build();
-  for (const file of files.filter((f) => !f.path.includes("/fonts/"))) {
+  const cards = files.filter((f) => f.path.includes("/og/"));
+  for (
+    const file of files.filter((f) =>
+      !f.path.includes("/fonts/") && !f.path.includes("/og/")
+    )
+  ) {
     const compressed = file.gzipBytes === null
       ? ""
       : ` (${formatKb(file.gzipBytes)} gzip, ${
@@ -464,6 +499,11 @@ async function buildAndReport(): Promise<void> {
       }${compressed}`,
     );
   }
+  console.info(
+    `  static/build/og/: ${cards.length} page cards, ${
+      formatKb(cards.reduce((sum, f) => sum + f.bytes, 0))
+    }`,
+  );
   console.info(`Built static/build/ in ${Math.round(ms)} ms`);
 }
 

@@ -83,8 +83,10 @@ const envSchema = z.object({
   GUEST_PASSPORT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120)
     .default(DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS),
   RENDER_WORKER_START: z.enum(["first-card", "first-page", "boot"]).default(
-    "first-page",
+    "first-card",
   ),
+  RENDER_WORKER_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600)
+    .default(20),
   OPEN_DATA_LICENSE: z.string().default("CC-BY-4.0").transform(
     (value, ctx) => {
       const [name, path] = value.trim().split(/\s*,\s*/);
@@ -183,6 +185,8 @@ export interface Config {
   renderWorkers: number;
   /** When the first render worker starts (`RENDER_WORKER_START`; lib/og/pool.ts). */
   renderWorkerStart: "first-card" | "first-page" | "boot";
+  /** A render worker with nothing to do this long exits (`RENDER_WORKER_IDLE_SECONDS`). */
+  renderWorkerIdleMs: number;
   /** The licence of the open data at /datos (`OPEN_DATA_LICENSE`). */
   openDataLicense: OpenDataLicense;
   /**
@@ -296,6 +300,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     bodyTimeoutMs: e.REQUEST_BODY_TIMEOUT_MS,
     renderWorkers: e.RENDER_WORKERS,
     renderWorkerStart: e.RENDER_WORKER_START,
+    renderWorkerIdleMs: e.RENDER_WORKER_IDLE_SECONDS * 1000,
     openDataLicense: e.OPEN_DATA_LICENSE,
     guestPassportRetentionMonths: e.GUEST_PASSPORT_RETENTION_MONTHS,
   };

@@ -221,6 +221,30 @@ export const keys = {
    */
   erasedShareCode: (codeHash: string) =>
     ["erased_share_codes", codeHash] as const,
+  /**
+   * A route's share card as last drawn (lib/db/card_images.ts): what it
+   * shows (a hash), its PNG's first part and how many parts it has.
+   */
+  routeCard: (shareCode: string) =>
+    ["route_cards", shareCode.toLowerCase()] as const,
+  /** The further parts of a route card's PNG, by the hash of what it shows. */
+  routeCardPart: (shareCode: string, renderKey: string, index: number) =>
+    ["route_card_parts", shareCode.toLowerCase(), renderKey, index] as const,
+  /** Every further part of one route's card (a prefix for `kv.list`: erasure). */
+  routeCardParts: (shareCode: string) =>
+    ["route_card_parts", shareCode.toLowerCase()] as const,
+  /** A public page's share card drawn at run time (one the build did not draw), by language and page. */
+  pageCard: (lang: string, page: string) => ["page_cards", lang, page] as const,
+  /** The further parts of a page card's PNG. */
+  pageCardPart: (
+    lang: string,
+    page: string,
+    renderKey: string,
+    index: number,
+  ) => ["page_card_parts", lang, page, renderKey, index] as const,
+  /** Every further part of one page's card (a prefix for `kv.list`). */
+  pageCardParts: (lang: string, page: string) =>
+    ["page_card_parts", lang, page] as const,
   /** Every ticket (a prefix for `kv.list`: the backfill, the panel's search before it). */
   tickets: () => ["tickets"] as const,
   /** Every tourist session (a prefix for `kv.list`: the backfill). */
@@ -266,6 +290,12 @@ export const LIFETIMES = {
   unansweredQuestionMs: 90 * DAY_MS,
   /** How long a day's count of opened groups is kept: the day, and a margin. */
   unansweredOpenedCountMs: 2 * DAY_MS,
+  /**
+   * A stored share card (route or page) is dropped after this long; a card
+   * asked for after that is drawn again. A route's goes with its ticket's
+   * erasure at once.
+   */
+  storedCardMs: 30 * DAY_MS,
   /** How long a finished erasure's record (dates and state) is kept. */
   erasureRecordKeptMs: 30 * DAY_MS,
   /**
@@ -329,6 +359,22 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     lifetime: expiresIn(LIFETIMES.ticketClaimMs),
   },
   tickets_by_user: { owner: "lib/db/tickets.ts", lifetime: UNTIL_ERASED },
+  route_cards: {
+    owner: "lib/db/card_images.ts",
+    lifetime: expiresIn(LIFETIMES.storedCardMs),
+  },
+  route_card_parts: {
+    owner: "lib/db/card_images.ts",
+    lifetime: expiresIn(LIFETIMES.storedCardMs),
+  },
+  page_cards: {
+    owner: "lib/db/card_images.ts",
+    lifetime: expiresIn(LIFETIMES.storedCardMs),
+  },
+  page_card_parts: {
+    owner: "lib/db/card_images.ts",
+    lifetime: expiresIn(LIFETIMES.storedCardMs),
+  },
   visits: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
   visits_by_id: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
   user_stats: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },

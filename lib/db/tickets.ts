@@ -108,25 +108,38 @@ export async function getTicketOrErasure(
     : { erased: false, ticket: entry.value };
 }
 
-/** A code's tombstone and its ticket's entry (the lower-case key's, else an earlier version's as typed). */
-async function readTicketEntry(
+/**
+ * A code's tombstone and its ticket's entry (the lower-case key's, else an
+ * earlier version's as typed), and the entry of `with` when given, in the
+ * same round trip (lib/db/card_images.ts reads a route's stored card so).
+ */
+export async function readTicketEntry<T = unknown>(
   kv: Deno.Kv,
   shareCode: string,
+  { with: other }: { with?: Deno.KvKey } = {},
 ): Promise<{
   erased: Deno.KvEntryMaybe<unknown>;
   entry: Deno.KvEntryMaybe<Ticket>;
+  other?: Deno.KvEntryMaybe<T>;
 }> {
   const key = keys.ticket(shareCode);
   const legacy = keys.ticketAsTyped(shareCode);
   const tombstone = await getErasedShareCodeKey(shareCode);
-  const entries = await kv.getMany<unknown[]>(
-    legacy[1] === key[1] ? [tombstone, key] : [tombstone, key, legacy],
-  );
+  const wanted: Deno.KvKey[] = legacy[1] === key[1]
+    ? [tombstone, key]
+    : [tombstone, key, legacy];
+  if (other) wanted.push(other);
+  const entries = await kv.getMany<unknown[]>(wanted);
   const current = entries[1] as Deno.KvEntryMaybe<Ticket>;
-  const asTyped = entries[2] as Deno.KvEntryMaybe<Ticket> | undefined;
+  const asTyped = legacy[1] === key[1]
+    ? undefined
+    : entries[2] as Deno.KvEntryMaybe<Ticket>;
   return {
     erased: entries[0],
     entry: current.value || !asTyped ? current : asTyped,
+    ...(other
+      ? { other: entries[entries.length - 1] as Deno.KvEntryMaybe<T> }
+      : {}),
   };
 }
 

@@ -65,3 +65,12 @@ export async function pageCardCacheKey(card: PageCard): Promise<string> {
   ]);
   return "og-page:" + await sha256Hex(payload);
 }
+
+/**
+ * The file name, under the build's folder, of a page card the build drew:
+ * named by its hash, so a data set changed since the build finds no file
+ * and its card is drawn at run time.
+ */
+export function getBuiltPageCardName(renderKey: string): string {
+  return `og/${renderKey.replace(/^og-page:/, "page-")}.png`;
+}

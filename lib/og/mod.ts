@@ -13,4 +13,5 @@ export {
   type PageCardId,
 } from "./card_url.ts";
 export { describePageCard, getPageCard } from "./page_cards.ts";
+export { type BuiltPageCard, drawPageCards } from "./built_page_cards.ts";
 export type { PageCardImage, ShareCardImage } from "./share_cards.ts";

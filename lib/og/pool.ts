@@ -61,15 +61,16 @@ export interface RenderPoolOptions {
   workerUrl?: URL;
   /**
    * A worker with nothing to do for this long is stopped, giving its memory
-   * back (default 60 s); the next card starts a fresh one (about a second).
+   * back (default {@linkcode DEFAULT_IDLE_MS}); the next card starts a fresh
+   * one (about a second of CPU before its first render).
    */
   idleMs?: number;
   /**
    * When the first worker starts (`RENDER_WORKER_START`): `first-card`
-   * (when a card is asked for: nothing held until then, and that card
-   * waits for the worker's start and first render), `first-page` (the
-   * default: {@linkcode WARM_DELAY_MS} after the process serves its first
-   * page, since pages link cards; see {@linkcode pageServed}) or `boot`
+   * (the default: when a card is to be drawn, for a write or a request;
+   * nothing held until then, and that card waits for the worker's start),
+   * `first-page` ({@linkcode WARM_DELAY_MS} after the process serves its
+   * first page, since pages link cards; see {@linkcode pageServed}) or `boot`
    * ({@linkcode WARM_DELAY_MS} after the pool is made, at the service's
    * start). A worker started ahead renders a warm-up card before it takes
    * work, so the first real card is drawn by a warm worker; a card asked
@@ -131,6 +132,13 @@ interface RunningJob extends Job {
  * fonts; the request that started the instance) are answered first.
  */
 export const WARM_DELAY_MS = 500;
+
+/**
+ * How long a worker with nothing to do is kept by default: cards are drawn
+ * when routes change, in bursts a few seconds apart while a tourist checks
+ * in; an instance idle for a minute holds no renderer.
+ */
+export const DEFAULT_IDLE_MS = 20_000;
 
 /** A worker's young generation in MiB: small, so garbage is swept often. */
 const YOUNG_GENERATION_MIB = 4;
@@ -201,8 +209,8 @@ export class RenderPool {
     this.maxQueue = options.maxQueue ?? 64;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxWaitMs = options.maxWaitMs ?? 4 * this.timeoutMs;
-    this.idleMs = options.idleMs ?? 60_000;
-    this.start = options.start ?? "first-page";
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.start = options.start ?? "first-card";
     if (!Number.isInteger(this.size) || this.size < 1) {
       throw new RangeError("size must be a positive integer");
     }

@@ -1,25 +1,33 @@
-import type { LRUCache } from "lru-cache";
-import type { DataStore } from "@/lib/data/data_store.ts";
+import {
+  readPageCard,
+  readRouteCard,
+  storePageCard,
+  storeRouteCard,
+} from "@/lib/db/card_images.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
-import { getTicketEntry, type Ticket } from "@/lib/db/tickets.ts";
+import { getShareCodeOfUser, type Ticket } from "@/lib/db/tickets.ts";
+import type { DataStore } from "@/lib/data/data_store.ts";
+import type { LoadedData } from "@/lib/data/tourism_data.ts";
 import { localizeData } from "@/lib/data/translations.ts";
 import { DEFAULT_LANG, isLang } from "@/lib/i18n/catalogue.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
-import { pageCardCacheKey, shareCardCacheKey } from "./card_key.ts";
-import type { AnyCard, ShareCard } from "./card_types.ts";
 import {
-  getCardVersion,
+  getBuiltPageCardName,
+  pageCardCacheKey,
+  shareCardCacheKey,
+} from "./card_key.ts";
+import type { AnyCard, PageCard, ShareCard } from "./card_types.ts";
+import {
   getPageCardBasePath,
   getPageCardVersion,
-  isCardVersion,
   type PageCardId,
 } from "./card_url.ts";
 import { getPageCard } from "./page_cards.ts";
 import type { RenderPool } from "./pool.ts";
 
-/** A rendered share card and the strong ETag of its bytes. */
+/** A share card's PNG and the strong ETag of its bytes. */
 export interface ShareCardImage {
   etag: string;
   /** `undefined` when only the ETag was needed (a conditional request that matched). */
@@ -32,311 +40,348 @@ export interface PageCardImage extends ShareCardImage {
   v: string;
 }
 
-/** What one card URL answers: enough to answer it again without rendering. */
-interface CardAnswer {
-  etag: string;
-  /**
-   * The versionstamp of the ticket it was drawn from (route cards only): it
-   * is given again only while the ticket in KV still has this stamp, so a
-   * rename or an erasure is never answered from memory.
-   */
-  ticketStamp?: string;
-  /** The PNG's key: a hash of everything the card shows. */
-  renderKey: string;
-  card: AnyCard;
-}
-
-/** How often renders were started, joined or skipped (tests, benchmarks). */
+/** Where the cards served came from (tests, benchmarks). */
 export interface ShareCardStats {
-  /** Answered from the PNG cache. */
+  /** Served as stored (KV, or the build's files for page cards): no render. */
   hits: number;
-  /** A render started. */
+  /** A render started (on a write or for a request). */
   misses: number;
   /** Joined a render of the same card already running. */
   coalesced: number;
 }
 
 export interface ShareCardsOptions {
-  /** Rendered PNGs kept (default 512)... */
-  maxCards?: number;
-  /** ...and at most these bytes of them (default 16 MiB: about 350 cards). */
-  maxBytes?: number;
-  /** Card URLs remembered (default 4,096): each a key into the PNGs. */
-  maxUrls?: number;
+  /**
+   * After a route's card is drawn for a write, further writes to that route
+   * within this time are drawn once, when it has passed, with the latest
+   * state (default 3 s).
+   */
+  cooldownMs?: number;
+  /** The build's output (`static/build`), whose `og/` holds the page cards drawn at build. */
+  buildDir?: string;
 }
 
-/** Page cards' answers remembered: the home page and 17 attractions, per data version. */
-const MAX_PAGE_ANSWERS = 256;
-
-/**
- * How long a card URL without `v` (the spec's `/api/turismo/og/<code>`) may
- * show the visits and badges it was drawn with. This instance's writes drop
- * it at once ({@linkcode ShareCards.invalidate}); another instance's visits
- * show within this time, as on the route pages. A rename or an erasure is
- * never held: every answer is checked against the ticket in KV first.
- */
-export const LATEST_CARD_TTL_MS = 2_000;
-
-/** The answer of a card URL without `v`, and whose route it shows. */
-interface LatestAnswer {
-  answer: CardAnswer;
-  userId: string | null;
+/** A card as it must be now: what it shows and the hash naming its PNG. */
+interface CurrentCard {
+  card: AnyCard;
+  renderKey: string;
+  etag: string;
 }
 
+/** Page cards' PNGs kept in memory (two languages, the home page and 17 attractions). */
+const MAX_PAGE_IMAGES = 64;
+
 /**
- * The share cards of tourists' routes: PNGs rendered in the worker pool and
- * kept in memory by everything the card shows (name, visits, badges,
- * branding), with one render per card even under concurrent first requests
- * (`lru-cache`'s fetch). A changed route is a new card, never a stale one.
+ * The share cards: drawn when what they show changes, stored in KV (or, for
+ * the public pages' cards, drawn by `deno task build`), served as stored.
  *
- * The pages link the card as `?v=<visits>-<badges>[-<name revision>]`, and
- * (code, v, data version) names one card: a visit, a badge or a rename
- * changes `v`, badges are only added. So the answer for a `v` is remembered
- * and given again without a render. Every request still reads the ticket
- * (one KV round trip): a remembered answer is given only while the ticket
- * has the versionstamp it was drawn from, so after a rename or an erasure
- * on any instance no URL, the old versioned ones included, shows the old
- * name (the current card, or a 404). Only the `v` computed from KV is
- * stored, never the one a request sent, so a made-up `v` cannot pin a
- * wrong card. A request without `v` (the spec's URL) is answered from a
- * short per-instance memory ({@linkcode LATEST_CARD_TTL_MS}) for its visits,
- * which this instance's writes drop.
+ * A route's card is drawn when its ticket, visits, badges or name change
+ * ({@linkcode ShareCards.changed}, told of every write): at once, then at
+ * most once per `cooldownMs` with the latest state, so a burst of check-ins
+ * draws a handful of times. The PNG is stored with the hash of what it shows
+ * (lib/db/card_images.ts), so every instance serves it, from a cold start
+ * too, and the render pool stays unloaded.
  *
- * The public pages' cards (the home page, each attraction) show the data set
- * only: their answers are kept by path and data version, their PNGs in the
- * same bounded cache, rendered in the same pool. A new data set is a new
- * answer (and a new `v` in the pages' links); old PNGs age out of the LRU.
+ * A request reads the ticket, the stored card's head and the route, and
+ * hashes what the card must show now: the stored PNG is served only when it
+ * was drawn from exactly that, so no URL (`?v=` or not) ever shows an
+ * outdated name, and an erased route is a 404 (the tombstone is read with
+ * the ticket). Otherwise, in the moment right after a write (or when no card
+ * is stored yet), the request draws it, joining a render of the same card
+ * already running, and stores it.
+ *
+ * A public page's card shows the data set only: the build draws every page's
+ * card of the data set it checks, named by its hash; a data set changed
+ * since is drawn once at run time and stored in KV. Page cards' PNGs are
+ * kept in memory (a few dozen, 46 KB each).
  */
 export class ShareCards {
   readonly #kv: Deno.Kv;
   readonly #data: DataStore;
-  /**
-   * The caches, made with the first card asked for: importing lru-cache
-   * starts Deno's Node layer, which a start that serves no card yet need
-   * not pay. Before, there is nothing to peek at or drop.
-   */
-  #caches?: Caches;
-  #creating?: Promise<Caches>;
-  readonly #createCaches: () => Promise<Caches>;
-  /** The share codes in the `latest` cache by the user whose route they show. */
-  readonly #latestByUser = new Map<string, Set<string>>();
-  /** Counts this instance's writes: a read that saw one happen is not kept in the `latest` cache. */
-  #writes = 0;
+  readonly #pool: Pick<RenderPool, "render">;
+  readonly #cooldownMs: number;
+  readonly #buildDir?: string;
+  /** Renders running, by slot and hash: a second ask for the same card joins. */
+  readonly #drawing = new Map<string, Promise<Uint8Array>>();
+  /** Routes drawn for a write, still in their cool-down; `again` once written to since. */
+  readonly #cooling = new Map<string, Cooling>();
+  /** Scheduling work not done yet (the lookups of a user's share code, the draws). */
+  readonly #pending = new Set<Promise<unknown>>();
+  /** The current page cards' hashes, for the data version in `#pageDataVersion`. */
+  readonly #pageCards = new Map<string, CurrentCard>();
+  #pageDataVersion?: string;
+  /** Page cards' PNGs by hash, in insertion order (the oldest is dropped first). */
+  readonly #pageImages = new Map<string, Uint8Array>();
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
+  #closed = false;
 
   constructor(
-    { kv, data, renderPool, now = () => new Date() }: {
+    { kv, data, renderPool }: {
       kv: Deno.Kv;
       data: DataStore;
       renderPool: Pick<RenderPool, "render">;
-      /** The clock of {@linkcode LATEST_CARD_TTL_MS} (the app's, so tests can move it). */
-      now?: () => Date;
     },
-    { maxCards = 512, maxBytes = 16 * 1024 * 1024, maxUrls = 4_096 }:
-      ShareCardsOptions = {},
+    { cooldownMs = 3_000, buildDir }: ShareCardsOptions = {},
   ) {
     this.#kv = kv;
     this.#data = data;
-    this.#createCaches = async () => {
-      const { LRUCache } = await import("lru-cache");
-      return this.#caches = {
-        pngs: new LRUCache<string, Uint8Array, { card: AnyCard }>({
-          max: maxCards,
-          maxSize: maxBytes,
-          sizeCalculation: (png) => png.byteLength,
-          // In the worker pool: a render never blocks other requests.
-          fetchMethod: (_key, _stale, { context }) =>
-            renderPool.render(context.card),
-        }),
-        answers: new LRUCache<string, CardAnswer>({ max: maxUrls }),
-        pageAnswers: new LRUCache<string, CardAnswer>({
-          max: MAX_PAGE_ANSWERS,
-        }),
-        latest: new LRUCache<string, LatestAnswer>({
-          max: maxUrls,
-          // lru-cache keeps an entry while its age is at most `ttl`.
-          ttl: LATEST_CARD_TTL_MS - 1,
-          ttlResolution: 0,
-          perf: { now: () => now().getTime() },
-          dispose: ({ userId }, code) => {
-            if (!userId) return;
-            const codes = this.#latestByUser.get(userId);
-            codes?.delete(code);
-            if (codes?.size === 0) this.#latestByUser.delete(userId);
-          },
-        }),
-      };
-    };
-  }
-
-  /** The caches, made on first use. */
-  #getCaches(): Caches | Promise<Caches> {
-    return this.#caches ?? (this.#creating ??= this.#createCaches());
-  }
-
-  /**
-   * Drops what a write on this instance made stale: the answers without `v`
-   * of the routes it changed (answers with `v` name their card exactly and
-   * stay right).
-   */
-  invalidate(change: DataChange): void {
-    this.#writes++;
-    const caches = this.#caches;
-    if (!caches) return;
-    const users = change.kind === "merge"
-      ? [change.fromUserId, change.intoUserId]
-      : change.userId
-      ? [change.userId]
-      : [];
-    for (const userId of users) {
-      for (const code of [...this.#latestByUser.get(userId) ?? []]) {
-        caches.latest.delete(code);
-      }
-    }
-    if (change.kind === "ticket") {
-      caches.latest.delete(change.shareCode.toLowerCase());
-    }
-    if (change.kind === "erasure") {
-      for (const code of change.shareCodes) {
-        caches.latest.delete(code.toLowerCase());
-      }
-    }
+    this.#pool = renderPool;
+    this.#cooldownMs = cooldownMs;
+    this.#buildDir = buildDir;
   }
 
   get stats(): Readonly<ShareCardStats> {
     return { ...this.#stats };
   }
 
-  /** Card URLs remembered. */
-  get urlCount(): number {
-    return this.#caches?.answers.size ?? 0;
+  /**
+   * Told of every write (through `onChange`): draws the cards of the routes
+   * it changed, coalesced per route. An erasure draws nothing (its cards
+   * are deleted with its tickets).
+   */
+  changed(change: DataChange): void {
+    if (this.#closed) return;
+    switch (change.kind) {
+      case "ticket":
+        this.#schedule(change.shareCode);
+        return;
+      case "visit":
+      case "rating":
+      case "note_visibility":
+        this.#scheduleUser(change.userId);
+        return;
+      case "merge":
+        this.#scheduleUser(change.fromUserId);
+        this.#scheduleUser(change.intoUserId);
+        return;
+      case "erasure":
+        return;
+    }
+  }
+
+  /** Resolves once every card scheduled so far is drawn and stored (tests, benchmarks). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) {
+      await Promise.allSettled([...this.#pending]);
+    }
+  }
+
+  /** Stops drawing for writes (the pool's close ends renders running). */
+  close(): void {
+    this.#closed = true;
+    for (const cooling of this.#cooling.values()) {
+      clearTimeout(cooling.timer);
+      cooling.ended?.();
+    }
+    this.#cooling.clear();
   }
 
   /**
    * The card of a share code, or only its ETag when `ifNoneMatch` already
-   * names it. Reads the ticket every time; a `v` seen before is answered
-   * without a render while the ticket is unchanged. Throws 404 for an
-   * unknown or erased code.
+   * names it: the stored PNG when it shows what the route shows now, else
+   * drawn now. Throws 404 for an unknown, malformed or erased code.
    */
   async get(
     code: string,
-    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
+    { ifNoneMatch }: { ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
-    // A write from here on may make what the reads see stale.
-    const writesBefore = this.#writes;
-    const caches = this.#caches ?? await this.#getCaches();
-    const key = code.toLowerCase();
-    const read = isShareCode(code)
-      ? await getTicketEntry(this.#kv, code)
-      : null;
-    if (!read) {
-      caches.latest.delete(key);
-      throw new NotFoundError(apiMessage("route.unknown"));
+    const read = isShareCode(code) ? await readRouteCard(this.#kv, code) : null;
+    if (!read?.ticket) throw new NotFoundError(apiMessage("route.unknown"));
+    const current = await this.#currentRouteCard(read.ticket.ticket);
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
+      return { etag: current.etag };
     }
-    const remembered = this.#recall(caches, code, v) ??
-      (v === undefined ? caches.latest.get(key)?.answer : undefined);
-    const answer = remembered?.ticketStamp === read.versionstamp
-      ? remembered
-      : await this.#read(caches, code, read, writesBefore);
-    return await this.#image(caches, answer, ifNoneMatch);
+    if (read.storedKey === current.renderKey) {
+      const png = await read.readPng();
+      if (png) {
+        this.#stats.hits++;
+        return { etag: current.etag, png };
+      }
+    }
+    const png = await this.#drawRouteCard(
+      code,
+      current,
+      read.ticket.versionstamp,
+    );
+    return { etag: current.etag, png };
   }
 
   /**
-   * A public page's card when it needs no work (its answer known for the
-   * data set in force, its PNG cached), synchronously; `undefined`
-   * otherwise: then call {@linkcode getPageCard}.
+   * A public page's card when it needs no work (its PNG in memory for the
+   * data set in force), synchronously; `undefined` otherwise: then call
+   * {@linkcode getPageCard}.
    */
   peekPageCard(
     id: PageCardId,
     { ifNoneMatch }: { ifNoneMatch?: string } = {},
   ): PageCardImage | undefined {
-    const caches = this.#caches;
-    if (!caches) return undefined;
     const loaded = this.#data.current();
-    const answer = caches.pageAnswers.get(this.#pageKey(id, loaded.version));
-    if (!answer) return undefined;
+    if (this.#pageDataVersion !== loaded.version) return undefined;
+    const current = this.#pageCards.get(pageSlotKey(id));
+    if (!current) return undefined;
     const v = getPageCardVersion(loaded.version);
-    if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
-      return { etag: answer.etag, v };
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
+      return { etag: current.etag, v };
     }
-    const png = caches.pngs.get(answer.renderKey);
-    return png && { etag: answer.etag, png, v };
+    const png = this.#pageImages.get(current.renderKey);
+    if (!png) return undefined;
+    this.#stats.hits++;
+    return { etag: current.etag, png, v };
   }
 
   /**
    * A public page's card from the data set in force: the home page's, or an
-   * attraction's (404 for a slug the data set does not have). Rendered in
-   * the pool and kept in the same PNG cache as the route cards; the answer
-   * is keyed by the data version, so a new data set is a new card.
+   * attraction's (404 for a slug the data set does not have). Read from the
+   * build's files, else from KV, else drawn and stored.
    */
   async getPageCard(
     id: PageCardId,
     { ifNoneMatch }: { ifNoneMatch?: string } = {},
   ): Promise<PageCardImage> {
-    const caches = this.#caches ?? await this.#getCaches();
     const loaded = this.#data.current();
-    const key = this.#pageKey(id, loaded.version);
-    let answer = caches.pageAnswers.get(key);
-    if (!answer) {
-      const card = getPageCard(loaded, id);
-      if (!card) throw new NotFoundError(apiMessage("attraction.unknownName"));
-      const renderKey = await pageCardCacheKey(card);
-      answer = { etag: `"${renderKey.slice(8, 40)}"`, renderKey, card };
-      caches.pageAnswers.set(key, answer);
-    }
     const v = getPageCardVersion(loaded.version);
-    return { ...await this.#image(caches, answer, ifNoneMatch), v };
-  }
-
-  /** The PNG of an answer (rendered once, then cached), or only its ETag. */
-  async #image(
-    { pngs }: Caches,
-    answer: CardAnswer,
-    ifNoneMatch: string | undefined,
-  ): Promise<ShareCardImage> {
-    if (ifNoneMatch && matchesEtag(ifNoneMatch, answer.etag)) {
-      return { etag: answer.etag };
+    const current = await this.#currentPageCard(loaded, id);
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
+      return { etag: current.etag, v };
     }
-    const status: LRUCache.Status<string, Uint8Array, { card: AnyCard }> = {};
-    const png = await pngs.fetch(answer.renderKey, {
-      context: { card: answer.card },
-      status,
-    });
-    if (status.fetch === "hit") this.#stats.hits++;
-    else if (status.fetch === "inflight") this.#stats.coalesced++;
-    else this.#stats.misses++;
-    return { etag: answer.etag, png: png! };
+    let png = this.#pageImages.get(current.renderKey);
+    if (png) {
+      this.#stats.hits++;
+      return { etag: current.etag, png, v };
+    }
+    const lang = id.lang ?? DEFAULT_LANG;
+    const page = getPageCardBasePath(id);
+    png = await this.#readBuiltPageCard(current.renderKey) ?? undefined;
+    if (!png) {
+      const stored = await readPageCard(this.#kv, lang, page);
+      if (stored?.renderKey === current.renderKey) png = stored.png;
+    }
+    if (png) {
+      this.#stats.hits++;
+    } else {
+      png = await this.#draw(
+        `page\u0000${lang}\u0000${page}`,
+        current,
+        (png) =>
+          storePageCard(this.#kv, lang, page, {
+            renderKey: current.renderKey,
+            png,
+          }),
+      );
+    }
+    this.#keepPageImage(current.renderKey, png);
+    return { etag: current.etag, png, v };
   }
 
-  #pageKey(id: PageCardId, dataVersion: string): string {
-    return `${id.lang ?? DEFAULT_LANG}\u0000${
-      getPageCardBasePath(id)
-    }\u0000${dataVersion}`;
+  /** Draws `code`'s card if what is stored is not what it shows now. */
+  async #refresh(code: string): Promise<void> {
+    const read = await readRouteCard(this.#kv, code);
+    if (!read.ticket) return;
+    const current = await this.#currentRouteCard(read.ticket.ticket);
+    if (read.storedKey === current.renderKey) return;
+    await this.#drawRouteCard(code, current, read.ticket.versionstamp);
   }
 
-  #answerKey(code: string, v: string): string {
-    return `${code.toLowerCase()}\u0000${v}\u0000${this.#data.current().version}`;
-  }
-
-  #recall(
-    { answers }: Caches,
+  #drawRouteCard(
     code: string,
-    v: string | undefined,
-  ): CardAnswer | undefined {
-    return isCardVersion(v) ? answers.get(this.#answerKey(code, v)) : undefined;
+    current: CurrentCard,
+    ticketStamp: string,
+  ): Promise<Uint8Array> {
+    return this.#draw(
+      `route\u0000${code.toLowerCase()}`,
+      current,
+      (png) =>
+        storeRouteCard(this.#kv, code, ticketStamp, {
+          renderKey: current.renderKey,
+          png,
+        }),
+    );
   }
 
   /**
-   * Reads the route of a ticket just read from KV and remembers the answer
-   * under the `v` read; not as the latest when this instance wrote since
-   * `writesBefore`.
+   * Renders `current` in the pool, or joins the render of the same card
+   * (slot and hash) already running, and stores it. A failed store (the
+   * ticket changed meanwhile) still answers the request that asked: the
+   * card shows what that request read.
    */
-  async #read(
-    caches: Caches,
-    code: string,
-    { ticket, versionstamp }: { ticket: Ticket; versionstamp: string },
-    writesBefore: number,
-  ): Promise<CardAnswer> {
+  #draw(
+    slot: string,
+    current: CurrentCard,
+    store: (png: Uint8Array) => Promise<boolean>,
+  ): Promise<Uint8Array> {
+    const key = `${slot}\u0000${current.renderKey}`;
+    const running = this.#drawing.get(key);
+    if (running) {
+      this.#stats.coalesced++;
+      return running;
+    }
+    this.#stats.misses++;
+    const drawing = this.#pool.render(current.card).then(async (png) => {
+      await store(png);
+      return png;
+    }).finally(() => this.#drawing.delete(key));
+    this.#drawing.set(key, drawing);
+    return drawing;
+  }
+
+  #scheduleUser(userId: string): void {
+    this.#track(
+      getShareCodeOfUser(this.#kv, userId).then((code) => {
+        if (code) this.#schedule(code);
+      }),
+    );
+  }
+
+  /**
+   * Draws a route's card now unless it was drawn for a write within the
+   * cool-down; then once more when that ends.
+   */
+  #schedule(shareCode: string): void {
+    if (this.#closed) return;
+    const code = shareCode.toLowerCase();
+    const cooling = this.#cooling.get(code);
+    if (cooling) {
+      cooling.again = true;
+      return;
+    }
+    const state: Cooling = { again: false };
+    this.#cooling.set(code, state);
+    this.#cycle(code, state);
+  }
+
+  #cycle(code: string, state: Cooling): void {
+    const cycle = this.#refresh(code).catch((error) => {
+      if (!this.#closed) {
+        console.warn("Share card: drawing a changed route failed:", error);
+      }
+    }).then(() =>
+      new Promise<void>((resolve) => {
+        if (this.#closed) return resolve();
+        state.ended = resolve;
+        state.timer = setTimeout(() => {
+          resolve();
+          if (state.again && !this.#closed) {
+            state.again = false;
+            this.#cycle(code, state);
+          } else {
+            this.#cooling.delete(code);
+          }
+        }, this.#cooldownMs);
+      })
+    );
+    this.#track(cycle);
+  }
+
+  /** Counts `work` in {@linkcode settled} until it ends. */
+  #track(work: Promise<unknown>): void {
+    const tracked = work.catch(() => {}).finally(() =>
+      this.#pending.delete(tracked)
+    );
+    this.#pending.add(tracked);
+  }
+
+  /** What a route's card must show now: its ticket and route, the data set in force. */
+  async #currentRouteCard(ticket: Ticket): Promise<CurrentCard> {
     const loaded = this.#data.current();
     const route = ticket.userId
       ? await getTouristRoute(this.#kv, ticket.userId, loaded)
@@ -354,42 +399,66 @@ export class ShareCards {
       ...(lang && lang !== DEFAULT_LANG ? { lang } : {}),
     };
     const renderKey = await shareCardCacheKey(card);
-    const answer: CardAnswer = {
-      etag: `"${renderKey.slice(3, 35)}"`,
-      ticketStamp: versionstamp,
-      renderKey,
-      card,
-    };
-    const v = getCardVersion({
-      visitCount: card.visitCount,
-      badgeCount: card.badges.length,
-      nameRevision: ticket.nameRevision,
-      lang: card.lang,
-    });
-    caches.answers.set(this.#answerKey(code, v), answer);
-    if (this.#writes !== writesBefore) return answer; // Maybe stale already.
-    const latestKey = code.toLowerCase();
-    caches.latest.set(latestKey, { answer, userId: ticket.userId });
-    if (ticket.userId) {
-      let codes = this.#latestByUser.get(ticket.userId);
-      if (!codes) this.#latestByUser.set(ticket.userId, codes = new Set());
-      codes.add(latestKey);
-    }
-    return answer;
+    return { card, renderKey, etag: `"${renderKey.slice(3, 35)}"` };
   }
+
+  /** A page's card for the data set in force (404 for an attraction it lacks). */
+  async #currentPageCard(
+    loaded: LoadedData,
+    id: PageCardId,
+  ): Promise<CurrentCard> {
+    if (this.#pageDataVersion !== loaded.version) {
+      this.#pageCards.clear();
+      this.#pageDataVersion = loaded.version;
+    }
+    const slot = pageSlotKey(id);
+    const known = this.#pageCards.get(slot);
+    if (known) return known;
+    const card: PageCard | undefined = getPageCard(loaded, id);
+    if (!card) throw new NotFoundError(apiMessage("attraction.unknownName"));
+    const renderKey = await pageCardCacheKey(card);
+    const current = { card, renderKey, etag: `"${renderKey.slice(8, 40)}"` };
+    if (this.#pageDataVersion === loaded.version) {
+      this.#pageCards.set(slot, current);
+    }
+    return current;
+  }
+
+  async #readBuiltPageCard(renderKey: string): Promise<Uint8Array | null> {
+    if (!this.#buildDir) return null;
+    try {
+      return await Deno.readFile(
+        `${this.#buildDir}/${getBuiltPageCardName(renderKey)}`,
+      );
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw error;
+    }
+  }
+
+  #keepPageImage(renderKey: string, png: Uint8Array): void {
+    this.#pageImages.delete(renderKey);
+    this.#pageImages.set(renderKey, png);
+    if (this.#pageImages.size > MAX_PAGE_IMAGES) {
+      this.#pageImages.delete(this.#pageImages.keys().next().value!);
+    }
+  }
+}
+
+/** A route drawn for a write, in its cool-down. */
+interface Cooling {
+  /** Written to again since: drawn once more when the cool-down ends. */
+  again: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Ends the cool-down's wait in {@linkcode ShareCards.settled} (on close). */
+  ended?: () => void;
+}
+
+function pageSlotKey(id: PageCardId): string {
+  return `${id.lang ?? DEFAULT_LANG}\u0000${getPageCardBasePath(id)}`;
 }
 
 function matchesEtag(header: string, etag: string): boolean {
   return header.trim() === "*" ||
     header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-}
-
-/** Every cache of {@linkcode ShareCards}; the context of `pngs` is a box: `lru-cache`'s option types distribute over a union. */
-interface Caches {
-  pngs: LRUCache<string, Uint8Array, { card: AnyCard }>;
-  answers: LRUCache<string, CardAnswer>;
-  /** Page cards' answers by path and data version: a new data set, new answers. */
-  pageAnswers: LRUCache<string, CardAnswer>;
-  /** Answers of card URLs without `v`, by share code, for a short time. */
-  latest: LRUCache<string, LatestAnswer>;
 }

@@ -1,16 +1,22 @@
 import assert from "node:assert/strict";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
-import { saveTicket } from "@/lib/db/tickets.ts";
-import { recordVisit } from "@/lib/db/visits.ts";
-import { NotFoundError } from "@/lib/errors/mod.ts";
-import { getPageCardVersion } from "./card_url.ts";
-import type { ShareCard } from "./card_types.ts";
 import {
-  LATEST_CARD_TTL_MS,
-  ShareCards,
-  type ShareCardsOptions,
-} from "./share_cards.ts";
+  deleteRouteCard,
+  PART_BYTES,
+  readPageCard,
+  readRouteCard,
+  storeRouteCard,
+} from "@/lib/db/card_images.ts";
+import { keys } from "@/lib/db/keys.ts";
+import { renameTicket, saveTicket } from "@/lib/db/tickets.ts";
+import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
+import { getErasedShareCodeKey } from "@/lib/db/tickets.ts";
+import { NotFoundError } from "@/lib/errors/mod.ts";
+import { getBuiltPageCardName, pageCardCacheKey } from "./card_key.ts";
+import type { AnyCard } from "./card_types.ts";
+import { getPageCard } from "./page_cards.ts";
+import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";
 
 const data = new DataStore(
   await loadTourismData(
@@ -19,29 +25,39 @@ const data = new DataStore(
 );
 
 /**
- * A render pool that counts renders and answers `size` bytes per card, or
- * fails as told, after 20 ms (a worker takes that long; waiters join it). The real pool is tested in
- * pool_test.ts and through the app in tests/api/og_route_card_test.ts.
+ * A render pool that counts renders and answers a PNG-sized array whose
+ * bytes say which card it drew (its name or title), after 20 ms (a worker
+ * takes that long; waiters join it), or fails as told. The real pool is
+ * tested in pool_test.ts and through the app in tests/api/.
  */
-function createCountingPool(size = 10) {
+function createCountingPool(size = 1_000) {
   const pool = {
     renders: 0,
     fail: undefined as Error | undefined,
-    sizes: new Map<string, number>(),
-    async render(card: ShareCard): Promise<Uint8Array> {
+    size,
+    drawn: [] as string[],
+    async render(card: AnyCard): Promise<Uint8Array> {
       pool.renders++;
       await new Promise((resolve) => setTimeout(resolve, 20));
       if (pool.fail) throw pool.fail;
-      return new Uint8Array(pool.sizes.get(card.name) ?? size);
+      const label = "name" in card
+        ? `${card.name}:${card.visitCount}`
+        : card.title;
+      pool.drawn.push(label);
+      const png = new Uint8Array(pool.size);
+      for (let i = 0; i < png.length; i++) png[i] = (i * 7 + 3) % 251;
+      png.set(new TextEncoder().encode(label).subarray(0, pool.size));
+      return png;
     },
   };
   return pool;
 }
 
+type CountingPool = ReturnType<typeof createCountingPool>;
+
 async function setUp(
   names: string[],
-  options: ShareCardsOptions = {},
-  pool = createCountingPool(),
+  { userIds = [] as (string | null)[] } = {},
 ) {
   const kv = await Deno.openKv(":memory:");
   for (const [i, name] of names.entries()) {
@@ -51,209 +67,307 @@ async function setUp(
       email: `v${i}@ejemplo.mx`,
       phone: null,
       wpId: i + 1,
-      userId: null,
+      userId: userIds[i] ?? null,
       createdAt: new Date().toISOString(),
     });
   }
-  const cards = new ShareCards({ kv, data, renderPool: pool }, options);
-  return { kv, cards, pool };
+  return kv;
 }
 
-Deno.test("ShareCards", async (t) => {
-  await t.step(
-    "10 concurrent requests for one card render it once",
-    async () => {
-      const { kv, cards, pool } = await setUp(["Ana"]);
-      const images = await Promise.all(
-        Array.from({ length: 10 }, () => cards.get("codigo-0")),
-      );
-      assert.equal(pool.renders, 1);
-      for (const image of images) assert.equal(image.png, images[0].png);
-      // Each request reads its ticket first: on a busy machine the render
-      // can end before the last ones ask, which then find it cached.
-      const { hits, misses, coalesced } = cards.stats;
-      assert.deepEqual({ misses, shared: hits + coalesced }, {
-        misses: 1,
-        shared: 9,
-      });
-      assert.equal((await cards.get("codigo-0")).png, images[0].png);
-      assert.equal(pool.renders, 1);
-      assert.equal(cards.stats.hits, hits + 1);
-      kv.close();
-    },
-  );
+/** One instance of the service's share cards on `kv`, with its own counting pool. */
+function instance(
+  kv: Deno.Kv,
+  options: ShareCardsOptions = {},
+  pool: CountingPool = createCountingPool(),
+) {
+  const cards = new ShareCards({ kv, data, renderPool: pool }, {
+    cooldownMs: 200,
+    ...options,
+  });
+  return { cards, pool };
+}
 
-  await t.step("different cards render independently", async () => {
-    const { kv, cards, pool } = await setUp(["Ana", "Luis", "Eva"]);
-    await Promise.all([0, 1, 2].map((i) => cards.get(`codigo-${i}`)));
-    assert.equal(pool.renders, 3);
-    kv.close();
+async function countParts(kv: Deno.Kv, code: string): Promise<number> {
+  return (await Array.fromAsync(kv.list({ prefix: keys.routeCardParts(code) })))
+    .length;
+}
+
+Deno.test("ShareCards: a request draws a missing card once and stores it for every instance", async (t) => {
+  await using kv = await setUp(["Ana", "Luis"]);
+  const a = instance(kv);
+  const b = instance(kv);
+
+  await t.step("10 concurrent requests render it once", async () => {
+    const images = await Promise.all(
+      Array.from({ length: 10 }, () => a.cards.get("codigo-0")),
+    );
+    assert.equal(a.pool.renders, 1);
+    for (const image of images) assert.deepEqual(image.png, images[0].png);
+    const { hits, misses, coalesced } = a.cards.stats;
+    // Each request reads KV first: on a busy machine the render can end
+    // before the last ones ask, which then find it stored.
+    assert.deepEqual({ misses, shared: hits + coalesced }, {
+      misses: 1,
+      shared: 9,
+    });
   });
 
   await t.step(
-    "the least recently used cards go first, by count and by bytes",
+    "another instance serves it as stored, with no render",
     async () => {
-      const { kv, cards, pool } = await setUp(
-        ["A", "B", "C", "D"],
-        { maxCards: 3, maxBytes: 100 },
-      );
-      for (const i of [0, 1, 2]) await cards.get(`codigo-${i}`);
-      await cards.get("codigo-0"); // A is now recent
-      await cards.get("codigo-3"); // B goes
-      assert.equal(pool.renders, 4);
-      await cards.get("codigo-0");
-      await cards.get("codigo-2");
-      assert.equal(pool.renders, 4, "A and C are kept");
-      await cards.get("codigo-1");
-      assert.equal(pool.renders, 5, "B was dropped");
-      kv.close();
-
-      const bytes = await setUp(["A", "B", "C"], { maxBytes: 100 });
-      bytes.pool.sizes.set("A", 40).set("B", 40).set("C", 50);
-      for (const i of [0, 1, 2]) await bytes.cards.get(`codigo-${i}`);
-      await bytes.cards.get("codigo-0");
-      assert.equal(bytes.pool.renders, 4, "A went to make room for C");
-      bytes.kv.close();
+      const fromA = await a.cards.get("codigo-0");
+      const fromB = await b.cards.get("CODIGO-0");
+      assert.equal(b.pool.renders, 0);
+      assert.equal(fromB.etag, fromA.etag);
+      assert.deepEqual(fromB.png, fromA.png);
+      assert.equal(b.cards.stats.hits, 1);
     },
   );
 
-  await t.step(
-    "a card larger than the budget is answered but not kept",
-    async () => {
-      const { kv, cards, pool } = await setUp(["Grande", "Chica"], {
-        maxBytes: 20,
-      });
-      pool.sizes.set("Grande", 50).set("Chica", 5);
-      await cards.get("codigo-1");
-      const big = await cards.get("codigo-0");
-      assert.equal(big.png?.length, 50);
-      await cards.get("codigo-0");
-      assert.equal(pool.renders, 3, "the big card renders each time");
-      await cards.get("codigo-1");
-      assert.equal(pool.renders, 3, "a too-big card does not flush the others");
-      kv.close();
-    },
-  );
-
-  await t.step(
-    "a failed render is shared by its waiters and not kept",
-    async () => {
-      const { kv, cards, pool } = await setUp(["Ana"]);
-      pool.fail = new Error("boom");
-      const results = await Promise.allSettled(
-        Array.from({ length: 3 }, () => cards.get("codigo-0")),
-      );
-      assert.equal(pool.renders, 1);
-      for (const result of results) {
-        assert.equal(result.status, "rejected");
-        assert.equal((result as PromiseRejectedResult).reason.message, "boom");
-      }
-      pool.fail = undefined;
-      assert.ok((await cards.get("codigo-0")).png);
-      assert.equal(pool.renders, 2);
-      kv.close();
-    },
-  );
-
-  await t.step(
-    "page cards: one render each, in the same bounded cache; 404 for an unknown slug",
-    async () => {
-      const { kv, cards, pool } = await setUp(["Ana"], { maxCards: 2 });
-      const home = { kind: "home" } as const;
-      const plaza = { kind: "attraction", slug: "plaza-principal" } as const;
-      const images = await Promise.all(
-        Array.from({ length: 5 }, () => cards.getPageCard(home)),
-      );
-      assert.equal(pool.renders, 1);
-      assert.equal(new Set(images.map((image) => image.png)).size, 1);
-      const v = getPageCardVersion(data.current().version);
-      assert.ok(images.every((image) => image.v === v));
-      assert.equal(cards.peekPageCard(home)?.png, images[0].png, "peeked");
-      const other = await cards.getPageCard(plaza);
-      assert.notEqual(other.etag, images[0].etag);
-      assert.equal(pool.renders, 2);
-      const matched = cards.peekPageCard(plaza, { ifNoneMatch: other.etag });
-      assert.deepEqual(matched, { etag: other.etag, v }, "only the ETag");
-      await cards.get("codigo-0"); // a route card takes the oldest slot
-      assert.equal(cards.peekPageCard(home), undefined, "home went first");
-      await assert.rejects(
-        cards.getPageCard({ kind: "attraction", slug: "no-existe" }),
-        NotFoundError,
-      );
-      assert.equal(pool.renders, 3);
-      kv.close();
-    },
-  );
-
-  await t.step("a pool that throws at once is a rejection too", async () => {
-    const { kv, cards } = await setUp(["Ana"], {}, {
-      ...createCountingPool(),
-      render: () => {
-        throw new Error("no pool");
-      },
+  await t.step("an If-None-Match that names it needs no PNG", async () => {
+    const { etag } = await b.cards.get("codigo-0");
+    assert.deepEqual(await b.cards.get("codigo-0", { ifNoneMatch: etag }), {
+      etag,
     });
-    await assert.rejects(cards.get("codigo-0"), /no pool/);
-    kv.close();
+    assert.equal(b.pool.renders, 0);
+  });
+
+  await t.step(
+    "an unknown or malformed code is a 404, nothing drawn",
+    async () => {
+      for (const code of ["no-existe-1", "x", "<svg>"]) {
+        await assert.rejects(a.cards.get(code), NotFoundError);
+      }
+      assert.equal(a.pool.renders, 1);
+    },
+  );
+
+  await t.step(
+    "a failed render stores nothing; the next request draws again",
+    async () => {
+      a.pool.fail = new Error("no pool");
+      await assert.rejects(a.cards.get("codigo-1"), /no pool/);
+      assert.equal((await readRouteCard(kv, "codigo-1")).storedKey, null);
+      a.pool.fail = undefined;
+      assert.ok((await a.cards.get("codigo-1")).png);
+      assert.notEqual((await readRouteCard(kv, "codigo-1")).storedKey, null);
+    },
+  );
+});
+
+Deno.test("ShareCards: a card over a KV value's 64 KiB is stored in parts", async () => {
+  await using kv = await setUp(["Ana"]);
+  const big = createCountingPool(2 * PART_BYTES + 5_000);
+  const a = instance(kv, {}, big);
+  const drawn = await a.cards.get("codigo-0");
+  assert.equal(drawn.png!.byteLength, 2 * PART_BYTES + 5_000);
+  assert.equal(await countParts(kv, "codigo-0"), 2, "head + 2 parts");
+  const b = instance(kv);
+  const read = await b.cards.get("codigo-0");
+  assert.equal(b.pool.renders, 0);
+  assert.deepEqual(read.png, drawn.png);
+
+  // A new name: the new card replaces the old one's parts, it leaves none.
+  const ticket = await renameTicket(kv, "codigo-0", "Ana María");
+  assert.ok(ticket);
+  big.size = PART_BYTES + 10;
+  const renamed = await a.cards.get("codigo-0");
+  assert.notEqual(renamed.etag, drawn.etag);
+  assert.equal(await countParts(kv, "codigo-0"), 1);
+  assert.deepEqual((await b.cards.get("codigo-0")).png, renamed.png);
+  assert.equal(b.pool.renders, 0);
+});
+
+Deno.test("ShareCards: a stored card is served only while it shows what the route shows", async (t) => {
+  const userId = crypto.randomUUID();
+  await using kv = await setUp(["Ana"], { userIds: [userId] });
+  const a = instance(kv);
+  const b = instance(kv);
+  const first = await a.cards.get("codigo-0");
+
+  await t.step(
+    "a rename on one instance: the other never serves the old name",
+    async () => {
+      await renameTicket(kv, "codigo-0", "Ana Lucía");
+      const image = await b.cards.get("codigo-0");
+      assert.notEqual(image.etag, first.etag);
+      assert.equal(b.pool.drawn.at(-1), "Ana Lucía:0");
+      assert.deepEqual((await a.cards.get("codigo-0")).png, image.png);
+      assert.equal(a.pool.renders, 1, "A serves what B stored");
+    },
+  );
+
+  await t.step(
+    "a visit recorded anywhere: the next request shows it",
+    async () => {
+      const before = await a.cards.get("codigo-0");
+      await recordVisit(kv, {
+        userId,
+        slug: "plaza-principal",
+        now: new Date(),
+        totalAttractions: 17,
+      });
+      const after = await b.cards.get("codigo-0");
+      assert.notEqual(after.etag, before.etag);
+      assert.equal(b.pool.drawn.at(-1), "Ana Lucía:1");
+    },
+  );
+
+  await t.step(
+    "a card drawn from a ticket renamed since is not stored",
+    async () => {
+      const read = await readRouteCard(kv, "codigo-0");
+      await renameTicket(kv, "codigo-0", "Otra");
+      const stored = await storeRouteCard(
+        kv,
+        "codigo-0",
+        read.ticket!.versionstamp,
+        { renderKey: "og:old", png: new Uint8Array(10) },
+      );
+      assert.equal(stored, false);
+      assert.notEqual(
+        (await readRouteCard(kv, "codigo-0")).storedKey,
+        "og:old",
+      );
+    },
+  );
+
+  await t.step(
+    "an erasure: 404 at once, the card deleted, none stored again",
+    async () => {
+      await a.cards.get("codigo-0");
+      const read = await readRouteCard(kv, "codigo-0");
+      await kv.set(await getErasedShareCodeKey("codigo-0"), { at: 1 });
+      await assert.rejects(b.cards.get("codigo-0"), NotFoundError);
+      const stored = await storeRouteCard(
+        kv,
+        "codigo-0",
+        read.ticket!.versionstamp,
+        { renderKey: "og:late", png: new Uint8Array(10) },
+      );
+      assert.equal(stored, false, "a render that ends after the tombstone");
+      await deleteRouteCard(kv, "codigo-0");
+      assert.equal((await kv.get(keys.routeCard("codigo-0"))).value, null);
+      assert.equal(await countParts(kv, "codigo-0"), 0);
+    },
+  );
+});
+
+Deno.test("ShareCards: drawn when the route changes, coalesced per route", async (t) => {
+  const userId = crypto.randomUUID();
+  await using kv = await setUp(["Eva"], { userIds: [userId] });
+  const a = instance(kv, { cooldownMs: 300 });
+  const b = instance(kv);
+
+  await t.step(
+    "a new ticket's card is drawn and stored before anyone asks",
+    async () => {
+      a.cards.changed({ kind: "ticket", shareCode: "CODIGO-0", userId });
+      await a.cards.settled();
+      assert.equal(a.pool.renders, 1);
+      await b.cards.get("codigo-0");
+      assert.equal(b.pool.renders, 0, "served as stored");
+    },
+  );
+
+  await t.step(
+    "100 writes in a burst draw a handful of times, the last state last",
+    async () => {
+      const slugs = [...data.current().attractionsBySlug.keys()];
+      const before = a.pool.renders;
+      for (let i = 0; i < 100; i++) {
+        const slug = slugs[i % slugs.length];
+        if (i < slugs.length) {
+          await recordVisit(kv, {
+            userId,
+            slug,
+            now: new Date(),
+            totalAttractions: slugs.length,
+          });
+          a.cards.changed({ kind: "visit", userId, slug });
+        } else {
+          a.cards.changed({ kind: "rating", userId, slug });
+        }
+      }
+      await a.cards.settled();
+      const renders = a.pool.renders - before;
+      assert.ok(renders >= 1 && renders <= 3, `${renders} renders`);
+      assert.equal(a.pool.drawn.at(-1), `Eva:${slugs.length}`);
+      await b.cards.get("codigo-0");
+      assert.equal(b.pool.renders, 0, "the stored card is the latest");
+    },
+  );
+
+  await t.step(
+    "a write that does not change the card draws nothing",
+    async () => {
+      const before = a.pool.renders;
+      const [slug] = data.current().attractionsBySlug.keys();
+      await rateVisit(kv, {
+        userId,
+        slug,
+        rating: 4,
+        notes: "Bonito",
+        now: new Date(),
+      });
+      a.cards.changed({ kind: "rating", userId, slug });
+      await a.cards.settled();
+      assert.equal(a.pool.renders, before);
+    },
+  );
+
+  await t.step("after close, writes draw nothing", async () => {
+    a.cards.close();
+    await renameTicket(kv, "codigo-0", "Eva Luna");
+    const before = a.pool.renders;
+    a.cards.changed({ kind: "ticket", shareCode: "codigo-0", userId });
+    await a.cards.settled();
+    assert.equal(a.pool.renders, before);
   });
 });
 
-Deno.test("ShareCards: the spec's URL (no `v`) is remembered briefly, dropped by this instance's writes", async (t) => {
+Deno.test("ShareCards: page cards come from the build, else are drawn once and stored", async (t) => {
   await using kv = await Deno.openKv(":memory:");
-  let clock = Date.parse("2026-11-23T12:00:00Z");
-  const userId = crypto.randomUUID();
-  await saveTicket(kv, {
-    shareCode: "ruta-breve",
-    name: "Breve",
-    email: "b@ejemplo.mx",
-    phone: null,
-    wpId: 1,
-    userId,
-    createdAt: new Date(clock).toISOString(),
-  });
-  const pool = createCountingPool();
-  const cards = new ShareCards({
-    kv,
-    data,
-    renderPool: pool,
-    now: () => new Date(clock),
-  });
-  const visit = (slug: string) =>
-    recordVisit(kv, {
-      userId,
-      slug,
-      now: new Date(clock),
-      totalAttractions: 17,
+  const buildDir = await Deno.makeTempDir();
+  try {
+    const home = getPageCard(data.current(), { kind: "home" })!;
+    const built = new Uint8Array([1, 2, 3, 4]);
+    const name = getBuiltPageCardName(await pageCardCacheKey(home));
+    await Deno.mkdir(`${buildDir}/og`);
+    await Deno.writeFile(`${buildDir}/${name}`, built);
+    const a = instance(kv, { buildDir });
+
+    await t.step("a card the build drew: its file, no render", async () => {
+      const image = await a.cards.getPageCard({ kind: "home" });
+      assert.deepEqual(image.png, built);
+      assert.equal(a.pool.renders, 0);
+      assert.deepEqual(a.cards.peekPageCard({ kind: "home" })?.png, built);
     });
-  const first = await cards.get("ruta-breve");
 
-  await t.step(
-    "another instance's visit shows after LATEST_CARD_TTL_MS, not before",
-    async () => {
-      await visit("plaza-principal");
-      clock += LATEST_CARD_TTL_MS - 1;
-      assert.equal((await cards.get("ruta-breve")).etag, first.etag, "memory");
-      clock += 1;
-      assert.notEqual((await cards.get("ruta-breve")).etag, first.etag);
-    },
-  );
+    await t.step(
+      "one it did not draw: drawn once, stored for every instance",
+      async () => {
+        const id = { kind: "home" as const, lang: "en" };
+        const images = await Promise.all(
+          Array.from({ length: 5 }, () => a.cards.getPageCard(id)),
+        );
+        assert.equal(a.pool.renders, 1);
+        assert.ok(images.every((image) => image.etag === images[0].etag));
+        const stored = await readPageCard(kv, "en", "/og/inicio.png");
+        assert.deepEqual(stored?.png, images[0].png);
+        const b = instance(kv, { buildDir });
+        assert.deepEqual((await b.cards.getPageCard(id)).png, images[0].png);
+        assert.equal(b.pool.renders, 0);
+      },
+    );
 
-  await t.step("a visit on this instance drops it at once", async () => {
-    const before = await cards.get("RUTA-BREVE");
-    await visit("museo-nacional-del-tequila");
-    cards.invalidate({ kind: "visit", userId, slug: "museo" });
-    assert.notEqual((await cards.get("ruta-breve")).etag, before.etag);
-  });
-
-  await t.step(
-    "a read that a write overtook is answered but not kept",
-    async () => {
-      clock += LATEST_CARD_TTL_MS;
-      const reading = cards.get("ruta-breve");
-      cards.invalidate({ kind: "rating", userId, slug: "plaza-principal" });
-      const read = await reading;
-      // Another instance's visit: shown at once, since nothing was kept.
-      await visit("mercado-municipal");
-      assert.notEqual((await cards.get("ruta-breve")).etag, read.etag);
-    },
-  );
+    await t.step("an attraction the data set lacks is a 404", async () => {
+      await assert.rejects(
+        a.cards.getPageCard({ kind: "attraction", slug: "no-existe" }),
+        NotFoundError,
+      );
+    });
+  } finally {
+    await Deno.remove(buildDir, { recursive: true });
+  }
 });

@@ -31,25 +31,22 @@ import {
   deleteIdentitiesOfUser,
   deleteSessionsOfUser,
 } from "@/lib/db/sessions.ts";
+import { deleteRouteCard } from "@/lib/db/card_images.ts";
 import { deleteTicketRecords, getShareCodeOfUser } from "@/lib/db/tickets.ts";
 import { deleteBadgesOfUser, deleteVisitsOfUser } from "@/lib/db/visits.ts";
 import { listVisits } from "@/lib/db/visits.ts";
-import { LATEST_CARD_TTL_MS } from "@/lib/og/share_cards.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 
 /**
- * How long another instance may still serve a route page, a card or an
- * attraction page (with the notes) from its memory after the erasure was
+ * How long another instance may still serve a route page or an attraction
+ * page (with the notes) from its memory after the erasure was
  * recorded: an erasure is not reported done before this has passed, so
  * "done" holds on every instance.
  */
-export const ERASURE_CACHE_GRACE_MS = Math.max(
-  PAGE_TTL_MS,
-  ROUTE_PAGE_TTL_MS,
-  LATEST_CARD_TTL_MS,
-) + 1_000;
+export const ERASURE_CACHE_GRACE_MS = Math.max(PAGE_TTL_MS, ROUTE_PAGE_TTL_MS) +
+  1_000;
 
 /** What erasing needs from the app. */
 export interface ErasureDeps {
@@ -172,7 +169,11 @@ async function runStep(
       if (userId) await deleteIdentitiesOfUser(kv, userId);
       return;
     case "tickets":
-      for (const code of shareCodes) await deleteTicketRecords(kv, code);
+      for (const code of shareCodes) {
+        await deleteTicketRecords(kv, code);
+        // The card shows the name; none is stored again once the tombstone is there.
+        await deleteRouteCard(kv, code);
+      }
       return;
     case "visits":
       if (userId) await deleteVisitsOfUser(kv, userId);

@@ -13,7 +13,6 @@ import { KEY_FAMILIES, type KeyFamilyName, LIFETIMES } from "@/lib/db/keys.ts";
 import { type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { CHAT_RATE_LIMIT } from "@/lib/limits/chat_limit.ts";
 import { IP_BUDGET_WINDOW_MS } from "@/lib/limits/ip_budget.ts";
-import { LATEST_CARD_TTL_MS } from "@/lib/og/share_cards.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import { GUEST_PASSPORTS_PER_ADDRESS } from "@/lib/passport/guest.ts";
 import {
@@ -268,12 +267,19 @@ export function listPersonalRecords(
       exported: false,
     },
     {
+      id: "share_card",
+      store: "kv",
+      keyFamilies: ["route_cards", "route_card_parts"],
+      retention: [{ retention: getFamilyPeriod("route_cards", "created") }],
+      exported: false,
+    },
+    {
       id: "page_caches",
       store: "memory",
       keyFamilies: [],
       retention: [{
         retention: toPeriod(
-          Math.max(PAGE_TTL_MS, ROUTE_PAGE_TTL_MS, LATEST_CARD_TTL_MS),
+          Math.max(PAGE_TTL_MS, ROUTE_PAGE_TTL_MS),
           "created",
         ),
       }],

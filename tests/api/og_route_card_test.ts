@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { deleteRouteCard } from "@/lib/db/card_images.ts";
 import { openKv } from "@/lib/db/kv.ts";
 import { ShareCards } from "@/lib/og/share_cards.ts";
 import {
@@ -118,7 +119,7 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
   let linkedPng: Uint8Array;
 
   await t.step(
-    "the card URL a page links is answered again with one KV read and no render",
+    "the card URL a page links is answered from KV with three reads and no render",
     async () => {
       linked = await getLinkedCard(ctx, code);
       assert.equal(linked, `/api/turismo/og/${code}?v=1-0`);
@@ -143,8 +144,9 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
       assert.equal(notModified.status, 304);
       assert.equal(notModified.headers.get("etag"), linkedEtag);
       assert.equal(await notModified.text(), "");
-      // The ticket, to check it was not renamed or erased meanwhile.
-      assert.equal(spy.reads.count - before, 2, "one KV read per answer");
+      // The ticket with the stored card (one getMany), and the visits and
+      // badges that the card must show now.
+      assert.equal(spy.reads.count - before, 6, "three KV reads per answer");
       assert.equal(ctx.deps.shareCards.stats.misses, renders, "no render");
     },
   );
@@ -166,9 +168,9 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
       assert.equal(res.status, 200);
       assert.notEqual(res.headers.get("etag"), linkedEtag);
       assert.notDeepEqual(new Uint8Array(await res.arrayBuffer()), linkedPng);
-      // The old URL names the old card, as any cache in between keeps it.
+      // The old URL answers the current card too: nothing outdated is served.
       const old = await ctx.app.request(linked);
-      assert.equal(old.headers.get("etag"), linkedEtag);
+      assert.equal(old.headers.get("etag"), res.headers.get("etag"));
       await old.body?.cancel();
     },
   );
@@ -226,6 +228,10 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
     "concurrent first requests for one card render it once",
     async () => {
       const fresh = await createTicket(ctx, "Concurrencia");
+      // The card drawn for the ticket's creation is not there yet for a
+      // second service (another instance) on the same KV.
+      await ctx.deps.shareCards.settled();
+      await deleteRouteCard(ctx.deps.kv, fresh);
       const cards = new ShareCards(ctx.deps);
       const images = await Promise.all(
         Array.from({ length: 8 }, () => cards.get(fresh)),
@@ -239,24 +245,6 @@ Deno.test("GET /api/turismo/og/<code>", async (t) => {
         7,
         "the others joined it or hit the cache",
       );
-    },
-  );
-
-  await t.step(
-    "the memo keeps at most its bound of card URLs, least recently used first",
-    async () => {
-      const cards = new ShareCards(ctx.deps, { maxUrls: 2 });
-      const codes = [
-        await createTicket(ctx, "Uno"),
-        await createTicket(ctx, "Dos"),
-        await createTicket(ctx, "Tres"),
-      ];
-      for (const fresh of codes) await cards.get(fresh);
-      assert.equal(cards.urlCount, 2);
-      for (const fresh of codes) {
-        assert.ok((await cards.get(fresh, { v: "0-0" })).png, "answered");
-      }
-      assert.equal(cards.urlCount, 2);
     },
   );
 

@@ -1,0 +1,260 @@
+/**
+ * Share cards as drawn, kept in KV so every instance serves them at once,
+ * from a cold start too: a route's card beside its ticket, a public page's
+ * card (one the build did not draw) by language and page. Each is stored
+ * with the hash of everything it shows (`renderKey`, lib/og/card_key.ts):
+ * a reader compares it with the hash of what the card must show now and
+ * serves the stored PNG only when they are equal, so a stored card is never
+ * an outdated one.
+ *
+ * A KV value holds at most 64 KiB and a card is about 46 KB: the PNG's
+ * first {@linkcode PART_BYTES} travel with the head (one read serves a
+ * card), larger ones continue in parts keyed by their `renderKey`, written
+ * in the same commit.
+ */
+import { keys, LIFETIMES } from "./keys.ts";
+import {
+  commit,
+  CONFLICT,
+  runTransaction,
+  TransactionConflictError,
+} from "./kv.ts";
+import { readTicketEntry, type Ticket } from "./tickets.ts";
+
+/** Bytes of a PNG per KV value, with room under the 64 KiB limit. */
+export const PART_BYTES = 60_000;
+/** `kv.getMany` reads at most this many keys at once. */
+const MAX_GET_MANY = 10;
+
+/** A stored card's head: what it shows, its first part, how many follow. */
+interface CardHead {
+  renderKey: string;
+  /** Parts in all, this one included. */
+  parts: number;
+  /** The PNG's length. */
+  bytes: number;
+  png: Uint8Array;
+  /** ISO 8601: when it was stored. */
+  storedAt: string;
+}
+
+/** A card as stored: the hash of what it shows and its PNG. */
+export interface StoredCard {
+  renderKey: string;
+  png: Uint8Array;
+}
+
+/** Where one card lives: its head and the prefix of its further parts. */
+interface CardSlot {
+  head: Deno.KvKey;
+  part: (renderKey: string, index: number) => Deno.KvKey;
+  parts: Deno.KvKey;
+}
+
+function routeSlot(shareCode: string): CardSlot {
+  return {
+    head: keys.routeCard(shareCode),
+    part: (renderKey, index) => keys.routeCardPart(shareCode, renderKey, index),
+    parts: keys.routeCardParts(shareCode),
+  };
+}
+
+function pageSlot(lang: string, page: string): CardSlot {
+  return {
+    head: keys.pageCard(lang, page),
+    part: (renderKey, index) => keys.pageCardPart(lang, page, renderKey, index),
+    parts: keys.pageCardParts(lang, page),
+  };
+}
+
+/** A route's ticket and the head of its stored card. */
+export interface RouteCardRead {
+  /** `null` for an unknown code, or one being erased or erased. */
+  ticket: { ticket: Ticket; versionstamp: string } | null;
+  /** The stored card's `renderKey`, `null` when none is stored. */
+  storedKey: string | null;
+  /** The stored card's PNG (call only when `storedKey` is the one wanted). */
+  readPng: () => Promise<Uint8Array | null>;
+}
+
+/**
+ * A route's ticket (as `getTicketEntry` reads it: the tombstone in the same
+ * round trip) and its stored card's head, in one round trip.
+ */
+export async function readRouteCard(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<RouteCardRead> {
+  const slot = routeSlot(shareCode);
+  const { erased, entry, other } = await readTicketEntry<CardHead>(
+    kv,
+    shareCode,
+    { with: slot.head },
+  );
+  const head = toHead(other?.value);
+  return {
+    ticket: erased.value === null && entry.value
+      ? { ticket: entry.value, versionstamp: entry.versionstamp }
+      : null,
+    storedKey: head?.renderKey ?? null,
+    readPng: () => head ? readParts(kv, slot, head) : Promise.resolve(null),
+  };
+}
+
+/**
+ * Stores a route's card drawn from its ticket at `ticketStamp`: not when the
+ * ticket changed since (renamed, relinked: the card may show the old name)
+ * or is being erased (the tombstone is checked in the commit). Returns
+ * whether the card is stored.
+ */
+export async function storeRouteCard(
+  kv: Deno.Kv,
+  shareCode: string,
+  ticketStamp: string,
+  card: StoredCard,
+): Promise<boolean> {
+  const slot = routeSlot(shareCode);
+  return await storeWith(kv, slot, card, async () => {
+    const { erased, entry, other } = await readTicketEntry<CardHead>(
+      kv,
+      shareCode,
+      { with: slot.head },
+    );
+    if (erased.value !== null || entry.versionstamp !== ticketStamp) {
+      return null;
+    }
+    return { checks: [erased, entry], head: other! };
+  });
+}
+
+/** A public page's stored card (`null` when none). */
+export async function readPageCard(
+  kv: Deno.Kv,
+  lang: string,
+  page: string,
+): Promise<StoredCard | null> {
+  const slot = pageSlot(lang, page);
+  const head = toHead((await kv.get(slot.head)).value);
+  if (!head) return null;
+  const png = await readParts(kv, slot, head);
+  return png && { renderKey: head.renderKey, png };
+}
+
+/** Stores a public page's card drawn at run time. Returns whether it is stored. */
+export async function storePageCard(
+  kv: Deno.Kv,
+  lang: string,
+  page: string,
+  card: StoredCard,
+): Promise<boolean> {
+  const slot = pageSlot(lang, page);
+  return await storeWith(kv, slot, card, async () => ({
+    checks: [],
+    head: await kv.get<CardHead>(slot.head),
+  }));
+}
+
+/** Deletes a route's stored card, every part of it (erasure). */
+export async function deleteRouteCard(
+  kv: Deno.Kv,
+  shareCode: string,
+): Promise<void> {
+  const slot = routeSlot(shareCode);
+  await runTransaction(async () => {
+    const head = await kv.get(slot.head);
+    const operation = kv.atomic().check(head).delete(slot.head);
+    for await (const part of kv.list({ prefix: slot.parts })) {
+      operation.delete(part.key);
+    }
+    return (await commit(operation)).ok ? undefined : CONFLICT;
+  });
+}
+
+/**
+ * Writes `card` into `slot` in one commit (head, parts, the old card's
+ * parts deleted), checking what `read` read. `read` returns `null` when
+ * the card must not be stored. Losing a race to another writer of the same
+ * card counts as stored.
+ */
+async function storeWith(
+  kv: Deno.Kv,
+  slot: CardSlot,
+  { renderKey, png }: StoredCard,
+  read: () => Promise<
+    {
+      checks: Deno.AtomicCheck[];
+      head: Deno.KvEntryMaybe<CardHead>;
+    } | null
+  >,
+): Promise<boolean> {
+  const expireIn = LIFETIMES.storedCardMs;
+  const parts = Math.max(1, Math.ceil(png.byteLength / PART_BYTES));
+  // A copy, not a view: KV would store a view's whole buffer.
+  const part = (index: number) =>
+    png.slice(index * PART_BYTES, (index + 1) * PART_BYTES);
+  try {
+    return await runTransaction(async () => {
+      const found = await read();
+      if (!found) return false;
+      const old = toHead(found.head.value);
+      if (old?.renderKey === renderKey) return true;
+      const head: CardHead = {
+        renderKey,
+        parts,
+        bytes: png.byteLength,
+        png: part(0),
+        storedAt: new Date().toISOString(),
+      };
+      const operation = kv.atomic().check(...found.checks, found.head)
+        .set(slot.head, head, { expireIn });
+      for (let index = 1; index < parts; index++) {
+        operation.set(slot.part(renderKey, index), part(index), { expireIn });
+      }
+      for (let index = 1; index < (old?.parts ?? 0); index++) {
+        operation.delete(slot.part(old!.renderKey, index));
+      }
+      return (await commit(operation)).ok ? true : CONFLICT;
+    }, { maxAttempts: 5 });
+  } catch (error) {
+    // Other writers kept winning: they stored a card of this slot; the
+    // next reader compares its key as always.
+    if (error instanceof TransactionConflictError) return false;
+    throw error;
+  }
+}
+
+/** The whole PNG of a head: its own part and the rest, `null` if a part is missing. */
+async function readParts(
+  kv: Deno.Kv,
+  slot: CardSlot,
+  head: CardHead,
+): Promise<Uint8Array | null> {
+  if (head.parts === 1) {
+    return head.png.byteLength === head.bytes ? head.png : null;
+  }
+  const png = new Uint8Array(head.bytes);
+  png.set(head.png, 0);
+  let offset = head.png.byteLength;
+  for (let first = 1; first < head.parts; first += MAX_GET_MANY) {
+    const wanted: Deno.KvKey[] = [];
+    for (let i = first; i < Math.min(head.parts, first + MAX_GET_MANY); i++) {
+      wanted.push(slot.part(head.renderKey, i));
+    }
+    for (const { value } of await kv.getMany<Uint8Array[]>(wanted)) {
+      if (!(value instanceof Uint8Array)) return null;
+      if (offset + value.byteLength > head.bytes) return null;
+      png.set(value, offset);
+      offset += value.byteLength;
+    }
+  }
+  return offset === head.bytes ? png : null;
+}
+
+function toHead(value: unknown): CardHead | null {
+  const head = value as CardHead | null | undefined;
+  return head && typeof head.renderKey === "string" &&
+      head.png instanceof Uint8Array && Number.isInteger(head.parts) &&
+      head.parts >= 1 && Number.isInteger(head.bytes)
+    ? head
+    : null;
+}
