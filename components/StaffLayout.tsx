@@ -143,7 +143,7 @@ export function StaffLayout(
                   <span class="staff-account__email">
                     {staff.email || staff.id}
                   </span>
-                  <span class="staff-account__sep">·</span>
+                  {" · "}
                   <span class="staff-account__role">
                     {ROLE_LABEL[staff.role]}
                   </span>

@@ -48,6 +48,14 @@ function toSvg(element: Element): string {
   for (const styled of [element, ...element.querySelectorAll("[style]")]) {
     styled.removeAttribute("style");
   }
+  // Plot names each mark's group ("bar", "x-axis tick"): an aria-label on a
+  // role-less <g> is not allowed (axe: aria-prohibited-attr), and the chart
+  // is one picture with its name and description; its data table follows.
+  for (const named of [...element.querySelectorAll("[aria-label]")]) {
+    named.removeAttribute("aria-label");
+    named.removeAttribute("aria-description");
+  }
+  element.setAttribute("role", "img");
   element.setAttribute("font-family", FONT);
   return element.outerHTML;
 }

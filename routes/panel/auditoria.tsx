@@ -52,7 +52,13 @@ export default function auditPage(deps: AppDeps) {
           {page.values.length === 0
             ? <p>Todavía no hay acciones registradas.</p>
             : (
-              <div class="table-scroll">
+              // Focusable: on a phone the table scrolls sideways.
+              <div
+                class="table-scroll"
+                tabIndex={0}
+                role="region"
+                aria-label="Bitácora de auditoría"
+              >
                 <table class="console-table">
                   <caption class="sr-only">
                     Acciones del personal, de la más reciente a la más antigua

@@ -218,7 +218,7 @@ function CodeRow(
             type="submit"
             name="motivo"
             value={LEAKED_REASON}
-            aria-label={`El código de ${a.name} se filtró: anularlo ya`}
+            aria-label={`El código se filtró: anularlo ya (${a.name})`}
           >
             El código se filtró: anularlo ya
           </button>
