@@ -6,6 +6,7 @@ import {
   OPEN_DATA_FILES,
 } from "@/lib/open_data/mod.ts";
 import type { OpenDataLicense } from "@/lib/config/mod.ts";
+import { Icon } from "@/components/Icon.tsx";
 import { localizeData } from "@/lib/data/mod.ts";
 import { formatDate } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
@@ -72,13 +73,21 @@ export default function openDataPage(deps: AppDeps) {
             url: localizePath(lang, "/datos"),
           },
           body: (
-            <section class="page-head">
-              <div class="container prose">
-                <h1>{title}</h1>
-                <p class="lead">{tr("lead")}</p>
-                {data.meta.demo && <p class="notice">{tr("demo")}</p>}
+            <>
+              <section class="page-head page-head--info">
+                <div class="container">
+                  <h1>{title}</h1>
+                  <p class="lead">{tr("lead")}</p>
+                  {data.meta.demo && (
+                    <p class="demo-mark">
+                      <Icon name="info" /> {tr("demo")}
+                    </p>
+                  )}
+                </div>
+              </section>
+              <div class="container open-data">
                 <h2>{tr("files")}</h2>
-                <ul>
+                <ul class="data-files">
                   <li>
                     {tRich(lang, "page_data.visitsFile", {
                       link: link(`/datos/${OPEN_DATA_FILES.visits}`),
@@ -96,7 +105,7 @@ export default function openDataPage(deps: AppDeps) {
                   </li>
                 </ul>
                 <h2>{tr("howMade")}</h2>
-                <ul>
+                <ul class="plain-list">
                   <li>{tr("format", { name })}</li>
                   <li>{tr("noPersonalData", { min: MIN_PEOPLE })}</li>
                   <li>{tr("closedPeriods")}</li>
@@ -128,7 +137,7 @@ export default function openDataPage(deps: AppDeps) {
                   ))}
                 </dl>
               </div>
-            </section>
+            </>
           ),
         });
       }),
