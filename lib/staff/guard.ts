@@ -56,7 +56,8 @@ export interface StaffGuardDeps {
  * For `/panel` and `/panel/*`: a live staff session (its idle expiry slid)
  * puts its {@linkcode StaffMember} on the context as `staff`, with the role
  * the configuration gives them now ({@linkcode getCurrentStaffMember}), and
- * its cookie is renewed to last as long as KV keeps the session. A member
+ * an answer that is not an error renews its cookie to last as long as KV
+ * keeps the session. A member
  * removed from `STAFF` has their session deleted (audited) on this request
  * and is a stranger from then on, whether or not it ran out; a demoted
  * admin is a viewer at once. Anyone else (no cookie, a tampered one, a
@@ -96,8 +97,11 @@ export function requireStaff(
     c.set("staff", staff);
     await next();
     c.res.headers.set("Cache-Control", "private, no-store");
-    // Not on a sign-out's answer, which clears it.
-    if (sessionId && !isStaffCookieSet(c, deps.config)) {
+    // Not on a refusal (nothing changes for it) nor on a sign-out's answer,
+    // which clears it.
+    if (
+      sessionId && c.res.status < 400 && !isStaffCookieSet(c, deps.config)
+    ) {
       writeStaffCookie(c, deps.config, sessionId, {
         keptUntil: getStaffSessionKeptUntil(found.session),
       });
