@@ -13,18 +13,23 @@
  * the per-IP budget), behind one trusted proxy hop, every request from a
  * new client address. The server side runs on core 0 (`taskset -c 0`), wrk
  * and the stand-in model on core 1; service and limit runs alternate within
- * each round and their order flips every round. It also measures `/healthz`
- * latency while share cards render and a memory phase (500 new cards
- * rendered while the route page is under load, RSS sampled). The report
- * starts with every target and its figure from this run; it goes to stdout
- * and, unless `--no-doc`, into docs/PERFORMANCE.md between the
- * `bench:load` markers.
+ * each round and their order flips every round. Then the share cards as
+ * users meet them (drawn when a route changes, stored in KV): `/healthz`
+ * latency while cards are drawn, a new user's card on a busy machine,
+ * bursts of writes to one route (renders coalesced, staleness), and a
+ * memory phase (500 new tickets, each card drawn, then read, while the
+ * route page is under load, RSS sampled). The report starts with issue 31's
+ * targets (before, this run, target, met), then every other target and its
+ * figure from this run; it goes to stdout and, unless `--no-doc` (or with
+ * `--only`), into docs/PERFORMANCE.md between the `bench:load` markers.
  *
  *   deno task bench:load [--duration=5] [--rounds=2] [--connections=32]
  *                        [--cold-starts=10] [--only=cold-start,healthz,...]
- *                        [--no-doc]
+ *                        [--memory-cards=500] [--no-doc]
  *
- * `--only=cold-start` runs the cold-start phase alone (a couple of minutes).
+ * `--only=cold-start` runs the cold-start phase alone (about 5 minutes);
+ * `--only=cards` every share-card phase (cold-start, stall, new-user-card,
+ * burst, memory), without the endpoint rounds.
  *
  * Every process it starts is stopped by its PID, also on failure or Ctrl-C.
  *
@@ -32,12 +37,17 @@
  *
  * 0. cold_start.ts: fresh processes of the service and of a bare
  *    `Deno.serve`, each timed from spawn to its first 200 (`/healthz`, the
- *    home page, a verify-visit), idle RSS, the first share card after start;
+ *    home page, a verify-visit), idle RSS after the first `/healthz` and
+ *    the first page, the card of a route written before the start asked
+ *    for as soon as `/healthz` answers, the RSS after the render worker
+ *    left;
  * 1. setup.ts: seeded KV files, the stand-in model, the two services, the
  *    reads captured (capture.ts) and the baseline server answering them;
  * 2. phases.ts: a warm-up, then the rounds over the targets (targets.ts),
- *    `/healthz` while cards render, recordVisit alone, the memory phase;
- * 3. report.ts: the tables, to stdout and docs/PERFORMANCE.md.
+ *    recordVisit alone;
+ * 3. cards.ts: `/healthz` while cards are drawn, a new user's card on a
+ *    busy machine, bursts of writes to one route, the memory phase;
+ * 4. report.ts: the tables, to stdout and docs/PERFORMANCE.md.
  *
  * Processes (start, pin, stop) are in processes.ts; one wrk or direct run,
  * parsed into a figure, in measure.ts; the data files in fixtures.ts.
@@ -46,9 +56,13 @@ import { measureColdStarts } from "./load/cold_start.ts";
 import { DOC_PATH, type Options, parseOptions, wanted } from "./load/config.ts";
 import { ensureWrk, wrkVersion } from "./load/measure.ts";
 import {
+  measureBurst,
   measureMemory,
-  measureRounds,
+  measureNewUserCard,
   measureStall,
+} from "./load/cards.ts";
+import {
+  measureRounds,
   measureVerifyAlone,
   readBaselineMemory,
   warmUp,
@@ -121,7 +135,7 @@ async function measureAll(
     pinned: isPinning(),
     startCommand: await describeStartCommand(),
   });
-  if (options.only?.size === 1 && coldStart) {
+  if (options.only && [...options.only].every((n) => n === "cold-start")) {
     return formatReport({
       options,
       coldStart,
@@ -136,9 +150,9 @@ async function measureAll(
   const rows = await measureRounds(bench, targets);
   const stall = await measureStall(bench);
   const verifyAlone = await measureVerifyAlone(bench);
-  const memory = wanted(options, "memory")
-    ? await measureMemory(bench)
-    : undefined;
+  const newUser = await measureNewUserCard(bench);
+  const bursts = await measureBurst(bench);
+  const memory = await measureMemory(bench);
   const baselineMemory = await readBaselineMemory(bench);
   return formatReport({
     options,
@@ -146,6 +160,8 @@ async function measureAll(
     rows,
     stall,
     ...verifyAlone,
+    newUser,
+    bursts,
     memory,
     baselineMemory,
     sizes: bench.reads.sizes,

@@ -18,37 +18,62 @@
  * Each start answers exactly one kind of first request (`/healthz`, the home
  * page, or a verify-visit with a new user), polled every millisecond until
  * the server listens; the modes take turns in an order that rotates every
- * round. After the first `/healthz` the process idles for
- * {@linkcode SETTLE_MS} and its RSS is read. Then the share card: a start
- * whose first `/healthz` is followed at once by a card never rendered
- * before, then by {@linkcode WARM_CARDS} more (rendered by the now warm
- * worker); and, for each `RENDER_WORKER_START`, starts whose first request
- * is a route page, followed by the card that page links, at once (as a
- * link preview fetches it) or {@linkcode CARD_DELAY_MS} later (the RSS
- * read just before: what the worker started ahead costs while idle).
+ * round. After the first `/healthz`, and after the first page, the process
+ * idles for {@linkcode SETTLE_MS} and its RSS is read.
+ *
+ * Share cards are drawn when a route changes and stored in KV, so the card a
+ * link preview asks for after a cold start was written before it. Before
+ * the rounds, a service process makes one route as a tourist does (a new
+ * user checks in at {@linkcode ROUTE_VISITS} attractions and makes a ticket:
+ * the card is drawn on that write and stored), then stops. Each round then
+ * starts the service (the start task's way, every default) and, as soon as
+ * `/healthz` answers, asks for that card as a link preview would: the time
+ * from spawn to its PNG (against the bare server's first answer), the first
+ * request's own time against {@linkcode WARM_REPEATS} repeats in the same
+ * process, and the RSS after it; and a start whose first request is that
+ * route's page, followed at once by the card the page links.
+ *
+ * Last, {@linkcode IDLE_OUT_RUNS} starts on every default: the first page,
+ * the RSS {@linkcode SETTLE_MS} later; then a new tourist makes a ticket and
+ * its card is asked for (the render worker starts to draw it); the RSS
+ * then, and again {@linkcode IDLE_OUT_MARGIN_MS} after the worker's default
+ * idle time (`RENDER_WORKER_IDLE_SECONDS` unset: {@linkcode DEFAULT_IDLE_MS}),
+ * when it has left.
  */
-import { signOwnToken } from "@/lib/auth/tokens.ts";
+import { DEFAULT_IDLE_MS } from "@/lib/og/pool.ts";
 import { DATA_PATH, SERVER_CORE } from "./config.ts";
 import { seed } from "./fixtures.ts";
 import {
   getFreePort,
   readMemory,
   readStartCommand,
+  readThreads,
   serviceEnv,
   spawn,
   type Started,
   stop,
 } from "./processes.ts";
+import {
+  checkIn,
+  createTicket,
+  etagOfKey,
+  fetchCard,
+  newTourist,
+  sleep,
+  type Tourist,
+  waitForStoredCard,
+} from "./tourists.ts";
 
 /** How long a started process idles before its RSS is read. */
 export const SETTLE_MS = 3_000;
-/** New cards asked for after the first one, rendered by a warm worker. */
-export const WARM_CARDS = 5;
-/** How long after the route page its card is asked for in the delayed runs. */
-export const CARD_DELAY_MS = 1_500;
-/** The render worker's start policies (lib/og/pool.ts), the default first. */
-export const WORKER_STARTS = ["first-page", "first-card", "boot"] as const;
-export type WorkerStart = typeof WORKER_STARTS[number];
+/** Requests for the same stored card after the first one, in the same process. */
+export const WARM_REPEATS = 5;
+/** Check-ins of the route whose card is written before the starts. */
+export const ROUTE_VISITS = 5;
+/** Starts that wait for the render worker to leave (each about half a minute). */
+export const IDLE_OUT_RUNS = 2;
+/** Waited past the worker's idle time before the RSS is read. */
+export const IDLE_OUT_MARGIN_MS = 5_000;
 /** The longest a start may take before the run fails. */
 const START_DEADLINE_MS = 60_000;
 
@@ -65,30 +90,45 @@ export interface ColdStartPhase {
   firstMs: Record<Mode, Partial<Record<FirstRequest, number[]>>>;
   /** RSS after the first `/healthz` and {@linkcode SETTLE_MS} idle. */
   idleMiB: Partial<Record<Mode, number[]>>;
+  /** RSS after the first page (`/`) and {@linkcode SETTLE_MS} idle (the bare server: after its first answer). */
+  idleAfterPageMiB: Partial<Record<Mode, number[]>>;
   cards: {
-    /** The first card after start (right after the first `/healthz`), on the default policy. */
+    /** The route whose card was written before the starts. */
+    written: { visits: number; drawMs: number; bytes: number };
+    /** Spawn to the end of that card's PNG, asked for as soon as `/healthz` answered. */
+    spawnToPngMs: number[];
+    /** That first request's own time. */
     firstMs: number[];
-    /** The median of the next {@linkcode WARM_CARDS} new cards of each start. */
+    /** The median of {@linkcode WARM_REPEATS} repeats in the same process. */
     warmMs: number[];
     /** RSS right after the first card. */
     afterFirstMiB: number[];
-    /** By worker start policy: the card a route page links, asked for at once after that page (the first request). */
-    afterPageMs: Record<WorkerStart, number[]>;
-    /** The same, {@linkcode CARD_DELAY_MS} after the page. */
-    afterPageDelayedMs: Record<WorkerStart, number[]>;
-    /** RSS {@linkcode CARD_DELAY_MS} after the first page, before its card. */
-    afterPageMiB: Record<WorkerStart, number[]>;
+    /** The route page as the first request, then the card it links, at once. */
+    afterPageMs: number[];
+    /** First answers that were not a 200 with the stored card's ETag. */
+    mismatches: number;
+  };
+  /** RSS after the first page, with the worker drawing, and after it left. */
+  idleOut: {
+    idleMs: number;
+    afterPageMiB: number[];
+    withWorkerMiB: number[];
+    afterWorkerMiB: number[];
+    /** Threads of the process after the page, with the worker, after it left. */
+    threads: [number, number, number][];
+    /** The new route's card, asked for right after its ticket. */
+    cardMs: number[];
   };
 }
 
 interface ColdFixtures {
   kvPath: string;
   secret: Uint8Array;
-  guideCode: string;
-  /** Share codes whose cards no start has asked for yet. */
-  cardCodes: string[];
-  /** The share code of the route page (its card is new to every process). */
+  guideCodes: string[];
+  /** The share code of the route whose card is written before the starts. */
   routeCode: string;
+  /** Its stored card's ETag. */
+  routeEtag: string;
 }
 
 /** Measures `starts` rounds of fresh starts; every process is stopped by its PID. */
@@ -96,7 +136,21 @@ export async function measureColdStarts(
   { dir, starts }: { dir: string; starts: number },
 ): Promise<ColdStartPhase> {
   console.info(`Cold starts: ${starts} rounds...`);
-  const fixtures = await seedColdKv(dir, starts);
+  const kvPath = `${dir}/cold-start.kv`;
+  const seeded = await seed(kvPath, { coldCodes: [] });
+  const base = {
+    kvPath,
+    secret: seeded.secret,
+    guideCodes: seeded.codes,
+    routeCode: `escrita-${crypto.randomUUID().slice(0, 6)}`,
+  };
+  const written = await writeRoute(base);
+  const fixtures: ColdFixtures = { ...base, routeEtag: written.etag };
+  console.info(
+    `  route ${fixtures.routeCode} written before the starts: ${ROUTE_VISITS} check-ins and a ticket, its card drawn and stored ${
+      written.drawMs.toFixed(0)
+    } ms after the ticket`,
+  );
   const start = await readStartCommand();
   const phase: ColdStartPhase = {
     starts,
@@ -109,13 +163,27 @@ export async function measureColdStarts(
     ].join(" "),
     firstMs: { bare: {}, start: {}, deploy: {}, task: {} },
     idleMiB: {},
+    idleAfterPageMiB: {},
     cards: {
+      written: {
+        visits: ROUTE_VISITS,
+        drawMs: written.drawMs,
+        bytes: written.bytes,
+      },
+      spawnToPngMs: [],
       firstMs: [],
       warmMs: [],
       afterFirstMiB: [],
-      afterPageMs: { "first-page": [], "first-card": [], boot: [] },
-      afterPageDelayedMs: { "first-page": [], "first-card": [], boot: [] },
-      afterPageMiB: { "first-page": [], "first-card": [], boot: [] },
+      afterPageMs: [],
+      mismatches: 0,
+    },
+    idleOut: {
+      idleMs: DEFAULT_IDLE_MS,
+      afterPageMiB: [],
+      withWorkerMiB: [],
+      afterWorkerMiB: [],
+      threads: [],
+      cardMs: [],
     },
   };
   const runs: [Mode, FirstRequest][] = [
@@ -138,7 +206,10 @@ export async function measureColdStarts(
     ) {
       const { ms, rssMiB } = await timeFirstRequest(fixtures, mode, first);
       (phase.firstMs[mode][first] ??= []).push(ms);
-      if (rssMiB !== undefined) (phase.idleMiB[mode] ??= []).push(rssMiB);
+      if (rssMiB !== undefined) {
+        const into = first === "page" ? phase.idleAfterPageMiB : phase.idleMiB;
+        (into[mode] ??= []).push(rssMiB);
+      }
     }
     await measureCards(fixtures, phase);
     console.info(
@@ -146,11 +217,27 @@ export async function measureColdStarts(
         last(phase.firstMs.bare.healthz)
       } / start ${last(phase.firstMs.start.healthz)} / deploy ${
         last(phase.firstMs.deploy.healthz)
-      } ms; page start ${last(phase.firstMs.start.page)} ms; card first ${
-        last(phase.cards.firstMs)
-      } / warm ${last(phase.cards.warmMs)} ms; idle RSS bare ${
-        last(phase.idleMiB.bare)
-      } / start ${last(phase.idleMiB.start)} MiB`,
+      } ms; page start ${
+        last(phase.firstMs.start.page)
+      } ms; written card: spawn to PNG ${
+        last(phase.cards.spawnToPngMs)
+      } ms, first ${last(phase.cards.firstMs)} / warm ${
+        last(phase.cards.warmMs)
+      } ms; idle RSS bare ${last(phase.idleMiB.bare)} / start ${
+        last(phase.idleMiB.start)
+      } MiB, after the first page ${last(phase.idleAfterPageMiB.start)} MiB`,
+    );
+  }
+  for (let run = 0; run < Math.min(IDLE_OUT_RUNS, starts); run++) {
+    await measureIdleOut(fixtures, phase);
+    console.info(
+      `  worker idle-out ${run + 1}: RSS after the first page ${
+        last(phase.idleOut.afterPageMiB)
+      }, drawing ${last(phase.idleOut.withWorkerMiB)}, ${
+        (DEFAULT_IDLE_MS + IDLE_OUT_MARGIN_MS) / 1000
+      } s later ${last(phase.idleOut.afterWorkerMiB)} MiB (threads ${
+        phase.idleOut.threads.at(-1)?.join(" → ")
+      })`,
     );
   }
   return phase;
@@ -161,28 +248,55 @@ function last(values: number[] | undefined): string {
   return value === undefined ? "–" : value.toFixed(0);
 }
 
-/** A KV file with the route page's tourist, a ticket per card to ask for, and the signing secret. */
-async function seedColdKv(dir: string, starts: number): Promise<ColdFixtures> {
-  const kvPath = `${dir}/cold-start.kv`;
-  const run = crypto.randomUUID().slice(0, 6);
-  const cardCodes = Array.from(
-    { length: starts * (WARM_CARDS + 1) + 1 },
-    (_, i) => `arranque-${run}-${i}`,
-  );
-  const fixtures = await seed(kvPath, { coldCodes: cardCodes });
-  return {
-    kvPath,
-    secret: fixtures.secret,
-    guideCode: fixtures.codes[0],
-    cardCodes,
-    routeCode: cardCodes.pop()!,
-  };
+/**
+ * Makes `routeCode`'s route on a service process as a tourist does (check-ins,
+ * then the ticket, whose write draws the card), waits for the card in KV and
+ * checks the service serves it as stored (a 304 to its ETag); stops the
+ * process. The time from the ticket's answer to the stored card.
+ */
+async function writeRoute(
+  fixtures: Omit<ColdFixtures, "routeEtag">,
+): Promise<{ etag: string; drawMs: number; bytes: number }> {
+  const { process, url, spawnedAt } = await launch("start", fixtures);
+  const kv = await Deno.openKv(fixtures.kvPath);
+  try {
+    await pollFirst200(process, url, spawnedAt, {
+      path: "/healthz",
+      init: {},
+    });
+    const tourist = await newTourist(fixtures.secret);
+    for (const code of fixtures.guideCodes.slice(0, ROUTE_VISITS)) {
+      await checkIn(url, tourist, code);
+    }
+    await createTicket(url, tourist, fixtures.routeCode);
+    const stored = await waitForStoredCard(kv, fixtures.routeCode);
+    if (!stored) {
+      throw new Error(
+        `the card of ${fixtures.routeCode} was not stored within a minute of its ticket:
+${process.log.join("")}`,
+      );
+    }
+    const etag = etagOfKey(stored.key);
+    const check = await fetchCard(url, fixtures.routeCode, {
+      ifNoneMatch: etag,
+    });
+    if (check.status !== 304) {
+      throw new Error(
+        `the stored card of ${fixtures.routeCode} is not the current one (${check.status} to its ETag)`,
+      );
+    }
+    const { bytes } = await fetchCard(url, fixtures.routeCode);
+    return { etag, drawMs: stored.ms, bytes };
+  } finally {
+    kv.close();
+    await stopTree(process);
+  }
 }
 
 /** Spawns `mode` on the server core; the process and its URL. */
 async function launch(
   mode: Mode,
-  fixtures: ColdFixtures,
+  fixtures: { kvPath: string },
   extraEnv: Record<string, string> = {},
 ): Promise<{ process: Started; url: string; spawnedAt: number }> {
   const port = await getFreePort();
@@ -275,19 +389,13 @@ async function describeRequest(
   if (first === "route") {
     return { path: `/ruta/${fixtures.routeCode}`, init: {} };
   }
-  const userId = crypto.randomUUID();
-  const token = await signOwnToken(fixtures.secret, userId, {
-    expiresInSeconds: 600,
-  });
+  const { userId, authorization } = await newTourist(fixtures.secret);
   return {
     path: "/api/turismo/verify-visit",
     init: {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({ code: fixtures.guideCode, userId }),
+      headers: { "content-type": "application/json", authorization },
+      body: JSON.stringify({ code: fixtures.guideCodes[0], userId }),
     },
   };
 }
@@ -329,7 +437,11 @@ async function pollFirst200(
   );
 }
 
-/** One start: the time to the first 200 of `first`; after `/healthz`, the idle RSS. */
+/**
+ * One start: the time to the first 200 of `first`; after `/healthz` or the
+ * first page, the RSS {@linkcode SETTLE_MS} later (the bare server answers
+ * both alike, so its page start is not read again).
+ */
 async function timeFirstRequest(
   fixtures: ColdFixtures,
   mode: Mode,
@@ -340,11 +452,122 @@ async function timeFirstRequest(
   try {
     const { ms } = await pollFirst200(process, url, spawnedAt, request);
     let rssMiB: number | undefined;
-    if (first === "healthz" && mode !== "task") {
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const settles = mode !== "task" &&
+      (first === "healthz" || (first === "page" && mode !== "bare"));
+    if (settles) {
+      await sleep(SETTLE_MS);
       rssMiB = (await readMemory(process.child.pid)).rssMiB;
     }
     return { ms, rssMiB };
+  } finally {
+    await stopTree(process);
+  }
+}
+
+/** The median of `values`; NaN when there are none. */
+export function median(values: number[] | undefined): number {
+  if (!values?.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * The card written before the start, as `deno task start` runs main.ts: a
+ * link preview's request as soon as `/healthz` answers (spawn to PNG, the
+ * request's own time, {@linkcode WARM_REPEATS} repeats); then a start whose
+ * first request is the route's page, followed at once by the card it links.
+ */
+async function measureCards(
+  fixtures: ColdFixtures,
+  phase: ColdStartPhase,
+): Promise<void> {
+  const { cards } = phase;
+  {
+    const { process, url, spawnedAt } = await launch("start", fixtures);
+    try {
+      await pollFirst200(process, url, spawnedAt, {
+        path: "/healthz",
+        init: {},
+      });
+      const first = await fetchCard(url, fixtures.routeCode);
+      cards.spawnToPngMs.push(performance.now() - spawnedAt);
+      cards.firstMs.push(first.ms);
+      if (first.status !== 200 || first.etag !== fixtures.routeEtag) {
+        cards.mismatches++;
+      }
+      cards.afterFirstMiB.push((await readMemory(process.child.pid)).rssMiB);
+      const warm: number[] = [];
+      for (let i = 0; i < WARM_REPEATS; i++) {
+        const again = await fetchCard(url, fixtures.routeCode);
+        if (again.status !== 200) {
+          throw new Error(`the written card answered ${again.status}`);
+        }
+        warm.push(again.ms);
+      }
+      cards.warmMs.push(median(warm));
+    } finally {
+      await stopTree(process);
+    }
+  }
+  {
+    const { process, url, spawnedAt } = await launch("start", fixtures);
+    try {
+      const { body } = await pollFirst200(
+        process,
+        url,
+        spawnedAt,
+        await describeRequest(fixtures, "route"),
+      );
+      const linked = /<meta property="og:image" content="([^"]+)"/.exec(
+        new TextDecoder().decode(body),
+      )?.[1];
+      if (!linked) throw new Error("the route page links no og:image");
+      const image = new URL(linked.replaceAll("&amp;", "&"));
+      cards.afterPageMs.push(
+        await timeGet(`${url}${image.pathname}${image.search}`),
+      );
+    } finally {
+      await stopTree(process);
+    }
+  }
+}
+
+/**
+ * A start on every default: its first page and the RSS {@linkcode SETTLE_MS}
+ * later; a new tourist's ticket (its card drawn on the write, the worker
+ * started for it) and that card asked for at once; the RSS then, and
+ * {@linkcode IDLE_OUT_MARGIN_MS} after the worker's idle time.
+ */
+async function measureIdleOut(
+  fixtures: ColdFixtures,
+  phase: ColdStartPhase,
+): Promise<void> {
+  const { idleOut } = phase;
+  const { process, url, spawnedAt } = await launch("start", fixtures);
+  const pid = process.child.pid;
+  try {
+    await pollFirst200(process, url, spawnedAt, { path: "/", init: {} });
+    await sleep(SETTLE_MS);
+    idleOut.afterPageMiB.push((await readMemory(pid)).rssMiB);
+    const threadsAfterPage = await readThreads(pid);
+    const tourist: Tourist = await newTourist(fixtures.secret);
+    const code = `nueva-${crypto.randomUUID().slice(0, 8)}`;
+    await createTicket(url, tourist, code);
+    const card = await fetchCard(url, code);
+    if (card.status !== 200) {
+      throw new Error(`a new route's card answered ${card.status}`);
+    }
+    idleOut.cardMs.push(card.ms);
+    idleOut.withWorkerMiB.push((await readMemory(pid)).rssMiB);
+    const threadsWithWorker = await readThreads(pid);
+    await sleep(DEFAULT_IDLE_MS + IDLE_OUT_MARGIN_MS);
+    idleOut.afterWorkerMiB.push((await readMemory(pid)).rssMiB);
+    idleOut.threads.push([
+      threadsAfterPage,
+      threadsWithWorker,
+      await readThreads(pid),
+    ]);
   } finally {
     await stopTree(process);
   }
@@ -357,76 +580,4 @@ async function timeGet(url: string): Promise<number> {
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
   return performance.now() - started;
-}
-
-/** The median of `values`; NaN when there are none. */
-export function median(values: number[] | undefined): number {
-  if (!values?.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/**
- * The share card after a start as `deno task start` runs main.ts: the first
- * card right after the first `/healthz`, then warm ones; and for each
- * worker start policy, the card a route page links, at once and
- * {@linkcode CARD_DELAY_MS} after that page.
- */
-async function measureCards(
-  fixtures: ColdFixtures,
-  phase: ColdStartPhase,
-): Promise<void> {
-  const codes = fixtures.cardCodes.splice(0, WARM_CARDS + 1);
-  {
-    const { process, url, spawnedAt } = await launch("start", fixtures);
-    try {
-      await pollFirst200(process, url, spawnedAt, {
-        path: "/healthz",
-        init: {},
-      });
-      const card = (code: string) => `${url}/api/turismo/og/${code}`;
-      phase.cards.firstMs.push(await timeGet(card(codes[0])));
-      phase.cards.afterFirstMiB.push(
-        (await readMemory(process.child.pid)).rssMiB,
-      );
-      const warm: number[] = [];
-      for (const code of codes.slice(1)) warm.push(await timeGet(card(code)));
-      phase.cards.warmMs.push(median(warm));
-    } finally {
-      await stopTree(process);
-    }
-  }
-  for (const policy of WORKER_STARTS) {
-    for (const delayed of [false, true]) {
-      const { process, url, spawnedAt } = await launch("start", fixtures, {
-        RENDER_WORKER_START: policy,
-      });
-      try {
-        const { body } = await pollFirst200(
-          process,
-          url,
-          spawnedAt,
-          await describeRequest(fixtures, "route"),
-        );
-        const linked = /<meta property="og:image" content="([^"]+)"/.exec(
-          new TextDecoder().decode(body),
-        )?.[1];
-        if (!linked) throw new Error("the route page links no og:image");
-        const image = new URL(linked.replaceAll("&amp;", "&"));
-        if (delayed) {
-          await new Promise((resolve) => setTimeout(resolve, CARD_DELAY_MS));
-          phase.cards.afterPageMiB[policy].push(
-            (await readMemory(process.child.pid)).rssMiB,
-          );
-        }
-        const ms = await timeGet(`${url}${image.pathname}${image.search}`);
-        (delayed ? phase.cards.afterPageDelayedMs : phase.cards.afterPageMs)[
-          policy
-        ].push(ms);
-      } finally {
-        await stopTree(process);
-      }
-    }
-  }
 }

@@ -17,7 +17,7 @@ export const CLIENT_CORE = "1";
 /** The share code of the page and card measured warm. */
 export const ROUTE_CODE = "bench-ruta";
 export const COLD_CODES_PER_RUN = 400;
-/** Distinct share cards rendered in the memory phase, and how many at a time. */
+/** New tickets (each a card drawn) in the memory phase, and how many tourists at a time. */
 export const MEMORY_CARDS = 500;
 export const MEMORY_CARDS_IN_FLIGHT = 8;
 export const VERIFY_USERS_PER_RUN = 2_000;
@@ -30,21 +30,40 @@ export interface Options {
   writeConnections: number;
   /** Rounds of fresh starts in the cold-start phase. */
   coldStarts: number;
+  /** New tickets in the memory phase (`--memory-cards`, default {@linkcode MEMORY_CARDS}: the target's figure). */
+  memoryCards: number;
   only?: Set<string>;
   writeDoc: boolean;
 }
 
+/**
+ * The share-card phases, what `--only=cards` stands for: cold starts (the
+ * card written before the start, idle memory), `/healthz` while cards are
+ * drawn, a new user's card on a busy machine, bursts of writes to one
+ * route, the memory phase.
+ */
+export const CARD_PHASES = [
+  "cold-start",
+  "stall",
+  "new-user-card",
+  "burst",
+  "memory",
+];
+
 export function parseOptions(args: string[]): Options {
   const get = (name: string) =>
     args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-  const only = get("only");
+  const only = get("only")?.split(",").flatMap((name) =>
+    name === "cards" ? CARD_PHASES : [name]
+  );
   return {
     duration: Number(get("duration") ?? 5),
     rounds: Number(get("rounds") ?? 2),
     connections: Number(get("connections") ?? 32),
     writeConnections: Number(get("write-connections") ?? 16),
     coldStarts: Number(get("cold-starts") ?? 10),
-    only: only ? new Set(only.split(",")) : undefined,
+    memoryCards: Number(get("memory-cards") ?? MEMORY_CARDS),
+    only: only ? new Set(only) : undefined,
     writeDoc: !args.includes("--no-doc"),
   };
 }

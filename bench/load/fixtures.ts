@@ -39,15 +39,19 @@ export function makeColdPools(runs: number): string[][] {
   );
 }
 
-/** Share codes whose cards only the memory phase asks for. */
-export function makeMemoryCodes(): string[] {
+/** Share codes of the tickets the memory phase makes. */
+export function makeMemoryCodes(count = MEMORY_CARDS): string[] {
   return Array.from(
-    { length: MEMORY_CARDS },
+    { length: count },
     (_, i) => `mem-${i}-${crypto.randomUUID().slice(0, 6)}`,
   );
 }
 
-/** Seeds a fresh KV file: the route page's ticket and visits, users to rate, cold share codes. */
+/**
+ * Seeds a fresh KV file: the route page's ticket and visits, users to rate,
+ * and a ticket per cold share code, saved straight into KV (no write goes
+ * through the service, so none has a card drawn: asking for one renders it).
+ */
 export async function seed(
   kvPath: string,
   { coldCodes }: { coldCodes: string[] },
@@ -150,11 +154,6 @@ export class RunFiles {
     );
     await writeUsersFile(file, secret, ids);
     return file;
-  }
-
-  /** Whether a cold pool is left unused. */
-  get hasColdPool(): boolean {
-    return this.#coldRun < this.coldPools.length;
   }
 
   /** The next cold pool's share codes, written to a file. */

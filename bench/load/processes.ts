@@ -240,7 +240,7 @@ export function serviceEnv(
 ): Record<string, string> {
   const inherited = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([key]) =>
-      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY|RENDER_WORKERS|TRUST_PROXY)/
+      !/^(LOG_REQUESTS|IP_BUDGET|REQUEST_BODY|CHAT_DAILY|RENDER_WORKER|TRUST_PROXY)/
         .test(key)
     ),
   );
@@ -321,6 +321,48 @@ export async function readMemory(pid: number): Promise<Memory> {
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
   return { hwmMiB: kib("VmHWM") / 1024, rssMiB: kib("VmRSS") / 1024 };
 }
+
+/** The threads of a process (a render worker is one more). */
+export async function readThreads(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+}
+
+/**
+ * The CPU time (user and system, ms) of each render worker thread of a
+ * process, by thread id: `node:worker_threads` threads are named
+ * `worker-<n>` (/proc/<pid>/task/<tid>/comm), the render pool's only ones.
+ */
+export async function readWorkerCpuMs(
+  pid: number,
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const tickMs = 1000 / CLOCK_TICKS;
+  try {
+    for await (const task of Deno.readDir(`/proc/${pid}/task`)) {
+      const dir = `/proc/${pid}/task/${task.name}`;
+      try {
+        const comm = (await Deno.readTextFile(`${dir}/comm`)).trim();
+        if (!comm.startsWith("worker-")) continue;
+        const stat = await Deno.readTextFile(`${dir}/stat`);
+        // Fields after the name: state is 3rd, utime 14th, stime 15th.
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        out.set(
+          Number(task.name),
+          (Number(fields[11]) + Number(fields[12])) * tickMs,
+        );
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // the process ended
+  }
+  return out;
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times (100 on every common build). */
+const CLOCK_TICKS = 100;
 
 /** The 1, 5 and 15 minute load averages, as /proc/loadavg writes them. */
 export async function readLoadAverage(): Promise<string> {

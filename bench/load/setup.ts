@@ -26,21 +26,20 @@ export interface Bench {
   baselineUrl: string;
   reads: Captured;
   files: RunFiles;
-  /** Share codes whose cards the memory phase renders. */
+  /** Share codes of the tickets the memory phase makes (none exists before). */
   memoryCodes: string[];
   /** The next salt for a wrk run (1, 2, ...): other client addresses. */
   nextSalt: () => number;
 }
 
 export async function setUp(options: Options, dir: string): Promise<Bench> {
-  // Cold share codes: one pool per cold run, and the memory phase's cards.
-  const coldPools = makeColdPools(options.rounds + 2);
-  const memoryCodes = makeMemoryCodes();
+  // Cold share codes (tickets saved without a card, which the og-cold runs
+  // ask for): one pool per run; the memory phase's tickets are made then.
+  const coldPools = makeColdPools(options.rounds);
+  const memoryCodes = makeMemoryCodes(options.memoryCards);
   const mainKv = `${dir}/service.kv`;
   console.info("Seeding the KV file...");
-  const mainFixtures = await seed(mainKv, {
-    coldCodes: [...coldPools.flat(), ...memoryCodes],
-  });
+  const mainFixtures = await seed(mainKv, { coldCodes: coldPools.flat() });
 
   await buildBundle();
   const modelUrl = await startModel();
