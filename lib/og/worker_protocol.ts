@@ -29,9 +29,14 @@ export type RenderResponse =
 /** In a worker: renders one request and posts the answer to the pool. */
 export async function answerRenderRequest(
   { id, card }: RenderRequest,
+  { beforeAnswer }: {
+    /** Awaited after the render, before the answer is posted. */
+    beforeAnswer?: () => Promise<unknown>;
+  } = {},
 ): Promise<void> {
   try {
     let png = await renderCard(card);
+    await beforeAnswer?.();
     // Transfer, not copy: only a view of a whole buffer can be handed over.
     if (png.byteOffset !== 0 || png.byteLength !== png.buffer.byteLength) {
       png = png.slice();
