@@ -94,6 +94,8 @@ export interface NewUserTry {
 }
 
 export interface NewUserPhase {
+  /** Whether the render worker had left before the first try (no `worker-<n>` thread). */
+  workerGone: boolean;
   tries: NewUserTry[];
   /** The route page's figures meanwhile (the load). */
   reads: Figure;
@@ -316,6 +318,8 @@ export async function measureNewUserCard(
     } s idle (the render worker leaves), then ${NEW_USER_TRIES} tries under page load...`,
   );
   await sleep(idleMs);
+  const workerGone =
+    (await readWorkerCpuMs(bench.service.process.child.pid)).size === 0;
   const { url } = bench.service;
   const { result: tries, reads } = await withServiceKv(
     bench,
@@ -350,7 +354,7 @@ export async function measureNewUserCard(
         return tries;
       }),
   );
-  return { tries, reads };
+  return { workerGone, tries, reads };
 }
 
 /**

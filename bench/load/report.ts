@@ -407,7 +407,9 @@ function formatIssue31(input: ReportInput): string[] {
         PREVIEW_DELAY_MS / 1000
       } s later, to the PNG (route page read meanwhile at ${
         f0(newUser.reads.rps)
-      } req/s by ${input.options.connections} connections; the first try after the render worker left); ${times.length} tries`,
+      } req/s by ${input.options.connections} connections; the first try after the render worker ${
+        newUser.workerGone ? "left" : "should have left (it had not)"
+      }); ${times.length} tries`,
       BEFORE_31.newUserCard,
       `${seconds(Math.min(...times))} to ${
         seconds(Math.max(...times))
@@ -653,7 +655,11 @@ function formatNewUser(
       ms(newUser.reads.p99Ms)
     } ms) while, one after another, a new user makes a ticket (with their token, from a new address) and a link preview asks for its card ${
       PREVIEW_DELAY_MS / 1000
-    } s after the ticket's answer. The first try comes after the service idled past the worker's default idle time.`,
+    } s after the ticket's answer. The first try comes after the service idled past the worker's default idle time (${
+      newUser.workerGone
+        ? "the worker had left"
+        : "yet a render worker was still running"
+    }).`,
     "",
     "| try | ticket ms | card stored when asked | card: status | card ms |",
     "|---:|---:|---|---:|---:|",
