@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
-import { formatDateTime } from "@/lib/format/mod.ts";
+import { Island } from "@/components/Island.tsx";
+import CopyButton from "@/islands/CopyButton.tsx";
+import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
 import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
 import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import {
@@ -14,6 +16,7 @@ import {
   parseReplacementForm,
   replaceGuideCode,
 } from "@/lib/passport/mod.ts";
+import { getAssets } from "@/lib/pages/mod.ts";
 import { attractionPosterSvg } from "@/lib/posters/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
@@ -29,13 +32,32 @@ const GRACE_LABEL: Record<number, string> = {
  * replacement with a grace period for the old one (30 days unless chosen
  * otherwise; stopping it at once is a separate "it leaked" button), its
  * poster, and an alert when two attractions share a code.
- * `POST /:slug` replaces the code and shows the new one once;
+ * `POST /:slug/confirmar` (the row's buttons) changes nothing: it asks to
+ * confirm, saying when the posters on the walls stop working;
+ * `POST /:slug` (the confirmation's button) replaces the code and shows
+ * the new one once, large, with a copy button and the new poster;
  * `GET /:slug/cartel.svg` downloads the poster with the current code.
  */
 export default function codesPage(deps: AppDeps) {
   return createPanelRouter(deps)
     .use("*", requireAdmin())
     .get("/", (c) => renderCodes(c, deps, {}))
+    .post("/:slug/confirmar", async (c) => {
+      const slug = c.req.param("slug");
+      const form = await readForm(c);
+      try {
+        return await renderConfirmation(c, deps, {
+          slug,
+          graceDays: parseReplacementForm(form),
+        });
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status === 404) throw error;
+        return await renderCodes(c, deps, {
+          error: { slug, message: error.details },
+          status: error.status as ContentfulStatusCode,
+        });
+      }
+    })
     .post("/:slug", async (c) => {
       const slug = c.req.param("slug");
       const form = await readForm(c);
@@ -95,20 +117,7 @@ async function renderCodes(
     status,
     children: (
       <>
-        {replaced && (
-          <div class="notice notice--ok code-reveal" role="status">
-            <p>
-              Nuevo código de <strong>{nameOf(replaced.slug)}</strong>:
-            </p>
-            <p class="code-reveal__code" id="nuevo-codigo">{replaced.code}</p>
-            <p>
-              Cópialo ahora y cambia el cartel:{" "}
-              <a href={`/panel/codigos/${replaced.slug}/cartel.svg`} download>
-                descargar el cartel con el nuevo código (SVG)
-              </a>.
-            </p>
-          </div>
-        )}
+        {replaced && <CodeReveal name={nameOf(replaced.slug)} {...replaced} />}
         {error && (
           <p class="form-error" role="alert">
             {nameOf(error.slug)}: {error.message}
@@ -193,7 +202,7 @@ function CodeRow(
         </a>
       </td>
       <td>
-        <form method="post" action={`/panel/codigos/${a.slug}`}>
+        <form method="post" action={`/panel/codigos/${a.slug}/confirmar`}>
           <label for={id}>Periodo de gracia del código anterior</label>{" "}
           <select id={id} name="gracia">
             {GRACE_PERIOD_DAYS.map((days) => (
@@ -225,5 +234,136 @@ function CodeRow(
         </form>
       </td>
     </tr>
+  );
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `14:30`: the hour on the municipality's clock (24 hours, as the rest of
+ * the console). Built per call: a confirmation is a rare page.
+ */
+function formatTime(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("es-MX", {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  }).format(at);
+}
+
+/**
+ * The step between the row's button and the replacement: which attraction,
+ * what stops working and when (in the municipality's time zone), a button
+ * that posts the same choice to `POST /:slug`, and a cancel that changes
+ * nothing.
+ */
+async function renderConfirmation(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  { slug, graceDays }: { slug: string; graceDays: number },
+): Promise<Response> {
+  const loaded = deps.data.current();
+  const { timeZone } = loaded.data.municipality;
+  const now = deps.now();
+  const current = (await listCurrentGuideCodes(deps.kv, loaded, now))
+    .find((a) => a.slug === slug);
+  if (!current) throw new NotFoundError("Ese atractivo no existe.");
+  const isLeak = graceDays === 0;
+  const until = new Date(now.getTime() + graceDays * DAY_MS);
+  return renderPanelPage(c, deps, {
+    title: isLeak
+      ? `¿Anular ya el código de ${current.name}?`
+      : `¿Reemplazar el código de ${current.name}?`,
+    active: "codigos",
+    children: (
+      <section class="code-confirm" aria-label="Confirmación">
+        <p class="lead">
+          Se generará un código nuevo para{" "}
+          <strong>{current.name}</strong>. El código actual es{" "}
+          <code class="guide-code">{current.code}</code>.
+        </p>
+        <p class="code-confirm__consequence">
+          {isLeak
+            ? "Los carteles actuales dejan de funcionar en cuanto confirmes."
+            : `Los carteles actuales dejan de funcionar el ${
+              formatDate(until.toISOString(), timeZone)
+            } a las ${formatTime(until, timeZone)}.`}
+        </p>
+        {current.previous && (
+          <p>
+            El código anterior,{" "}
+            <code>{current.previous.code}</code>, que aún sirve hasta el{" "}
+            {formatDateTime(current.previous.until, timeZone)}, deja de
+            funcionar en cuanto confirmes.
+          </p>
+        )}
+        <p>
+          Después tendrás que imprimir el cartel nuevo y colocarlo en lugar del
+          actual.
+        </p>
+        <form
+          class="code-confirm__actions"
+          method="post"
+          action={`/panel/codigos/${slug}`}
+        >
+          {isLeak
+            ? <input type="hidden" name="motivo" value={LEAKED_REASON} />
+            : <input type="hidden" name="gracia" value={String(graceDays)} />}
+          <button
+            class={isLeak ? "button button--danger" : "button"}
+            type="submit"
+          >
+            {isLeak ? "Sí, anular el código ya" : "Sí, reemplazar el código"}
+          </button>{" "}
+          <a class="button button--ghost" href="/panel/codigos">Cancelar</a>
+        </form>
+      </section>
+    ),
+  });
+}
+
+/**
+ * The new code, once, right after the replacement: large and spaced to
+ * read aloud, a copy button (an island: the console's one script, on this
+ * answer only), and the attraction's new poster to print.
+ */
+function CodeReveal(
+  { slug, code, name }: { slug: string; code: string; name: string },
+) {
+  const assets = getAssets();
+  const poster = `/panel/codigos/${slug}/cartel.svg`;
+  return (
+    <section
+      class="notice notice--ok code-reveal"
+      aria-labelledby="nuevo-codigo-titulo"
+    >
+      <h2 id="nuevo-codigo-titulo" class="code-reveal__title">
+        Nuevo código de {name}
+      </h2>
+      <p class="code-reveal__code" id="nuevo-codigo">{code}</p>
+      <Island
+        name="CopyButton"
+        component={CopyButton}
+        props={{ text: code, label: "Copiar código" }}
+      />
+      <p>
+        Cópialo ahora: no se vuelve a mostrar. Imprime el cartel nuevo y
+        cámbialo por el actual.
+      </p>
+      <p>
+        <a class="button" href={poster} download={`cartel-${slug}.svg`}>
+          Descargar el cartel para imprimir (SVG)
+        </a>
+      </p>
+      <img
+        class="code-reveal__poster"
+        src={poster}
+        alt={`Cartel de ${name} con el código nuevo`}
+        width="240"
+        height="339"
+      />
+      {assets && <script type="module" src={assets.client} />}
+    </section>
   );
 }

@@ -65,6 +65,8 @@ Deno.test({
           await row.getByLabel("Periodo de gracia del código anterior")
             .selectOption("7");
           await row.getByRole("button", { name: /Reemplazar código/ }).click();
+          await page.getByRole("button", { name: "Sí, reemplazar el código" })
+            .click();
           newCode = (await page.locator("#nuevo-codigo").innerText()).trim();
           assert.match(newCode, /^[2-9A-HJ-NP-Z]{6}$/);
           assert.equal(

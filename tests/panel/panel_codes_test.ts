@@ -269,7 +269,7 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
       })).text();
       const form = html.match(
         new RegExp(
-          `<form[^>]*action="/panel/codigos/${THIRD.slug}".*?</form>`,
+          `<form[^>]*action="/panel/codigos/${THIRD.slug}/confirmar".*?</form>`,
           "s",
         ),
       )?.[0];
