@@ -57,10 +57,9 @@ export interface StaffGuardDeps {
  * puts its {@linkcode StaffMember} on the context as `staff`, with the role
  * the configuration gives them now ({@linkcode getCurrentStaffMember}), and
  * an answer that is not an error renews its cookie to last as long as KV
- * keeps the session. A member
- * removed from `STAFF` has their session deleted (audited) on this request
- * and is a stranger from then on, whether or not it ran out; a demoted
- * admin is a viewer at once. Anyone else (no cookie, a tampered one, a
+ * keeps the session. A member removed from `STAFF` has their session
+ * deleted (audited) on this request and is a stranger from then on, whether
+ * or not it ran out; a demoted admin is a viewer at once. Anyone else (no cookie, a tampered one, a
  * tourist's session, a signed-out or ended one) gets the site's ordinary
  * 404 page, which says nothing of a panel. A current member's cookie whose
  * session ran out (idle or too old) goes to the staff sign-in, which says

@@ -14,7 +14,7 @@ import {
 import { getAssets } from "@/lib/pages/mod.ts";
 import { getStaff } from "@/lib/staff/mod.ts";
 import type { StaffMember } from "@/lib/types/mod.ts";
-import { renderForbiddenPage, renderNotFoundPage } from "@/routes/_app.tsx";
+import { renderNotFoundPage } from "@/routes/_app.tsx";
 
 /**
  * Renders a page of the staff workspace ({@linkcode StaffLayout}), apart
@@ -97,27 +97,20 @@ export function renderPanelPage(
 export function createPanelRouter(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().onError((error, c) => {
     const staff = c.get("staff");
-    if (error instanceof HttpError && error.status === 404) {
-      return renderNotFoundPage(c, deps);
-    }
-    if (!staff) {
-      return renderForbiddenPage(
-        c,
-        deps,
-        error instanceof HttpError ? error : undefined,
-      );
-    }
     const refused = error instanceof HttpError && error.status === 403;
-    if (!refused) {
+    const missing = error instanceof HttpError && error.status === 404;
+    if (!refused && !missing) {
       console.error(
         `Unhandled error on ${c.req.method} ${redactPath(c.req.path)}:`,
         error,
       );
     }
+    // Only the guard's staff get this far; anyone else learns nothing.
+    if (!staff || missing) return renderNotFoundPage(c, deps);
     const title = refused ? error.message : "Algo salió mal en el panel";
     const details = refused
       ? error.details
-      : "No se guardó nada a medias. Vuelve a intentarlo en un momento; si sigue fallando, avisa a quien administra el portal.";
+      : "Vuelve a intentarlo en un momento. Si sigue fallando, avisa a la persona que administra el portal.";
     return renderStaffPage(c, deps, {
       title,
       description: details,
