@@ -140,12 +140,17 @@ function writeTargets(bench: Bench): Target[] {
   ];
 }
 
-/** Share cards: rendered, cached (the linked URL), and without `?v=`. */
+/**
+ * Share cards: rendered for the request (tickets saved straight into KV, so
+ * none has a stored card), and stored ones, by the linked URL and without
+ * `?v=`.
+ */
 function cardTargets(bench: Bench): Target[] {
   return [
     {
       name: "og-cold",
-      limitName: "(none: every card rendered)",
+      limitName:
+        "(none: every card rendered for its request: tickets saved straight into KV, no card stored)",
       service: async (s) =>
         wrk(
           bench,
