@@ -30,6 +30,13 @@ export interface LowContrast {
   required: number;
 }
 
+/** What a page's measure found, and how many texts it measured. */
+export interface ContrastResult {
+  /** Texts and fields measured (a page that measures none measured nothing). */
+  checked: number;
+  found: LowContrast[];
+}
+
 /** A text to measure, as the page reports it. */
 interface Sample {
   selector: string;
@@ -37,7 +44,7 @@ interface Sample {
   /** r, g, b (0–255) and alpha (0–1, opacity included). */
   rgba: [number, number, number, number];
   required: number;
-  /** Boxes in page coordinates: x, y, width, height. */
+  /** Boxes in the viewport (the screenshot): x, y, width, height. */
   boxes: [number, number, number, number][];
 }
 
@@ -45,44 +52,91 @@ interface Sample {
 const TOLERATED_SHARE = 0.05;
 
 /**
- * Every visible text, link, button label and form field's value on the page
- * whose contrast against its painted background falls short. The viewport
+ * Measures every visible text, link, button label and form field's value on
+ * the page, and returns those whose contrast against their painted
+ * background falls short, with how many were measured. The viewport
  * is stretched to the page's height while measuring (as for a full-page
  * screenshot) and set back after. Skipped: text that is not rendered,
  * transparent, off the page, clipped away, visually hidden (`.sr-only`),
  * `aria-hidden`, inside a disabled control, or without a letter or digit
  * (emoji, separators).
  */
-export async function findLowContrast(page: Page): Promise<LowContrast[]> {
+export async function findLowContrast(
+  page: Page,
+): Promise<ContrastResult> {
   const viewport = page.viewportSize();
   if (!viewport) throw new Error("the page has no viewport");
   try {
-    // Stretch to the page's height, twice in case the stretch changes it.
-    for (let i = 0; i < 2; i++) {
-      const height = await page.evaluate(() =>
-        document.documentElement.scrollHeight
-      );
-      await page.setViewportSize({
-        width: viewport.width,
-        height: Math.max(viewport.height, height),
+    // A page that moves while measured (a late image, an island) is
+    // measured again: the boxes must be where the screenshot shows them.
+    for (let attempt = 1;; attempt++) {
+      await stretchToPage(page, viewport);
+      const samples = await page.evaluate(collectSamples);
+      await page.evaluate(hideText);
+      const png = await page.screenshot({
+        animations: "disabled",
+        caret: "hide",
+        scale: "css",
       });
+      await page.evaluate(showText);
+      const again = await page.evaluate(collectSamples);
+      const boxesOf = (list: Sample[]) =>
+        JSON.stringify(list.map((s) => s.boxes));
+      // Moved, or grown past the viewport.
+      const fits = await page.evaluate(() =>
+        document.documentElement.scrollHeight <= innerHeight
+      );
+      if (!fits || boxesOf(again) !== boxesOf(samples)) {
+        if (attempt < 3) continue;
+        throw new Error(`${page.url()} kept moving while measured`);
+      }
+      const result = await page.evaluate(measureSamples, {
+        png: png.toString("base64"),
+        samples,
+        tolerated: TOLERATED_SHARE,
+      });
+      if (result) return result;
+      if (attempt >= 3) {
+        throw new Error(`${page.url()}: the screenshot is not the viewport`);
+      }
     }
-    await page.evaluate(() => scrollTo({ top: 0, behavior: "instant" }));
-    const samples = await page.evaluate(collectSamples);
-    await page.evaluate(hideText);
-    const png = await page.screenshot({
-      animations: "disabled",
-      caret: "hide",
-      scale: "css",
-    });
-    await page.evaluate(showText);
-    return await page.evaluate(measureSamples, {
-      png: png.toString("base64"),
-      samples,
-      tolerated: TOLERATED_SHARE,
-    });
   } finally {
     await page.setViewportSize(viewport);
+  }
+}
+
+/**
+ * Stretches the viewport to the page's height (twice, in case the stretch
+ * changes it), scrolled to the top, and waits for what the stretch brought
+ * into view: lazy images (5 s at most) and fonts.
+ */
+async function stretchToPage(
+  page: Page,
+  viewport: { width: number; height: number },
+): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const height = await page.evaluate(() =>
+      document.documentElement.scrollHeight
+    );
+    await page.setViewportSize({
+      width: viewport.width,
+      height: Math.max(viewport.height, height),
+    });
+    await page.evaluate(async () => {
+      scrollTo({ top: 0, behavior: "instant" });
+      const pending = [...document.images].filter((img) => !img.complete)
+        .map((img) =>
+          new Promise((resolve) => {
+            img.addEventListener("load", resolve, { once: true });
+            img.addEventListener("error", resolve, { once: true });
+          })
+        );
+      await Promise.race([
+        Promise.all(pending),
+        new Promise((resolve) => setTimeout(resolve, 5_000)),
+      ]);
+      await document.fonts.ready;
+    });
   }
 }
 
@@ -170,13 +224,13 @@ function collectSamples(): Sample[] {
         bottom = Math.min(bottom, y + node.clientHeight);
       }
     }
-    const page = document.documentElement;
+    // What the viewport (the screenshot) shows.
     left = Math.max(left, 0);
     top = Math.max(top, 0);
-    right = Math.min(right, page.scrollWidth);
-    bottom = Math.min(bottom, page.scrollHeight);
+    right = Math.min(right, innerWidth);
+    bottom = Math.min(bottom, innerHeight);
     return right - left >= 2 && bottom - top >= 2
-      ? [left + scrollX, top + scrollY, right - left, bottom - top] as [
+      ? [left, top, right - left, bottom - top] as [
         number,
         number,
         number,
@@ -315,7 +369,7 @@ async function measureSamples(
     samples: Sample[];
     tolerated: number;
   },
-): Promise<LowContrast[]> {
+): Promise<ContrastResult | null> {
   const binary = atob(png);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -323,6 +377,7 @@ async function measureSamples(
     new Blob([bytes], { type: "image/png" }),
     { colorSpaceConversion: "none", premultiplyAlpha: "none" },
   );
+  if (bitmap.width !== innerWidth || bitmap.height !== innerHeight) return null;
   const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
   const context = canvas.getContext("2d", { willReadFrequently: true })!;
   context.drawImage(bitmap, 0, 0);
@@ -347,6 +402,7 @@ async function measureSamples(
       )
     }`;
   const found: LowContrast[] = [];
+  let checked = 0;
   const seen = new Set<string>();
   for (const sample of samples) {
     const [tr, tg, tb, alpha] = sample.rgba;
@@ -380,6 +436,7 @@ async function measureSamples(
       }
     }
     if (!measured.length) continue;
+    checked++;
     measured.sort((a, b) => a.ratio - b.ratio);
     const worst = measured[Math.floor(measured.length * tolerated)];
     if (worst.ratio >= sample.required) continue;
@@ -397,5 +454,5 @@ async function measureSamples(
       required: sample.required,
     });
   }
-  return found;
+  return { checked, found };
 }

@@ -152,7 +152,8 @@ Deno.test({
         assert.equal(response?.status(), spec.status ?? 200, spec.name);
         await page.waitForLoadState("networkidle");
         await page.evaluate(() => document.fonts.ready);
-        const found = await findLowContrast(page);
+        const { checked, found } = await findLowContrast(page);
+        assert.ok(checked >= 3, `${spec.name} (${size}): ${checked} texts`);
         assert.deepEqual(watch.problems, [], spec.name);
         return found.length
           ? `${spec.name} (${size}):\n${describeLowContrast(found)}`
@@ -200,7 +201,7 @@ Deno.test({
           await page.addStyleTag({
             content: ".page-head .lead { color: var(--color-primary); }",
           });
-          const found = await findLowContrast(page);
+          const { found } = await findLowContrast(page);
           assert.ok(
             found.some((f) => f.selector.includes("p.lead")),
             describeLowContrast(found),
