@@ -544,7 +544,7 @@ function formatColdStart(cold: ColdStartPhase | undefined): string[] {
     "",
     `Cold starts: ${cold.starts} rounds of fresh processes on the server core, each timed from its spawn to the end of its first 200 (polled every millisecond until it listens); median (min-max), ratio of medians to the bare server. The service's start task: \`${cold.startCommand}\`; Deploy's way: \`DENO_DEPLOYMENT_ID=… deno run -A main.ts\`. A model is configured (never called), KV is a seeded file. Idle RSS: ${
       cold.settleMs / 1000
-    } s after the first \`/healthz\`.`,
+    } s after the first \`/healthz\`, or after the first page (the bare server's: after its first answer, whatever the request).`,
     "",
     `| first 200 of | bare \`Deno.serve\` | ${
       modes.map((mode) => MODE_NAMES[mode]).join(" | ")
