@@ -149,6 +149,14 @@ Deno.test({
             );
             const nav = page.getByRole("navigation", { name: "Panel" });
             assert.equal(await nav.getByRole("link").count(), 8, path);
+            // The current section is marked and in view (on a phone the
+            // strip of sections opens scrolled to it).
+            const box = await nav.locator('[aria-current="page"]')
+              .boundingBox();
+            assert.ok(
+              box && box.x >= 0 && box.x + box.width <= viewport.width,
+              `${path}: the current section in view`,
+            );
             assert.deepEqual(await findTouristParts(page), [], path);
             assert.equal(
               await page.getByRole("contentinfo").count(),
