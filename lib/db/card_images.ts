@@ -102,15 +102,16 @@ export async function readRouteCard(
 }
 
 /**
- * Stores a route's card drawn from its ticket at `ticketStamp`: not when the
- * ticket changed since (renamed, relinked: the card may show the old name)
- * or is being erased (the tombstone is checked in the commit). Returns
- * whether the card is stored.
+ * Stores a route's card, unless its ticket is gone or being erased (the
+ * tombstone is checked in the commit: a draw that ends after an erasure
+ * began never stores the name again). A card of a state that changed since
+ * it was drawn may be stored: readers serve a stored card only when its
+ * `renderKey` is what the route shows now, and the draw for that change
+ * replaces it. Returns whether the card is stored.
  */
 export async function storeRouteCard(
   kv: Deno.Kv,
   shareCode: string,
-  ticketStamp: string,
   card: StoredCard,
 ): Promise<boolean> {
   const slot = routeSlot(shareCode);
@@ -120,9 +121,7 @@ export async function storeRouteCard(
       shareCode,
       { with: slot.head },
     );
-    if (erased.value !== null || entry.versionstamp !== ticketStamp) {
-      return null;
-    }
+    if (erased.value !== null || entry.value === null) return null;
     return { checks: [erased, entry], head: other! };
   });
 }

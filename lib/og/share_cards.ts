@@ -88,7 +88,8 @@ const MAX_PAGE_IMAGES = 64;
  * outdated name, and an erased route is a 404 (the tombstone is read with
  * the ticket). Otherwise, in the moment right after a write (or when no card
  * is stored yet), the request draws it, joining a render of the same card
- * already running, and stores it.
+ * already running, and stores it; a card stored for a state that changed
+ * meanwhile is never served, and the draw for that change replaces it.
  *
  * A public page's card shows the data set only: the build draws every page's
  * card of the data set it checks, named by its hash; a data set changed
@@ -198,11 +199,7 @@ export class ShareCards {
         return { etag: current.etag, png };
       }
     }
-    const png = await this.#drawRouteCard(
-      code,
-      current,
-      read.ticket.versionstamp,
-    );
+    const png = await this.#drawRouteCard(code, current);
     return { etag: current.etag, png };
   }
 
@@ -279,30 +276,23 @@ export class ShareCards {
     if (!read.ticket) return;
     const current = await this.#currentRouteCard(read.ticket.ticket);
     if (read.storedKey === current.renderKey) return;
-    await this.#drawRouteCard(code, current, read.ticket.versionstamp);
+    await this.#drawRouteCard(code, current);
   }
 
-  #drawRouteCard(
-    code: string,
-    current: CurrentCard,
-    ticketStamp: string,
-  ): Promise<Uint8Array> {
+  #drawRouteCard(code: string, current: CurrentCard): Promise<Uint8Array> {
     return this.#draw(
       `route\u0000${code.toLowerCase()}`,
       current,
       (png) =>
-        storeRouteCard(this.#kv, code, ticketStamp, {
-          renderKey: current.renderKey,
-          png,
-        }),
+        storeRouteCard(this.#kv, code, { renderKey: current.renderKey, png }),
     );
   }
 
   /**
    * Renders `current` in the pool, or joins the render of the same card
-   * (slot and hash) already running, and stores it. A failed store (the
-   * ticket changed meanwhile) still answers the request that asked: the
-   * card shows what that request read.
+   * (slot and hash) already running, and stores it. A card not stored (its
+   * route is being erased) still answers the request that asked, which
+   * read the ticket before the erasure.
    */
   #draw(
     slot: string,
