@@ -278,11 +278,47 @@ export function buildDataPackage(
   };
 }
 
-/** Every rating with its notes, for admins: `fecha,atractivo,nombre,calificacion,notas,nota_oculta`, streamed. */
+// One formatter per time zone: building one costs far more than using it.
+const localDateTimes = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * `2026-11-27 13:30`: an instant on the municipality's clock, as a
+ * spreadsheet reads a date and time (Excel and LibreOffice parse it as
+ * one; an ISO instant in UTC they keep as text, and in the wrong hour).
+ */
+function formatLocalDateTime(iso: string, timeZone: string): string {
+  let formatter = localDateTimes.get(timeZone);
+  if (!formatter) {
+    // en-CA writes its parts as digits, year first.
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    localDateTimes.set(timeZone, formatter);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(new Date(iso))) {
+    parts[part.type] = part.value;
+  }
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * Every rating with its notes, for admins:
+ * `fecha,atractivo,nombre,calificacion,notas,nota_oculta`, streamed;
+ * `fecha` is when it was rated (else visited) on the municipality's clock,
+ * `YYYY-MM-DD HH:MM`.
+ */
 export function streamRatingsWithNotesCsv(
   { kv, data }: Pick<OpenDataSource, "kv" | "data">,
 ): ReadableStream<Uint8Array> {
   const names = getNames(data);
+  const { timeZone } = data.municipality;
   const encoder = new TextEncoder();
   const visits = listRatedVisits(kv);
   let headerSent = false;
@@ -305,7 +341,7 @@ export function streamRatingsWithNotesCsv(
         if (next.done) break;
         const visit = next.value;
         lines.push([
-          visit.ratedAt ?? visit.visitedAt,
+          formatLocalDateTime(visit.ratedAt ?? visit.visitedAt, timeZone),
           visit.slug,
           names.get(visit.slug) ?? visit.slug,
           visit.rating ?? "",

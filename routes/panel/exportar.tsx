@@ -18,9 +18,27 @@ const RATINGS_WITH_NOTES = "calificaciones-con-notas.csv";
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
 /**
+ * The UTF-8 byte-order mark: Excel on Windows opens a CSV without one as
+ * the local code page ("DestilerÃ­a"). Staff downloads only: the files at
+ * /datos stay plain UTF-8, the interface harvesters read.
+ */
+const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+/** `csv` after a byte-order mark, for a spreadsheet on the staff's desk. */
+function withBom(csv: string | ReadableStream<Uint8Array>): BodyInit {
+  if (typeof csv === "string") return new Blob([BOM, csv]);
+  return csv.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start: (controller) => controller.enqueue(BOM),
+    }),
+  );
+}
+
+/**
  * `/panel/exportar`: the open data as staff download it (the same files as
- * /datos), and for admins every rating with its notes. Each download is
- * recorded in the audit log.
+ * /datos), and for admins every rating with its notes (times on the
+ * municipality's clock). Each file starts with a UTF-8 byte-order mark, for
+ * Excel; each download is recorded in the audit log.
  */
 export default function exportPage(deps: AppDeps) {
   const source = () => ({
@@ -78,17 +96,17 @@ export default function exportPage(deps: AppDeps) {
     .get(`/${OPEN_DATA_FILES.visits}`, async (c) => {
       const csv = await buildDailyVisitsCsv(source());
       await audit(c, OPEN_DATA_FILES.visits);
-      return csvResponse(csv, OPEN_DATA_FILES.visits, PRIVATE);
+      return csvResponse(withBom(csv), OPEN_DATA_FILES.visits, PRIVATE);
     })
     .get(`/${OPEN_DATA_FILES.ratings}`, async (c) => {
       const csv = await buildMonthlyRatingsCsv(source());
       await audit(c, OPEN_DATA_FILES.ratings);
-      return csvResponse(csv, OPEN_DATA_FILES.ratings, PRIVATE);
+      return csvResponse(withBom(csv), OPEN_DATA_FILES.ratings, PRIVATE);
     })
     .get(`/${RATINGS_WITH_NOTES}`, requireAdmin(), async (c) => {
       await audit(c, RATINGS_WITH_NOTES);
       return csvResponse(
-        streamRatingsWithNotesCsv(source()),
+        withBom(streamRatingsWithNotesCsv(source())),
         RATINGS_WITH_NOTES,
         PRIVATE,
       );
