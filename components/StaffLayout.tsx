@@ -79,7 +79,8 @@ export interface StaffOffice {
  * No tourist menu, chat, footer or language offer: the console is Spanish
  * only, and a staff page never leads to a tourist page by accident. Without
  * `staff` (the staff sign-in pages) only the office's name heads the page.
- * No script: the console's pages are plain HTML and forms.
+ * The layout loads no script: a page whose island needs one brings it (the
+ * new guide code's copy button, routes/panel/codigos.tsx).
  */
 export function StaffLayout(
   { office, title, description, assets, staff, active, children }: {
