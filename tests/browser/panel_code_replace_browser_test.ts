@@ -14,6 +14,7 @@ import {
   browserSkipReason,
   describeViolations,
   runAxe,
+  saveScreenshot,
   startBrowserApp,
   watchPage,
 } from "../browser.ts";
@@ -111,6 +112,7 @@ Deno.test({
         await page.getByRole("button", { name: "Sí, reemplazar el código" })
           .waitFor();
         await assertNoAxeViolations(page, "the confirmation");
+        await saveScreenshot(page, "panel-code-confirm");
       },
     );
 
@@ -203,6 +205,7 @@ Deno.test({
           newCode,
         );
         await assertNoAxeViolations(page, "the new code");
+        await saveScreenshot(page, "panel-code-reveal", { fullPage: false });
       },
     );
 
