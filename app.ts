@@ -250,7 +250,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/codigos", () => import("./routes/panel/codigos.tsx")], // GET, POST /:slug, GET /:slug/cartel.svg, admin
     ["/panel/notas", () => import("./routes/panel/notas.tsx")], // GET ?antes=, POST /:visitId/ocultar|mostrar, admin
     ["/panel/preguntas", () => import("./routes/panel/preguntas.tsx")], // GET, POST /resolver, admin
-    ["/panel/exportar", () => import("./routes/panel/exportar.tsx")], // GET, GET /<file>.csv (audited)
+    ["/panel/exportar", () => import("./routes/panel/exportar.tsx")], // GET, GET /<file>.csv, /libro.xlsx (audited)
+    ["/panel/informe", () => import("./routes/panel/informe.tsx")], // GET ?mes=YYYY-MM: the monthly PDF report (audited)
+    ["/panel/carteles.pdf", () => import("./routes/panel/carteles.ts")], // GET: every poster, one page each (audited), admin
     ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
     ["/panel/sesiones", () => import("./routes/panel/sesiones.tsx")], // GET, POST /:ref/cerrar (audited), admin
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST

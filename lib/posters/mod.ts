@@ -13,3 +13,4 @@ export {
   posterSvg,
   posterUrl,
 } from "./poster.ts";
+export { type PosterPage, renderPostersPdf } from "./pdf.ts";

@@ -19,6 +19,18 @@ export {
   renderDashboardCharts,
 } from "./dashboard.ts";
 export {
+  formatReportMonth,
+  loadMonthlyReport,
+  type MonthlyReport,
+  parseReportMonth,
+  renderMonthlyReportPdf,
+} from "./report.ts";
+export {
+  buildStaffWorkbook,
+  WORKBOOK_NOTES_LIMIT,
+  WORKBOOK_SHEETS,
+} from "./workbook.ts";
+export {
   getStaff,
   protectStaffForms,
   requireAdmin,

@@ -7,9 +7,18 @@ import {
   OPEN_DATA_FILES,
   streamRatingsWithNotesCsv,
 } from "@/lib/open_data/mod.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
+import {
+  buildStaffWorkbook,
+  getStaff,
+  parseReportMonth,
+  requireAdmin,
+} from "@/lib/staff/mod.ts";
 import { csvResponse } from "@/routes/datos/files.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
+
+/** The staff's own figures, exact: never public. */
+const WORKBOOK = "libro.xlsx";
+const WORKBOOK_NAME = "turismo-cifras.xlsx";
 
 /** The admins' full ratings, notes included: never public. */
 const RATINGS_WITH_NOTES = "calificaciones-con-notas.csv";
@@ -35,8 +44,9 @@ function withBom(csv: string | ReadableStream<Uint8Array>): BodyInit {
 }
 
 /**
- * `/panel/exportar`: the open data as staff download it (the same files as
- * /datos), and for admins every rating with its notes (times on the
+ * `/panel/exportar`: the staff's own figures (the monthly report as PDF,
+ * the workbook with exact counts, the posters), the open data as /datos
+ * publishes it (small counts blanked), and for admins every rating with its notes (times on the
  * municipality's clock). Each file starts with a UTF-8 byte-order mark, for
  * Excel; each download is recorded in the audit log.
  */
@@ -57,28 +67,48 @@ export default function exportPage(deps: AppDeps) {
   return createPanelRouter(deps)
     .get("/", (c) => {
       const isAdmin = getStaff(c).role === "admin";
+      const { timeZone } = deps.data.current().data.municipality;
+      const lastMonth = parseReportMonth(undefined, {
+        now: deps.now(),
+        timeZone,
+      });
       return renderPanelPage(c, deps, {
         title: "Datos abiertos y exportaciones",
         active: "exportar",
         children: (
           <>
+            <h2>Tus cifras</h2>
             <p class="lead">
-              Los mismos archivos que cualquiera puede descargar en{" "}
-              <a href="/datos">/datos</a>: sin datos personales y con las cifras
-              menores que {MIN_PEOPLE}{" "}
-              en blanco. Cada descarga queda en la auditoría.
+              Para la oficina: cifras exactas, sin nada en blanco. Cada descarga
+              queda en la auditoría.
             </p>
             <ul>
               <li>
-                <a href={`/panel/exportar/${OPEN_DATA_FILES.visits}`} download>
-                  Visitas diarias por atractivo (CSV)
-                </a>
+                <a href={`/panel/informe?mes=${lastMonth}`} download>
+                  Informe mensual para el cabildo, {lastMonth} (PDF)
+                </a>{" "}
+                — cifras del mes y del anterior, visitas por día, atractivos más
+                visitados y preguntas sin respuesta. Otro mes:{" "}
+                <code>/panel/informe?mes=AAAA-MM</code>.
               </li>
               <li>
-                <a href={`/panel/exportar/${OPEN_DATA_FILES.ratings}`} download>
-                  Calificaciones mensuales por atractivo (CSV)
-                </a>
+                <a href={`/panel/exportar/${WORKBOOK}`} download>
+                  Libro de Excel con todas las tablas (XLSX)
+                </a>{" "}
+                — visitas por día y atractivo, calificaciones por mes, notas,
+                pasaportes, boletos y preguntas al asistente; fechas y horas de
+                {" "}
+                {timeZone}.
               </li>
+              {isAdmin && (
+                <li>
+                  <a href="/panel/carteles.pdf" download>
+                    Carteles de todos los atractivos (PDF)
+                  </a>{" "}
+                  — uno por página, con el código guía vigente, listos para
+                  imprimir.
+                </li>
+              )}
               {isAdmin && (
                 <li>
                   <a href={`/panel/exportar/${RATINGS_WITH_NOTES}`} download>
@@ -88,6 +118,26 @@ export default function exportPage(deps: AppDeps) {
                   solo para uso interno.
                 </li>
               )}
+            </ul>
+            <h2>Datos abiertos (públicos)</h2>
+            <p>
+              Los mismos archivos que cualquiera puede descargar en{" "}
+              <a href="/datos">/datos</a>: sin datos personales y con las cifras
+              menores que {MIN_PEOPLE}{" "}
+              en blanco, así que no son tus cifras exactas: para eso está el
+              libro de Excel.
+            </p>
+            <ul>
+              <li>
+                <a href={`/panel/exportar/${OPEN_DATA_FILES.visits}`} download>
+                  Visitas diarias por atractivo, como se publican (CSV)
+                </a>
+              </li>
+              <li>
+                <a href={`/panel/exportar/${OPEN_DATA_FILES.ratings}`} download>
+                  Calificaciones mensuales por atractivo, como se publican (CSV)
+                </a>
+              </li>
             </ul>
           </>
         ),
@@ -102,6 +152,16 @@ export default function exportPage(deps: AppDeps) {
       const csv = await buildMonthlyRatingsCsv(source());
       await audit(c, OPEN_DATA_FILES.ratings);
       return csvResponse(withBom(csv), OPEN_DATA_FILES.ratings, PRIVATE);
+    })
+    .get(`/${WORKBOOK}`, async (c) => {
+      const book = await buildStaffWorkbook(source());
+      await audit(c, WORKBOOK);
+      return c.body(book, 200, {
+        ...PRIVATE,
+        "Content-Type":
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "Content-Disposition": `attachment; filename="${WORKBOOK_NAME}"`,
+      });
     })
     .get(`/${RATINGS_WITH_NOTES}`, requireAdmin(), async (c) => {
       await audit(c, RATINGS_WITH_NOTES);
