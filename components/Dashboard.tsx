@@ -1,15 +1,21 @@
 import type { ComponentChildren } from "preact";
-import type { DashboardView, DataTableView } from "@/lib/staff/mod.ts";
+import type {
+  DashboardView,
+  DataTableView,
+  HeadlineView,
+  LegendItem,
+} from "@/lib/staff/mod.ts";
 
 const integer = new Intl.NumberFormat("es-MX");
 
 /** A chart with its title and, for screen readers and anyone, its data. */
 function ChartFigure(
-  { id, title, svg, note, children }: {
+  { id, title, svg, note, legend, children }: {
     id: string;
     title: string;
     svg: string;
     note?: string;
+    legend?: LegendItem[];
     /** The data table. */
     children: ComponentChildren;
   },
@@ -18,6 +24,7 @@ function ChartFigure(
     <section class="chart" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       {note && <p class="chart__note">{note}</p>}
+      {legend && <Legend items={legend} />}
       <figure class="chart__figure">
         <div class="chart__svg" dangerouslySetInnerHTML={{ __html: svg }} />
         <figcaption>
@@ -28,6 +35,65 @@ function ChartFigure(
         </figcaption>
       </figure>
     </section>
+  );
+}
+
+/** The names of a chart's series, each beside its colour and line pattern. */
+function Legend({ items }: { items: LegendItem[] }) {
+  return (
+    <ul class="chart__legend" aria-label="Leyenda">
+      {items.map((item) => (
+        <li key={item.name}>
+          <svg
+            class="chart__key"
+            viewBox="0 0 28 12"
+            width="28"
+            height="12"
+            aria-hidden="true"
+          >
+            {item.dash === undefined
+              ? <rect x="6" y="0" width="12" height="12" fill={item.color} />
+              : (
+                <line
+                  x1="0"
+                  y1="6"
+                  x2="28"
+                  y2="6"
+                  stroke={item.color}
+                  stroke-width="3"
+                  stroke-dasharray={item.dash || undefined}
+                />
+              )}
+          </svg>
+          {item.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const TREND_ICONS: Record<HeadlineView["trend"], string> = {
+  up: "▲",
+  down: "▼",
+  same: "=",
+  none: "",
+};
+
+/** A headline figure: its value, what it counts, the comparison in words. */
+function Headline({ figure }: { figure: HeadlineView }) {
+  const icon = TREND_ICONS[figure.trend];
+  return (
+    <li class={`headline headline--${figure.trend}`}>
+      <h3 class="headline__label" id={`cifra-${figure.id}`}>
+        {figure.label}
+      </h3>
+      <p class="headline__value">{figure.value}</p>
+      <p class="headline__detail">{figure.detail}</p>
+      <p class="headline__comparison">
+        {icon && <span class="headline__icon" aria-hidden="true">{icon}</span>}
+        {figure.comparison}
+      </p>
+    </li>
   );
 }
 
@@ -62,7 +128,8 @@ function DataTable({ caption, head, rows }: DataTableView) {
 /**
  * The staff dashboard's body, as its presenter (lib/staff/dashboard.ts)
  * lays it out: the range form (with what was wrong with the range asked
- * for), the charts with their data, the latest notes.
+ * for) and the quick ranges, the headline figures against the period
+ * before, the charts with their legends and data, the latest notes.
  */
 export function DashboardPage({ view }: { view: DashboardView }) {
   return (
@@ -78,25 +145,52 @@ export function DashboardPage({ view }: { view: DashboardView }) {
           </label>
           <button class="button" type="submit">Ver</button>
         </fieldset>
+        <nav class="dashboard__quick" aria-label="Periodos rápidos">
+          <ul>
+            {view.quickRanges.map((range) => (
+              <li key={range.href}>
+                <a
+                  href={range.href}
+                  aria-current={range.isCurrent ? "true" : undefined}
+                >
+                  {range.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
         {view.problem && <p class="form-error" role="alert">{view.problem}</p>}
       </form>
-      <p class="lead" role="status">
-        Del {view.from} al {view.to}:{" "}
-        <strong>{integer.format(view.total)}</strong>{" "}
-        {view.total === 1 ? "visita verificada" : "visitas verificadas"}.
-      </p>
 
-      {view.charts.map((chart) => (
-        <ChartFigure
-          key={chart.id}
-          id={chart.id}
-          title={chart.title}
-          svg={chart.svg}
-          note={chart.note}
-        >
-          <DataTable {...chart.table} />
-        </ChartFigure>
-      ))}
+      <section class="headlines" aria-labelledby="cifras">
+        <h2 id="cifras">
+          Cifras {view.period}
+        </h2>
+        <p class="headlines__note">
+          Cada cifra se compara con los mismos días justo antes:{" "}
+          {view.previousPeriod}.
+        </p>
+        <ul class="headlines__list">
+          {view.headlines.map((figure) => (
+            <Headline key={figure.id} figure={figure} />
+          ))}
+        </ul>
+      </section>
+
+      <div class="dashboard__charts">
+        {view.charts.map((chart) => (
+          <ChartFigure
+            key={chart.id}
+            id={chart.id}
+            title={chart.title}
+            svg={chart.svg}
+            note={chart.note}
+            legend={chart.legend}
+          >
+            <DataTable {...chart.table} />
+          </ChartFigure>
+        ))}
+      </div>
 
       <section class="chart" aria-labelledby="ultimas-notas">
         <h2 id="ultimas-notas">Últimas notas</h2>

@@ -555,3 +555,96 @@ export async function listMonthlyRatingCounts(
   }
   return rows;
 }
+
+/**
+ * The dashboard's headline figures for the days `from`..`to` (inclusive):
+ * verified visits, tourists who got their first stamp, passports opened,
+ * chat questions answered, and the ratings given (by `ratedAt`) in the
+ * months `from`..`to` touch, still standing. Ratings are counted by month
+ * only (`rating_counts_by_month`), so their period is whole months: the
+ * months read are returned. A few range reads of day-keyed counters, in
+ * parallel, never a visit.
+ */
+export interface PeriodTotals {
+  from: string;
+  to: string;
+  visits: number;
+  /** Tourists whose passport got its first stamp in the period. */
+  firstStamps: number;
+  /** Guest passports and accounts opened in the period. */
+  passports: number;
+  /** Chat questions answered in the period. */
+  answered: number;
+  ratings: {
+    /** `YYYY-MM`, the months read (those of `from` and `to`, and between). */
+    fromMonth: string;
+    toMonth: string;
+    count: number;
+    sum: number;
+  };
+}
+
+/**
+ * The headline figures of the days `from`..`to` (see
+ * {@linkcode PeriodTotals}). With `dashboard` (the same range's figures,
+ * already read) only the monthly ratings are read.
+ */
+export async function getPeriodTotals(
+  kv: Deno.Kv,
+  { from, to, dashboard }: { from: string; to: string; dashboard?: Dashboard },
+): Promise<PeriodTotals> {
+  if (to < from) throw new RangeError(`Reversed range ${from}..${to}`);
+  if (listDays(from, to).length > MAX_RANGE_DAYS) {
+    throw new RangeError(`Range from ${from} to ${to}`);
+  }
+  const fromMonth = from.slice(0, 7);
+  const toMonth = to.slice(0, 7);
+  const sumOf = (entries: Deno.KvEntry<Deno.KvU64>[]) =>
+    Math.max(
+      0,
+      entries.reduce((sum, { value }) => sum + toSigned(value), 0),
+    );
+  const [counts, ratings] = await Promise.all([
+    dashboard ? null : Promise.all([
+      listRange<Deno.KvU64>(kv, keys.visitCountsByDay(), from, to),
+      listRange<Deno.KvU64>(kv, keys.stampCountsByDay(), from, to),
+      listRange<Deno.KvU64>(kv, keys.passportCountsByDay(), from, to),
+      listRange<Deno.KvU64>(kv, keys.chatCountsByDay(), from, to),
+    ]),
+    listMonthlyRatingCounts(kv, { fromMonth, toMonth }),
+  ]);
+  const total = <T>(rows: readonly T[], value: (row: T) => number) =>
+    rows.reduce((sum, row) => sum + value(row), 0);
+  const figures = counts
+    ? {
+      visits: sumOf(counts[0]),
+      firstStamps: sumOf(counts[1].filter(({ key }) => key[2] === 1)),
+      passports: sumOf(
+        counts[2].filter(({ key }) =>
+          key[2] === "guest" || key[2] === "account"
+        ),
+      ),
+      answered: sumOf(counts[3].filter(({ key }) => key[2] === "answered")),
+    }
+    : {
+      visits: total(dashboard!.visitsByDay, (row) => row.visits),
+      firstStamps: dashboard!.funnel.find((row) => row.stamps === 1)
+        ?.inRange ?? 0,
+      passports: total(
+        dashboard!.passportsByDay,
+        (row) => row.guest + row.account,
+      ),
+      answered: total(dashboard!.chatByDay, (row) => row.answered),
+    };
+  return {
+    from,
+    to,
+    ...figures,
+    ratings: {
+      fromMonth,
+      toMonth,
+      count: total(ratings, (row) => row.count),
+      sum: total(ratings, (row) => row.count * row.rating),
+    },
+  };
+}

@@ -6,7 +6,12 @@
  * so a new chart from an existing counter is one entry in
  * {@linkcode presentDashboard}.
  */
-import { type Dashboard, getDashboard } from "@/lib/db/stats.ts";
+import {
+  type Dashboard,
+  getDashboard,
+  getPeriodTotals,
+  type PeriodTotals,
+} from "@/lib/db/stats.ts";
 import { getLangMeta, t } from "@/lib/i18n/catalogue.ts";
 import {
   renderBarChart,
@@ -14,9 +19,17 @@ import {
   renderDailyLines,
   renderHeatMap,
   renderStackedBars,
-  renderSwatches,
+  SERIES_COLORS,
+  SERIES_DASHES,
+  STACK_COLORS,
 } from "./charts.ts";
-import type { RangeProblem } from "./range.ts";
+import {
+  type DayRange,
+  formatDayRange,
+  getPreviousRange,
+  getQuickRanges,
+  type RangeProblem,
+} from "./range.ts";
 
 /** The console speaks Spanish: its words that come from a catalogue, in this language. */
 const DASHBOARD_LANG = "es";
@@ -38,12 +51,17 @@ const STARS = [
   "4 estrellas",
   "5 estrellas",
 ];
-const PASSPORT_SERIES = ["Pasaportes de invitado", "Cuentas nuevas", "Boletos"];
+const PASSPORT_SERIES = [
+  "Pasaportes de invitado",
+  "Cuentas nuevas",
+  "Boletos creados",
+];
+/** The chat outcomes in a clerk's words: 200, 429 (too many from one address), 502. */
 const CHAT_SERIES = [
-  "Preguntas",
+  "Preguntas recibidas",
   "Respondidas",
-  "Rechazadas (429)",
-  "Fallidas (502)",
+  "Sin respuesta: demasiadas seguidas",
+  "Sin respuesta: falló el asistente",
 ];
 
 /** What the page says when the range asked for was not used. */
@@ -56,6 +74,7 @@ export const RANGE_PROBLEMS: Record<RangeProblem, string> = {
     "El periodo puede abarcar a lo más 366 días. Mostramos los últimos 30 días.",
 };
 
+const integer = new Intl.NumberFormat("es-MX");
 const decimal = new Intl.NumberFormat("es-MX", {
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
@@ -69,7 +88,6 @@ export interface DashboardCharts {
   funnel: string;
   passports: string;
   ratings: string;
-  ratingsLegend: string;
   chat: string;
 }
 
@@ -80,6 +98,14 @@ export interface DataTableView {
   rows: (string | number)[][];
 }
 
+/** One name of a chart's legend, with the colour and line pattern it has there. */
+export interface LegendItem {
+  name: string;
+  color: string;
+  /** An SVG `stroke-dasharray` for a line's pattern; absent for a swatch. */
+  dash?: string;
+}
+
 /** One chart of the page, with its title, an optional note and its data. */
 export interface ChartView {
   /** The section's element id (the page links to it). */
@@ -87,7 +113,30 @@ export interface ChartView {
   title: string;
   svg: string;
   note?: string;
+  /** The series' or parts' names, in the chart's colours and patterns. */
+  legend?: LegendItem[];
   table: DataTableView;
+}
+
+/** A headline figure: its value and how it compares with the previous period. */
+export interface HeadlineView {
+  id: string;
+  label: string;
+  /** The figure as written (`1,234`, `4.5 de 5`, `—`). */
+  value: string;
+  /** What is counted, in a few words. */
+  detail: string;
+  /** Up, down, the same, or no comparison: the page draws ▲, ▼, = or nothing. */
+  trend: "up" | "down" | "same" | "none";
+  /** The comparison in words: "12 % más que del 1 al 28 de octubre". */
+  comparison: string;
+}
+
+/** A quick range's link (`/panel?desde=&hasta=`), marked when it is the range shown. */
+export interface QuickRangeView {
+  label: string;
+  href: string;
+  isCurrent: boolean;
 }
 
 /** A note of the "latest notes" list, with its attraction's name. */
@@ -105,12 +154,218 @@ export interface NoteView {
 export interface DashboardView {
   from: string;
   to: string;
+  /** The range in words: "del 29 de octubre al 27 de noviembre de 2026". */
+  period: string;
+  /** The period compared with, in words. */
+  previousPeriod: string;
   /** Verified visits in the range. */
   total: number;
+  headlines: HeadlineView[];
+  quickRanges: QuickRangeView[];
   /** What was wrong with the range asked for, or null. */
   problem: string | null;
   charts: ChartView[];
   latestNotes: NoteView[];
+}
+
+function lineLegend(series: readonly string[]): LegendItem[] {
+  return series.map((name, i) => ({
+    name,
+    color: SERIES_COLORS[i % SERIES_COLORS.length],
+    dash: SERIES_DASHES[i % SERIES_DASHES.length],
+  }));
+}
+
+function swatches(
+  parts: readonly string[],
+  colors: readonly string[],
+): LegendItem[] {
+  return parts.map((name, i) => ({ name, color: colors[i] }));
+}
+
+const percent = new Intl.NumberFormat("es-MX", {
+  style: "percent",
+  maximumFractionDigits: 0,
+});
+const monthName = new Intl.DateTimeFormat("es-MX", {
+  month: "long",
+  timeZone: "UTC",
+});
+const monthYear = new Intl.DateTimeFormat("es-MX", {
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+/**
+ * Months in words, as a sentence continues them: "en noviembre de 2026",
+ * "de octubre a noviembre de 2026".
+ */
+export function formatMonthRange(
+  fromMonth: string,
+  toMonth: string,
+  { year = true }: { year?: boolean } = {},
+): string {
+  const date = (month: string) => new Date(`${month}-15T12:00:00Z`);
+  const sameYear = fromMonth.slice(0, 4) === toMonth.slice(0, 4);
+  const end = (year || !sameYear ? monthYear : monthName).format(date(toMonth));
+  if (fromMonth === toMonth) return `en ${end}`;
+  const start = (sameYear ? monthName : monthYear).format(date(fromMonth));
+  return `de ${start} a ${end}`;
+}
+
+/**
+ * A count against the previous period's, in words: "12 % más que del 1 al
+ * 28 de octubre", "3 menos que…", "igual que…"; when the previous period
+ * had none, no percentage but that fact ("del 1 al 28 de octubre no hubo
+ * ninguna").
+ */
+export function compareCounts(
+  current: number,
+  previous: number,
+  { period, none }: {
+    /** The previous period in words ("del 1 al 28 de octubre"). */
+    period: string;
+    /** "ninguna" or "ninguno": the counted thing's gender. */
+    none: string;
+  },
+): Pick<HeadlineView, "trend" | "comparison"> {
+  if (current === previous) {
+    return {
+      trend: "same",
+      comparison: previous === 0
+        ? `igual que ${period}: ${none}`
+        : `igual que ${period}`,
+    };
+  }
+  if (previous === 0) {
+    return { trend: "up", comparison: `${period} no hubo ${none}` };
+  }
+  const change = Math.abs(current - previous) / previous;
+  const amount = change < 0.005 ? "menos de 1 %" : percent.format(change);
+  return current > previous
+    ? { trend: "up", comparison: `${amount} más que ${period}` }
+    : { trend: "down", comparison: `${amount} menos que ${period}` };
+}
+
+/**
+ * The headline figures of a period against the previous one: visits,
+ * tourists (first stamps), new passports, the average rating (by month:
+ * the counters keep ratings per month) and the questions answered.
+ */
+export function presentHeadlines(
+  current: PeriodTotals,
+  previous: PeriodTotals,
+): HeadlineView[] {
+  const period = formatDayRange(previous, { year: false });
+  const count = (
+    id: string,
+    label: string,
+    detail: string,
+    pick: (totals: PeriodTotals) => number,
+    none: string,
+  ): HeadlineView => ({
+    id,
+    label,
+    value: integer.format(pick(current)),
+    detail,
+    ...compareCounts(pick(current), pick(previous), { period, none }),
+  });
+  return [
+    count(
+      "visitas",
+      "Visitas",
+      "verificadas con código en los atractivos",
+      (t) => t.visits,
+      "ninguna",
+    ),
+    count(
+      "turistas",
+      "Turistas nuevos",
+      "pasaportes que recibieron su primer sello",
+      (t) => t.firstStamps,
+      "ninguno",
+    ),
+    count(
+      "pasaportes",
+      "Pasaportes nuevos",
+      "de invitado y cuentas abiertas",
+      (t) => t.passports,
+      "ninguno",
+    ),
+    presentRating(current, previous),
+    count(
+      "preguntas",
+      "Preguntas respondidas",
+      "por el asistente",
+      (t) => t.answered,
+      "ninguna",
+    ),
+  ];
+}
+
+function averageOf({ ratings }: PeriodTotals): number | null {
+  return ratings.count > 0 ? ratings.sum / ratings.count : null;
+}
+
+/** The average rating: ratings are counted by month, so its period is whole months. */
+function presentRating(
+  current: PeriodTotals,
+  previous: PeriodTotals,
+): HeadlineView {
+  const months = formatMonthRange(
+    current.ratings.fromMonth,
+    current.ratings.toMonth,
+  );
+  const before = formatMonthRange(
+    previous.ratings.fromMonth,
+    previous.ratings.toMonth,
+    { year: false },
+  );
+  const now = averageOf(current);
+  const then = averageOf(previous);
+  const n = current.ratings.count;
+  const base = {
+    id: "calificacion",
+    label: "Calificación promedio",
+    value: now === null ? "—" : `${decimal.format(now)} de 5`,
+    detail: n === 0
+      ? `sin calificaciones dadas ${months}`
+      : `${integer.format(n)} ${
+        n === 1 ? "calificación dada" : "calificaciones dadas"
+      } ${months} (se cuentan por mes)`,
+  };
+  if (
+    current.ratings.fromMonth === previous.ratings.fromMonth &&
+    current.ratings.toMonth === previous.ratings.toMonth
+  ) {
+    return {
+      ...base,
+      trend: "none",
+      comparison: "sin comparación: el periodo anterior cae en el mismo mes",
+    };
+  }
+  if (now === null || then === null) {
+    return {
+      ...base,
+      trend: "none",
+      comparison: then === null
+        ? `sin calificaciones ${before} para comparar`
+        : `${before} fue de ${decimal.format(then)} de 5`,
+    };
+  }
+  const diff = Math.round((now - then) * 10) / 10;
+  return {
+    ...base,
+    ...(diff === 0
+      ? { trend: "same" as const, comparison: `igual que ${before}` }
+      : {
+        trend: diff > 0 ? "up" as const : "down" as const,
+        comparison: `${decimal.format(Math.abs(diff))} ${
+          diff > 0 ? "más" : "menos"
+        } que ${before} (${decimal.format(then)})`,
+      }),
+  };
 }
 
 function stampsLabel(stamps: number): string {
@@ -136,7 +391,7 @@ export async function renderDashboardCharts(
   names: ReadonlyMap<string, string>,
 ): Promise<DashboardCharts> {
   const name = (slug: string) => names.get(slug) ?? slug;
-  const range = `del ${dashboard.from} al ${dashboard.to}`;
+  const range = formatDayRange(dashboard);
   const rated = dashboard.ratings.filter((row) => row.count > 0);
   return await awaitAll({
     visitsByAttraction: renderBarChart(
@@ -239,9 +494,6 @@ export async function renderDashboardCharts(
         valueLabel: "Calificaciones",
       },
     ),
-    ratingsLegend: renderSwatches(STARS, {
-      label: "Colores de 1 a 5 estrellas",
-    }),
     chat: renderDailyLines(
       dashboard.chatByDay.flatMap((row) => [
         { day: row.day, series: CHAT_SERIES[0], value: row.questions },
@@ -253,7 +505,7 @@ export async function renderDashboardCharts(
         text: {
           label: "Asistente: preguntas por día",
           description:
-            `Líneas: preguntas al asistente cada día ${range}, respondidas, rechazadas por exceso (429) y fallidas (502).`,
+            `Líneas: preguntas recibidas por el asistente cada día ${range}, las respondidas y las que quedaron sin respuesta porque llegaron demasiadas seguidas o porque el asistente falló.`,
         },
         valueLabel: "Preguntas",
         series: CHAT_SERIES,
@@ -269,16 +521,28 @@ export async function renderDashboardCharts(
  */
 export function presentDashboard(
   dashboard: Dashboard,
-  { charts, names, problem }: {
+  { charts, names, problem, totals, quickRanges = [] }: {
     charts: DashboardCharts;
     names: ReadonlyMap<string, string>;
     problem: RangeProblem | null;
+    /** The headline figures of the range and of the period before it (none without). */
+    totals?: { current: PeriodTotals; previous: PeriodTotals };
+    /** The quick ranges offered (lib/staff/range.ts `getQuickRanges`). */
+    quickRanges?: readonly (DayRange & { label: string })[];
   },
 ): DashboardView {
   const name = (slug: string) => names.get(slug) ?? slug;
   return {
     from: dashboard.from,
     to: dashboard.to,
+    period: formatDayRange(dashboard),
+    previousPeriod: formatDayRange(getPreviousRange(dashboard)),
+    headlines: totals ? presentHeadlines(totals.current, totals.previous) : [],
+    quickRanges: quickRanges.map((range) => ({
+      label: range.label,
+      href: `/panel?desde=${range.from}&hasta=${range.to}`,
+      isCurrent: range.from === dashboard.from && range.to === dashboard.to,
+    })),
     total: dashboard.visitsByDay.reduce((sum, row) => sum + row.visits, 0),
     problem: problem && RANGE_PROBLEMS[problem],
     charts: [
@@ -342,6 +606,7 @@ export function presentDashboard(
         id: "grafica-pasaportes",
         title: "Pasaportes abiertos y boletos por día",
         svg: charts.passports,
+        legend: lineLegend(PASSPORT_SERIES),
         table: {
           caption: "Pasaportes y boletos por día",
           head: ["Día", ...PASSPORT_SERIES],
@@ -356,7 +621,8 @@ export function presentDashboard(
       {
         id: "grafica-calificaciones",
         title: "Calificaciones por atractivo",
-        svg: charts.ratingsLegend + charts.ratings,
+        svg: charts.ratings,
+        legend: swatches(STARS, STACK_COLORS),
         note:
           "Desde el inicio: las calificaciones vigentes de cada atractivo (una calificación cambiada cuenta una sola vez).",
         table: {
@@ -374,6 +640,7 @@ export function presentDashboard(
         id: "grafica-asistente",
         title: "Asistente: preguntas por día",
         svg: charts.chat,
+        legend: lineLegend(CHAT_SERIES),
         table: {
           caption: "Preguntas al asistente por día",
           head: ["Día", ...CHAT_SERIES],
@@ -407,18 +674,30 @@ export function presentDashboard(
  */
 export async function loadDashboardView(
   kv: Deno.Kv,
-  { from, to, names, problem }: {
+  { from, to, names, problem, now, timeZone }: {
     from: string;
     to: string;
     names: ReadonlyMap<string, string>;
     problem: RangeProblem | null;
+    /** Today, for the quick ranges. */
+    now: Date;
+    /** The municipality's. */
+    timeZone: string;
   },
 ): Promise<DashboardView> {
-  const dashboard = await getDashboard(kv, {
-    from,
-    to,
-    slugs: [...names.keys()],
+  const [dashboard, previous] = await Promise.all([
+    getDashboard(kv, { from, to, slugs: [...names.keys()] }),
+    getPeriodTotals(kv, getPreviousRange({ from, to })),
+  ]);
+  const [charts, current] = await Promise.all([
+    renderDashboardCharts(dashboard, names),
+    getPeriodTotals(kv, { from, to, dashboard }),
+  ]);
+  return presentDashboard(dashboard, {
+    charts,
+    names,
+    problem,
+    totals: { current, previous },
+    quickRanges: getQuickRanges(now, timeZone),
   });
-  const charts = await renderDashboardCharts(dashboard, names);
-  return presentDashboard(dashboard, { charts, names, problem });
 }

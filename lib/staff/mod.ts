@@ -1,10 +1,23 @@
 /**
  * The staff console (`/panel`, `/auth/personal`): who may enter and how
- * (the guard, the sign-in links and identities, the cookie), and what the
+ * (the guard, the sign-in links and identities, the cookie), who is on the
+ * staff (managed on the console), the audit log in words, and what the
  * dashboard shows (the date range asked for, the charts and their tables).
  * Routes and the app import this entry, never the folder's insides. KV is
  * read and written through lib/db, as everywhere.
  */
+export {
+  AUDIT_ACTION_LABELS,
+  type AuditQuery,
+  type AuditRow,
+  isAuditFiltered,
+  listAuditRows,
+  parseAuditQuery,
+  recordAuditExport,
+  ROLE_LABELS,
+  streamAuditCsv,
+  toAuditSearch,
+} from "./audit_log.ts";
 export {
   clearStaffCookie,
   readStaffCookie,
@@ -14,6 +27,8 @@ export {
   type DashboardCharts,
   type DashboardView,
   type DataTableView,
+  type HeadlineView,
+  type LegendItem,
   loadDashboardView,
   presentDashboard,
   renderDashboardCharts,
@@ -40,8 +55,23 @@ export {
   type StaffGuardDeps,
 } from "./guard.ts";
 export {
+  changeStaffRole,
+  inviteStaffMember,
+  issueStaffLink,
+  listStaff,
+  parseStaffEmail,
+  parseStaffRole,
+  removeStaff,
+  StaffChangeError,
+  type StaffChangeProblem,
+  type StaffListEntry,
+} from "./members.ts";
+export {
   type DayRange,
   DEFAULT_RANGE_DAYS,
+  formatDayRange,
+  getPreviousRange,
+  getQuickRanges,
   parseDayRange,
   type RangeProblem,
 } from "./range.ts";

@@ -3,7 +3,13 @@
  * the server, or the default (the last 30 days of the municipality's
  * calendar).
  */
-import { addDays, getLocalTime, isDay } from "@/lib/calendar/mod.ts";
+import {
+  addDays,
+  addMonths,
+  getLocalTime,
+  isDay,
+  listDays,
+} from "@/lib/calendar/mod.ts";
 import { MAX_RANGE_DAYS } from "@/lib/db/stats.ts";
 
 /** Days in the default range: today and the 29 before it. */
@@ -47,4 +53,84 @@ export function parseDayRange(
     ? "too_long"
     : null;
   return problem ? { ...fallback, problem } : { ...asked, problem };
+}
+
+/**
+ * The period of the same length just before `range`: it ends the day
+ * before `range` starts (the dashboard's comparison).
+ */
+export function getPreviousRange({ from, to }: DayRange): DayRange {
+  const length = listDays(from, to).length;
+  return { from: addDays(from, -length), to: addDays(from, -1) };
+}
+
+/** A quick range's link: its name and the days it sets. */
+export interface QuickRange extends DayRange {
+  id: "hoy" | "7-dias" | "este-mes" | "mes-pasado" | "este-ano";
+  label: string;
+}
+
+/**
+ * The dashboard's quick ranges, as of today in `timeZone`: today, the last
+ * 7 days, this month and this year up to today, and the whole of last month.
+ */
+export function getQuickRanges(now: Date, timeZone: string): QuickRange[] {
+  const { day: today, month } = getLocalTime(now, timeZone);
+  const lastMonth = addMonths(month, -1);
+  return [
+    { id: "hoy", label: "Hoy", from: today, to: today },
+    { id: "7-dias", label: "7 días", from: addDays(today, -6), to: today },
+    { id: "este-mes", label: "Este mes", from: `${month}-01`, to: today },
+    {
+      id: "mes-pasado",
+      label: "Mes pasado",
+      from: `${lastMonth}-01`,
+      to: addDays(`${month}-01`, -1),
+    },
+    {
+      id: "este-ano",
+      label: "Este año",
+      from: `${today.slice(0, 4)}-01-01`,
+      to: today,
+    },
+  ];
+}
+
+// Days are calendar labels of the municipality (lib/calendar): written at
+// noon UTC and formatted in UTC, they show as the day they name.
+const dayMonth = new Intl.DateTimeFormat("es-MX", {
+  day: "numeric",
+  month: "long",
+  timeZone: "UTC",
+});
+const dayMonthYear = new Intl.DateTimeFormat("es-MX", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+function toDate(day: string): Date {
+  return new Date(`${day}T12:00:00Z`);
+}
+
+/**
+ * A range of days in words, as a sentence continues it: "del 29 de octubre
+ * al 27 de noviembre de 2026", "del 1 al 28 de octubre de 2026", "el 27 de
+ * noviembre de 2026". `year: false` leaves the year out when both days
+ * share it (a comparison beside a period that already says it).
+ */
+export function formatDayRange(
+  { from, to }: DayRange,
+  { year = true }: { year?: boolean } = {},
+): string {
+  const sameYear = from.slice(0, 4) === to.slice(0, 4);
+  const end = year || !sameYear ? dayMonthYear : dayMonth;
+  if (from === to) return `el ${end.format(toDate(to))}`;
+  const start = !sameYear
+    ? dayMonthYear.format(toDate(from))
+    : from.slice(0, 7) === to.slice(0, 7)
+    ? String(Number(from.slice(8)))
+    : dayMonth.format(toDate(from));
+  return `del ${start} al ${end.format(toDate(to))}`;
 }

@@ -5,20 +5,25 @@ import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /**
  * `GET /panel` (`?desde=&hasta=`, `YYYY-MM-DD`): the staff dashboard for a
- * range of days of the municipality's calendar, by default the last 30.
+ * range of days of the municipality's calendar, by default the last 30,
+ * with its headline figures against the period before it and quick ranges.
  * A range that is not valid shows the default with a message (400). It
  * reads only the day-keyed counters (lib/db/stats.ts), never the visits.
  */
 export default function panelHome(deps: AppDeps) {
   return createPanelRouter(deps).get("/", async (c) => {
     const { data } = deps.data.current();
+    const now = deps.now();
+    const { timeZone } = data.municipality;
     const range = parseDayRange(
       { from: c.req.query("desde"), to: c.req.query("hasta") },
-      { now: deps.now(), timeZone: data.municipality.timeZone },
+      { now, timeZone },
     );
     const view = await loadDashboardView(deps.kv, {
       ...range,
       names: new Map(data.attractions.map((a) => [a.slug, a.name])),
+      now,
+      timeZone,
     });
     return renderPanelPage(c, deps, {
       title: "Tablero",
