@@ -255,6 +255,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/carteles.pdf", () => import("./routes/panel/carteles.ts")], // GET: every poster, one page each (audited), admin
     ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
     ["/panel/sesiones", () => import("./routes/panel/sesiones.tsx")], // GET, POST /:ref/cerrar (audited), admin
+    ["/panel/personal", () => import("./routes/panel/personal.tsx")], // GET, POST /invitar|enlace|rol|quitar (audited), admin
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
   ], staffOnly);
   // Assets

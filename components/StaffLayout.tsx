@@ -11,6 +11,7 @@ export type PanelSection =
   | "exportar"
   | "solicitudes"
   | "sesiones"
+  | "personal"
   | "auditoria";
 
 const NAV: {
@@ -48,6 +49,12 @@ const NAV: {
     section: "sesiones",
     href: "/panel/sesiones",
     label: "Sesiones",
+    adminOnly: true,
+  },
+  {
+    section: "personal",
+    href: "/panel/personal",
+    label: "Personal",
     adminOnly: true,
   },
   {

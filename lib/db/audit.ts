@@ -4,7 +4,7 @@
  * with who, what, on what and when. Kept {@linkcode AUDIT_RETENTION_MS}
  * (one year) by KV's `expireIn`, then dropped by KV itself.
  */
-import type { StaffAction, StaffMember } from "@/lib/types/staff.ts";
+import type { StaffAction, StaffMember, StaffRole } from "@/lib/types/staff.ts";
 import { keys, LIFETIMES } from "./keys.ts";
 import { commit, listFromCursor } from "./kv.ts";
 
@@ -28,6 +28,8 @@ export interface StaffActionEntry {
   target?: string;
   /** A sign-in's way in: a link from `deno task staff-link` or the identity provider. */
   method?: "link" | "provider";
+  /** The role a member was given (`staff_invited`, `staff_role_changed`). */
+  role?: StaffRole;
 }
 
 /** What {@linkcode recordStaffAction} is told. */
@@ -36,6 +38,7 @@ export interface StaffActionInput {
   action: StaffAction;
   target?: string;
   method?: "link" | "provider";
+  role?: StaffRole;
   at: Date;
 }
 
@@ -59,6 +62,7 @@ export function addStaffActionTo(
     action: input.action,
     ...(input.target !== undefined ? { target: input.target } : {}),
     ...(input.method !== undefined ? { method: input.method } : {}),
+    ...(input.role !== undefined ? { role: input.role } : {}),
   };
   return operation.set(
     keys.staffAction(input.at.getTime(), entry.id),
@@ -114,4 +118,83 @@ export async function listStaffActions(
     if ((await ahead.next()).done) next = "";
   }
   return { values, cursor: next };
+}
+
+/** Which entries a filtered reading of the log keeps. */
+export interface StaffActionFilter {
+  /** Epoch milliseconds, included; absent: from the oldest. */
+  fromMs?: number;
+  /** Epoch milliseconds, excluded; absent: up to the newest. */
+  untilMs?: number;
+  /** Keep an entry when this says so (who, what): applied after the time range, which KV reads by key. */
+  matches?: (entry: StaffActionEntry) => boolean;
+}
+
+/**
+ * One page of the entries `filter` keeps, newest first: KV reads only the
+ * keys of the time range (epoch milliseconds lead the key), the rest is
+ * checked entry by entry. `cursor` (from the previous page) goes on to
+ * older entries; it is empty on the last page. A cursor KV does not
+ * recognise starts again from the newest.
+ */
+export async function listStaffActionsMatching(
+  kv: Deno.Kv,
+  filter: StaffActionFilter,
+  { limit = 50, cursor }: { limit?: number; cursor?: string } = {},
+): Promise<{ values: StaffActionEntry[]; cursor: string }> {
+  const wanted = Math.max(1, Math.min(MAX_AUDIT_PAGE, Math.trunc(limit) || 1));
+  const selector = getActionSelector(filter);
+  const read = async (from: string | undefined) => {
+    const iterator = kv.list<StaffActionEntry>(selector, {
+      reverse: true,
+      cursor: from,
+      batchSize: 100,
+    });
+    const values: StaffActionEntry[] = [];
+    let next = "";
+    let more = false;
+    for await (const entry of iterator) {
+      if (filter.matches && !filter.matches(entry.value)) continue;
+      if (values.length === wanted) {
+        // One more match exists: the page ends before it.
+        more = true;
+        break;
+      }
+      values.push(entry.value);
+      next = iterator.cursor;
+    }
+    return { values, cursor: more ? next : "" };
+  };
+  if (!cursor) return await read(undefined);
+  try {
+    return await read(cursor);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return await read(undefined);
+  }
+}
+
+/** Every entry `filter` keeps, newest first (for an export); streamed from KV. */
+export async function* iterateStaffActionsMatching(
+  kv: Deno.Kv,
+  filter: StaffActionFilter,
+): AsyncGenerator<StaffActionEntry> {
+  const iterator = kv.list<StaffActionEntry>(getActionSelector(filter), {
+    reverse: true,
+    batchSize: 500,
+  });
+  for await (const entry of iterator) {
+    if (!filter.matches || filter.matches(entry.value)) yield entry.value;
+  }
+}
+
+function getActionSelector(
+  { fromMs, untilMs }: StaffActionFilter,
+): Deno.KvListSelector {
+  const prefix = keys.staffActions();
+  if (fromMs === undefined && untilMs === undefined) return { prefix };
+  return {
+    start: fromMs === undefined ? [...prefix] : [...prefix, fromMs],
+    end: untilMs === undefined ? [...prefix, Infinity] : [...prefix, untilMs],
+  };
 }

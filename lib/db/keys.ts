@@ -68,11 +68,18 @@ export const keys = {
   staffSessions: () => ["staff_sessions"] as const,
   /** A single-use staff sign-in link, by the SHA-256 of its token (the token itself is never stored). */
   staffLink: (tokenHash: string) => ["staff_links", tokenHash] as const,
+  /** Every unused staff sign-in link (a prefix: a removed member's links are deleted). */
+  staffLinks: () => ["staff_links"] as const,
   /** One audited staff action; epoch milliseconds first, so a reverse list is newest first. */
   staffAction: (atMs: number, id: string) =>
     ["staff_actions", atMs, id] as const,
   /** Every audited staff action (a prefix for `kv.list`). */
   staffActions: () => ["staff_actions"] as const,
+  /**
+   * The staff added on the console (lib/db/staff_members.ts): one entry, so
+   * the guard reads it with the session in one `getMany`.
+   */
+  staffMembers: () => ["staff_members", "roster"] as const,
 
   // --- The staff dashboard's aggregates (lib/db/stats.ts) ------------------
   // Every counter is a `Deno.KvU64` moved only by `sum` in the atomic that
@@ -407,6 +414,8 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     owner: "lib/db/audit.ts",
     lifetime: expiresIn(LIFETIMES.staffActionMs),
   },
+  // Kept until an admin removes the member on the console.
+  staff_members: { owner: "lib/db/staff_members.ts", lifetime: KEPT },
   visit_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
   visit_counts_by_hour: { owner: "lib/db/stats.ts", lifetime: KEPT },
   stamp_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },

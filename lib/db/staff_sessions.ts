@@ -9,6 +9,7 @@ import { addStaffActionTo } from "./audit.ts";
 import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { generateSessionId, getSessionHandle } from "./sessions.ts";
+import { type StaffMemberRecord, toStaffMembers } from "./staff_members.ts";
 
 /** How a staff member signed in: a link from `deno task staff-link`, or the identity provider. */
 export type StaffSignInMethod = "link" | "provider";
@@ -45,14 +46,21 @@ export interface StaffLink {
   expiresAt: number;
 }
 
-/** What reading a staff cookie found. */
+/**
+ * What reading a staff cookie found; with a session, the staff added on the
+ * console as they are now (read in the same `getMany`).
+ */
 export type StaffSessionLookup =
-  | { status: "live"; session: StaffSession }
+  | { status: "live"; session: StaffSession; members: StaffMemberRecord[] }
   /**
    * The session existed but was idle too long or is too old: back to the
    * sign-in, once its member is checked against the staff list as it is now.
    */
-  | { status: "expired"; session: StaffSession }
+  | {
+    status: "expired";
+    session: StaffSession;
+    members: StaffMemberRecord[];
+  }
   /** No such session (never was, signed out, tampered): a stranger. */
   | { status: "none" };
 
@@ -199,7 +207,8 @@ async function newSession(
  * ignored (another request of the same session just wrote it). Idle for
  * {@linkcode STAFF_IDLE_MS} or signed in {@linkcode STAFF_MAX_AGE_MS} ago:
  * expired. So is a session stored before sessions had a `ref` and a
- * sign-in method: its member signs in again.
+ * sign-in method: its member signs in again. The session and the roster
+ * of console members are one KV read (`getMany`).
  */
 export async function touchStaffSession(
   kv: Deno.Kv,
@@ -207,14 +216,18 @@ export async function touchStaffSession(
 ): Promise<StaffSessionLookup> {
   if (!isRandomId(sessionId)) return { status: "none" };
   const key = keys.staffSession(await getSessionHandle(sessionId));
-  const entry = await kv.get<StaffSession>(key);
+  const [entry, roster] = await kv.getMany<[StaffSession, unknown]>([
+    key,
+    keys.staffMembers(),
+  ]);
   if (!entry.value) return { status: "none" };
+  const members = toStaffMembers(roster.value);
   if (!entry.value.ref || !entry.value.method) {
-    return { status: "expired", session: entry.value };
+    return { status: "expired", session: entry.value, members };
   }
   const at = now.getTime();
   if (isStaffSessionOver(entry.value, now)) {
-    return { status: "expired", session: entry.value };
+    return { status: "expired", session: entry.value, members };
   }
   if (at - entry.value.lastSeenAt >= STAFF_SEEN_WRITE_MS) {
     const session = { ...entry.value, lastSeenAt: at };
@@ -223,9 +236,9 @@ export async function touchStaffSession(
         expireIn: STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS,
       }),
     );
-    return { status: "live", session };
+    return { status: "live", session, members };
   }
-  return { status: "live", session: entry.value };
+  return { status: "live", session: entry.value, members };
 }
 
 /**
@@ -371,6 +384,26 @@ export async function removeStaffMemberSessions(
       audit: (session) => ({ staff: session.staff, action: "access_removed" }),
     });
     if (ended) count++;
+  }
+  return count;
+}
+
+/**
+ * Deletes every unused sign-in link made for the member `staffId` (a
+ * member removed on the console: a link handed over before cannot open a
+ * session after). Returns how many.
+ */
+export async function deleteStaffLinksOf(
+  kv: Deno.Kv,
+  { staffId }: { staffId: string },
+): Promise<number> {
+  let count = 0;
+  for await (
+    const entry of kv.list<StaffLink>({ prefix: keys.staffLinks() })
+  ) {
+    if (entry.value?.staff.id !== staffId) continue;
+    const result = await commit(kv.atomic().check(entry).delete(entry.key));
+    if (result.ok) count++;
   }
   return count;
 }

@@ -55,9 +55,11 @@ export interface StaffGuardDeps {
 /**
  * For `/panel` and `/panel/*`: a live staff session (its idle expiry slid)
  * puts its {@linkcode StaffMember} on the context as `staff`, with the role
- * the configuration gives them now ({@linkcode getCurrentStaffMember}), and
+ * the staff list gives them now ({@linkcode getCurrentStaffMember}: `STAFF`
+ * and the members added on the console, read with the session in one KV
+ * read), and
  * an answer that is not an error renews its cookie to last as long as KV
- * keeps the session. A member removed from `STAFF` has their session
+ * keeps the session. A member removed from the staff list has their session
  * deleted (audited) on this request and is a stranger from then on, whether
  * or not it ran out; a demoted admin is a viewer at once. Anyone else (no cookie, a tampered one, a
  * tourist's session, a signed-out or ended one) gets the site's ordinary
@@ -80,7 +82,7 @@ export function requireStaff(
     const staff = getCurrentStaffMember(deps.config.staff, {
       ...found.session,
       method: found.session.method ?? "link",
-    });
+    }, found.members);
     if (!staff) {
       await removeStaffSession(deps.kv, {
         session: found.session,

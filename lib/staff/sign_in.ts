@@ -12,6 +12,10 @@ import {
   redeemStaffLink,
   type StaffSession,
 } from "@/lib/db/staff_sessions.ts";
+import {
+  listStaffMembers,
+  type StaffMemberRecord,
+} from "@/lib/db/staff_members.ts";
 import type { StaffMember, StaffRole } from "@/lib/types/staff.ts";
 
 /** Where a staff sign-in link leads; its token follows. Outside `/panel`, which strangers never see. */
@@ -77,19 +81,21 @@ export function findStaffMember(
 }
 
 /**
- * Who a staff session's holder is now, by the configuration of this very
- * request: with `STAFF` set, the entry that lists them (by the provider's
- * subject, else the e-mail address), with that entry's role, whatever role
- * they signed in with; not listed any more, `null`. Without `STAFF` (no
- * identity provider), a link's member as the link made them: an operator
+ * Who a staff session's holder is now, by the staff list of this very
+ * request: `STAFF` (the bootstrap) and the members added on the console
+ * (`members`, read with the session). An entry of `STAFF` that lists them
+ * (by the provider's subject, else the e-mail address) gives its role,
+ * whatever role they signed in with; else a console member's record gives
+ * theirs. Neither lists them: `null`, unless `STAFF` is empty (no identity
+ * provider), where a link's member is as the link made them: an operator
  * ends their access with `deno task staff-link --revoke`, an admin on the
  * console's sessions page.
  */
 export function getCurrentStaffMember(
   entries: readonly StaffEntry[],
   session: Pick<StaffSession, "staff" | "method" | "subject">,
+  members: readonly StaffMemberRecord[] = [],
 ): StaffMember | null {
-  if (session.method === "link" && entries.length === 0) return session.staff;
   const { subject, staff } = session;
   const entry =
     (subject === undefined
@@ -98,12 +104,19 @@ export function getCurrentStaffMember(
       (staff.email
         ? entries.find((entry) => entry.email === staff.email)
         : undefined);
-  return entry ? { ...staff, role: entry.role } : null;
+  if (entry) return { ...staff, role: entry.role };
+  const member = staff.email
+    ? members.find((member) => member.email === staff.email)
+    : undefined;
+  if (member) return { ...staff, role: member.role };
+  if (session.method === "link" && entries.length === 0) return session.staff;
+  return null;
 }
 
 /**
  * Opens a staff session for an identity the provider vouched for, if
- * `STAFF` lists it; `null` (no session) otherwise.
+ * `STAFF` lists it, or the console added its verified e-mail address;
+ * `null` (no session) otherwise.
  */
 export async function signInStaffIdentity(
   { kv, now, config }: {
@@ -113,7 +126,15 @@ export async function signInStaffIdentity(
   },
   identity: { subject: string; email: string | null },
 ): Promise<{ sessionId: string; session: StaffSession } | null> {
-  const staff = findStaffMember(config.staff, identity);
+  let staff = findStaffMember(config.staff, identity);
+  if (!staff && identity.email) {
+    const member = (await listStaffMembers(kv)).find((member) =>
+      member.email === identity.email
+    );
+    if (member) {
+      staff = { id: member.email, email: member.email, role: member.role };
+    }
+  }
   if (!staff) return null;
   return await createStaffSession(kv, {
     staff,

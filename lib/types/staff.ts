@@ -38,4 +38,12 @@ export type StaffAction =
   | "question_resolved"
   | "export_downloaded"
   | "erasure"
-  | "personal_data_exported";
+  | "personal_data_exported"
+  /** An admin added someone to the staff on the console (target: their e-mail; role: the one given). */
+  | "staff_invited"
+  /** An admin made a new sign-in link for a member added on the console (target: their e-mail). */
+  | "staff_link_issued"
+  /** An admin changed a console member's role (target: their e-mail; role: the new one). */
+  | "staff_role_changed"
+  /** An admin removed a console member; their sessions end at once (target: their e-mail). */
+  | "staff_removed";

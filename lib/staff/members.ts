@@ -1,0 +1,220 @@
+/**
+ * Managing the staff from the console (`/panel/personal`, admins): the
+ * staff list in force (`STAFF`, the bootstrap the console cannot change,
+ * and the members added on the console), inviting someone by e-mail (a
+ * single-use sign-in link to hand over, as `deno task staff-link` makes;
+ * nothing is sent), a new link for someone already added, a change of role
+ * and a removal, whose sessions end at once on every instance. Each is
+ * audited with who did it and to whom.
+ */
+import { z } from "zod";
+import type { StaffEntry } from "@/lib/config/config.ts";
+import { recordStaffAction } from "@/lib/db/audit.ts";
+import {
+  addStaffMember,
+  changeStaffMemberRole,
+  deleteStaffMember,
+  listStaffMembers,
+  StaffMemberError,
+  type StaffMemberProblem,
+} from "@/lib/db/staff_members.ts";
+import {
+  deleteStaffLinksOf,
+  removeStaffMemberSessions,
+} from "@/lib/db/staff_sessions.ts";
+import {
+  STAFF_ROLES,
+  type StaffMember,
+  type StaffRole,
+} from "@/lib/types/staff.ts";
+import { createStaffSignInLink } from "./sign_in.ts";
+
+/**
+ * Why a change was refused, for the page to say: the roster's own reasons,
+ * an address or role that is not one, someone `STAFF` lists (changed only
+ * in the environment), or the admin's own access.
+ */
+export type StaffChangeProblem =
+  | StaffMemberProblem
+  | "invalid_email"
+  | "invalid_role"
+  | "bootstrap"
+  | "self";
+
+/** A refused change; nothing was written. */
+export class StaffChangeError extends Error {
+  override name = "StaffChangeError";
+  constructor(readonly problem: StaffChangeProblem) {
+    super(`Staff change refused: ${problem}`);
+  }
+}
+
+/** One person on the staff, as the console lists them. */
+export interface StaffListEntry {
+  /** The e-mail address, or `sub:<subject>` for a `STAFF` entry by subject. */
+  identity: string;
+  role: StaffRole;
+  /** `STAFF` (bootstrap: changed only in the environment) or added on the console. */
+  source: "bootstrap" | "console";
+  /** Who added them and when (ISO 8601): console members only. */
+  addedBy?: string;
+  addedAt?: string;
+}
+
+/** What managing the staff needs of the app. */
+export interface StaffManagementDeps {
+  kv: Deno.Kv;
+  now: () => Date;
+  config: { staff: readonly StaffEntry[] };
+}
+
+/** `STAFF`'s entries first (as listed), then the console's members (as added). */
+export async function listStaff(
+  deps: Pick<StaffManagementDeps, "kv" | "config">,
+): Promise<StaffListEntry[]> {
+  const bootstrap: StaffListEntry[] = deps.config.staff.map((entry) => ({
+    identity: entry.email ?? `sub:${entry.subject}`,
+    role: entry.role,
+    source: "bootstrap",
+  }));
+  const members = await listStaffMembers(deps.kv);
+  return [
+    ...bootstrap,
+    ...members
+      .filter((member) => !isBootstrap(deps.config.staff, member.email))
+      .map((member): StaffListEntry => ({
+        identity: member.email,
+        role: member.role,
+        source: "console",
+        addedBy: member.addedBy,
+        addedAt: member.addedAt,
+      })),
+  ];
+}
+
+function isBootstrap(entries: readonly StaffEntry[], email: string): boolean {
+  return entries.some((entry) => entry.email === email);
+}
+
+const EMAIL = z.email();
+
+/** A form's e-mail address, trimmed and in lower case; throws `invalid_email`. */
+export function parseStaffEmail(value: unknown): string {
+  const email = typeof value === "string" ? value.trim().toLowerCase() : "";
+  if (!email || email.length > 254 || !EMAIL.safeParse(email).success) {
+    throw new StaffChangeError("invalid_email");
+  }
+  return email;
+}
+
+/** A form's role; throws `invalid_role`. */
+export function parseStaffRole(value: unknown): StaffRole {
+  if (!STAFF_ROLES.includes(value as StaffRole)) {
+    throw new StaffChangeError("invalid_role");
+  }
+  return value as StaffRole;
+}
+
+/** Runs a roster change, turning its refusal into a {@linkcode StaffChangeError}. */
+async function asStaffChange<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof StaffMemberError) {
+      throw new StaffChangeError(error.problem);
+    }
+    throw error;
+  }
+}
+
+/**
+ * `by` adds `email` to the staff with `role` (audited) and gets a
+ * single-use sign-in link for them at `baseUrl`, valid 15 minutes, to hand
+ * over: nothing is sent. Someone `STAFF` lists is refused (`bootstrap`).
+ */
+export async function inviteStaffMember(
+  deps: StaffManagementDeps,
+  { email, role, by, baseUrl }: {
+    email: string;
+    role: StaffRole;
+    by: StaffMember;
+    baseUrl: string;
+  },
+): Promise<{ url: string; expiresAt: Date }> {
+  if (isBootstrap(deps.config.staff, email)) {
+    throw new StaffChangeError("bootstrap");
+  }
+  const now = deps.now();
+  await asStaffChange(() => addStaffMember(deps.kv, { email, role, by, now }));
+  return await createStaffSignInLink(deps.kv, { email, role, baseUrl, now });
+}
+
+/**
+ * `by` gets a new single-use sign-in link for a member added on the
+ * console (theirs expired, or was lost), audited; throws `missing`.
+ */
+export async function issueStaffLink(
+  deps: StaffManagementDeps,
+  { email, by, baseUrl }: { email: string; by: StaffMember; baseUrl: string },
+): Promise<{ url: string; expiresAt: Date }> {
+  const member = (await listStaffMembers(deps.kv)).find((member) =>
+    member.email === email
+  );
+  if (!member || isBootstrap(deps.config.staff, email)) {
+    throw new StaffChangeError("missing");
+  }
+  const now = deps.now();
+  await recordStaffAction(deps.kv, {
+    staff: by,
+    action: "staff_link_issued",
+    target: email,
+    at: now,
+  });
+  return await createStaffSignInLink(deps.kv, {
+    email,
+    role: member.role,
+    baseUrl,
+    now,
+  });
+}
+
+/**
+ * `by` changes a console member's role (audited); it applies at their
+ * next request, on any instance. `STAFF`'s entries and the admin's own
+ * role are refused.
+ */
+export async function changeStaffRole(
+  deps: StaffManagementDeps,
+  { email, role, by }: { email: string; role: StaffRole; by: StaffMember },
+): Promise<void> {
+  if (isBootstrap(deps.config.staff, email)) {
+    throw new StaffChangeError("bootstrap");
+  }
+  if (email === by.email) throw new StaffChangeError("self");
+  await asStaffChange(() =>
+    changeStaffMemberRole(deps.kv, { email, role, by, now: deps.now() })
+  );
+}
+
+/**
+ * `by` removes a console member (audited): every session of theirs ends at
+ * once (each audited as `access_removed`), on every instance, and their
+ * unused sign-in links stop working. `STAFF`'s entries and the admin
+ * themself are refused.
+ */
+export async function removeStaff(
+  deps: StaffManagementDeps,
+  { email, by }: { email: string; by: StaffMember },
+): Promise<void> {
+  if (isBootstrap(deps.config.staff, email)) {
+    throw new StaffChangeError("bootstrap");
+  }
+  if (email === by.email) throw new StaffChangeError("self");
+  const now = deps.now();
+  await asStaffChange(() => deleteStaffMember(deps.kv, { email, by, now }));
+  // The guard already refuses them (not listed any more, once `STAFF` is
+  // set); their sessions are deleted too, so that without `STAFF` a link's
+  // session is not taken for the operator's own.
+  await deleteStaffLinksOf(deps.kv, { staffId: email });
+  await removeStaffMemberSessions(deps.kv, { staffId: email, now });
+}

@@ -1,0 +1,297 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { Island } from "@/components/Island.tsx";
+import type { AppDeps } from "@/deps.ts";
+import CopyButton from "@/islands/CopyButton.tsx";
+import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
+import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
+import { getAssets } from "@/lib/pages/mod.ts";
+import {
+  changeStaffRole,
+  getStaff,
+  inviteStaffMember,
+  issueStaffLink,
+  listStaff,
+  parseStaffEmail,
+  parseStaffRole,
+  removeStaff,
+  requireAdmin,
+  ROLE_LABELS,
+  StaffChangeError,
+  type StaffChangeProblem,
+} from "@/lib/staff/mod.ts";
+import { createPanelRouter, renderPanelPage } from "./_page.tsx";
+
+/** What each refusal says, and its status. */
+const PROBLEMS: Record<StaffChangeProblem, [ContentfulStatusCode, string]> = {
+  invalid_email: [400, "Escribe un correo electrónico válido."],
+  invalid_role: [400, "Elige un rol: Consulta o Administración."],
+  exists: [
+    409,
+    "Esa persona ya está en el personal: cambia su rol o hazle un enlace nuevo en la lista.",
+  ],
+  full: [
+    409,
+    "El panel ya tiene el máximo de personas; quita a alguien antes de invitar a otra.",
+  ],
+  missing: [404, "Esa persona ya no está en la lista del panel."],
+  unchanged: [409, "Esa persona ya tiene ese rol."],
+  bootstrap: [
+    409,
+    "Esa persona está en STAFF, la lista del servidor: su acceso y su rol solo se cambian ahí.",
+  ],
+  self: [
+    409,
+    "No puedes cambiar tu propio rol ni quitarte a ti: pídeselo a otra persona administradora.",
+  ],
+};
+
+const NOTICES: Record<string, string> = {
+  rol: "Listo: se cambió el rol. Vale desde su siguiente clic.",
+  quitada: "Listo: la persona ya no tiene acceso y sus sesiones se cerraron.",
+};
+
+/** A sign-in link just made: shown once, never in an address or a log. */
+interface ShownLink {
+  email: string;
+  url: string;
+  expiresAt: Date;
+}
+
+/**
+ * `/panel/personal` (admins): who is on the staff (`STAFF`, the server's
+ * list, which the console cannot change, and the people added here), an
+ * invitation by e-mail that shows a single-use sign-in link to hand over
+ * (`POST /invitar`; a new one: `POST /enlace`), a change of role
+ * (`POST /rol`) and a removal (`POST /quitar`) whose sessions end at once.
+ * Each change is in the audit log.
+ */
+export default function staffPage(deps: AppDeps) {
+  const manage = { kv: deps.kv, now: deps.now, config: deps.config };
+  const render = async (
+    c: Context<AppEnv>,
+    { link, problem }: { link?: ShownLink; problem?: StaffChangeProblem } = {},
+  ) => {
+    const { timeZone } = deps.data.current().data.municipality;
+    const staff = await listStaff(manage);
+    const me = getStaff(c);
+    const notice = NOTICES[c.req.query("aviso") ?? ""];
+    return renderPanelPage(c, deps, {
+      title: "Personal",
+      active: "personal",
+      status: problem ? PROBLEMS[problem][0] : undefined,
+      children: (
+        <>
+          <p class="lead">
+            Quién entra al panel y con qué rol. Al invitar a alguien no se envía
+            nada: te damos un enlace de acceso de un solo uso para que se lo
+            hagas llegar. Cada cambio queda en la auditoría.
+          </p>
+          {notice && <p class="notice notice--ok" role="status">{notice}</p>}
+          {problem && (
+            <p class="form-error" role="alert">{PROBLEMS[problem][1]}</p>
+          )}
+          {link && <LinkReveal link={link} timeZone={timeZone} />}
+          <form
+            class="dashboard__range"
+            method="post"
+            action="/panel/personal/invitar"
+          >
+            <fieldset>
+              <legend>Invitar a una persona</legend>
+              <label>
+                Correo electrónico
+                <input type="email" name="correo" required autocomplete="off" />
+              </label>
+              <label>
+                Rol
+                <select name="rol">
+                  <option value="viewer">Consulta</option>
+                  <option value="admin">Administración</option>
+                </select>
+              </label>
+              <button class="button" type="submit">Invitar</button>
+            </fieldset>
+          </form>
+          <h2>Personal con acceso</h2>
+          <p>
+            Las personas de <code>STAFF</code>{" "}
+            (la lista del servidor) no se pueden quitar ni cambiar de rol desde
+            aquí: solo en esa variable. Quitar a alguien cierra sus sesiones al
+            instante.
+          </p>
+          <div
+            class="table-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="Personal con acceso"
+          >
+            <table class="console-table">
+              <caption class="sr-only">Personal con acceso al panel</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Persona</th>
+                  <th scope="col">Rol</th>
+                  <th scope="col">Origen</th>
+                  <th scope="col">Acciones</th>
+                </tr>
+              </thead>
+              <tbody>
+                {staff.map((entry) => (
+                  <tr key={entry.identity} data-person={entry.identity}>
+                    <td>
+                      {entry.identity}
+                      {entry.identity === me.email && " (tú)"}
+                    </td>
+                    <td>{ROLE_LABELS[entry.role]}</td>
+                    <td>
+                      {entry.source === "bootstrap"
+                        ? "STAFF (servidor)"
+                        : `Invitada por ${entry.addedBy} el ${
+                          formatDate(entry.addedAt!, timeZone)
+                        }`}
+                    </td>
+                    <td>
+                      {entry.source === "bootstrap"
+                        ? "Solo se cambia en STAFF"
+                        : entry.identity === me.email
+                        ? "—"
+                        : (
+                          <MemberActions
+                            email={entry.identity}
+                            role={entry.role}
+                          />
+                        )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ),
+    });
+  };
+  const attempt = async (
+    c: Context<AppEnv>,
+    change: () => Promise<Response>,
+  ) => {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof StaffChangeError)) throw error;
+      return await render(c, { problem: error.problem });
+    }
+  };
+
+  return createPanelRouter(deps)
+    .use(requireAdmin())
+    .get("/", (c) => render(c))
+    .post("/invitar", (c) =>
+      attempt(c, async () => {
+        const form = await readForm(c);
+        const email = parseStaffEmail(form.correo);
+        const made = await inviteStaffMember(manage, {
+          email,
+          role: parseStaffRole(form.rol),
+          by: getStaff(c),
+          baseUrl: getPublicOrigin(c, deps.config),
+        });
+        return await render(c, { link: { email, ...made } });
+      }))
+    .post("/enlace", (c) =>
+      attempt(c, async () => {
+        const email = parseStaffEmail((await readForm(c)).correo);
+        const made = await issueStaffLink(manage, {
+          email,
+          by: getStaff(c),
+          baseUrl: getPublicOrigin(c, deps.config),
+        });
+        return await render(c, { link: { email, ...made } });
+      }))
+    .post("/rol", (c) =>
+      attempt(c, async () => {
+        const form = await readForm(c);
+        await changeStaffRole(manage, {
+          email: parseStaffEmail(form.correo),
+          role: parseStaffRole(form.rol),
+          by: getStaff(c),
+        });
+        return c.redirect("/panel/personal?aviso=rol", 303);
+      }))
+    .post("/quitar", (c) =>
+      attempt(c, async () => {
+        await removeStaff(manage, {
+          email: parseStaffEmail((await readForm(c)).correo),
+          by: getStaff(c),
+        });
+        return c.redirect("/panel/personal?aviso=quitada", 303);
+      }));
+}
+
+/** A console member's row: a new role, a new link, removal. */
+function MemberActions({ email, role }: { email: string; role: string }) {
+  const other = role === "admin" ? "viewer" : "admin";
+  return (
+    <ul class="button-row" style="margin:0">
+      <li>
+        <form method="post" action="/panel/personal/rol">
+          <input type="hidden" name="correo" value={email} />
+          <input type="hidden" name="rol" value={other} />
+          <button class="button button--ghost" type="submit">
+            {other === "admin" ? "Hacer administradora" : "Pasar a consulta"}
+            <span class="sr-only">{` a ${email}`}</span>
+          </button>
+        </form>
+      </li>
+      <li>
+        <form method="post" action="/panel/personal/enlace">
+          <input type="hidden" name="correo" value={email} />
+          <button class="button button--ghost" type="submit">
+            Enlace nuevo<span class="sr-only">{` para ${email}`}</span>
+          </button>
+        </form>
+      </li>
+      <li>
+        <form method="post" action="/panel/personal/quitar">
+          <input type="hidden" name="correo" value={email} />
+          <button class="button button--danger" type="submit">
+            Quitar del panel<span class="sr-only">{` a ${email}`}</span>
+          </button>
+        </form>
+      </li>
+    </ul>
+  );
+}
+
+/** The sign-in link, once, with a copy button (the page's one script). */
+function LinkReveal({ link, timeZone }: { link: ShownLink; timeZone: string }) {
+  const assets = getAssets();
+  return (
+    <section
+      class="notice notice--ok code-reveal"
+      aria-labelledby="enlace-titulo"
+    >
+      <h2 id="enlace-titulo" class="code-reveal__title">
+        Enlace de acceso para {link.email}
+      </h2>
+      <p>
+        <code id="enlace-acceso" style="overflow-wrap:anywhere">
+          {link.url}
+        </code>
+      </p>
+      <Island
+        name="CopyButton"
+        component={CopyButton}
+        props={{ text: link.url, label: "Copiar enlace" }}
+      />
+      <p>
+        Cópialo ahora y házselo llegar: no se vuelve a mostrar. Sirve una sola
+        vez, hasta las {formatDateTime(link.expiresAt.toISOString(), timeZone)}
+        {" "}
+        (15 minutos). Si vence, pide uno nuevo con «Enlace nuevo».
+      </p>
+      {assets && <script type="module" src={assets.client} />}
+    </section>
+  );
+}
