@@ -91,6 +91,7 @@ function Headline({ figure }: { figure: HeadlineView }) {
       <p class="headline__detail">{figure.detail}</p>
       <p class="headline__comparison">
         {icon && <span class="headline__icon" aria-hidden="true">{icon}</span>}
+        {icon && " "}
         {figure.comparison}
       </p>
     </li>

@@ -351,10 +351,14 @@ export function renderDailyLines(
       height: layout.name === "narrow" ? 240 : 300,
       marginLeft: textWidth(5, layout),
       marginRight: textWidth(2, layout),
+      marginTop: layout.fontSize * 2,
       marginBottom: layout.fontSize * 2.2,
       x: {
         label: null,
         type: "utc",
+        // Room for the first and last dates' labels, clear of the count axis.
+        insetLeft: textWidth(3, layout),
+        insetRight: textWidth(3, layout),
         ticks: ticks.map((tick) => tick.date),
         tickFormat: (date: Date) => labels.get(+date) ?? "",
       },
