@@ -67,6 +67,8 @@ export type Retention =
   }
   /** Kept until the person erases it (`/mi-pasaporte`) or asks staff to (`/panel/solicitudes`). */
   | { kind: "until_erased" }
+  /** A staff member added on the console: kept until an admin removes them there (`/panel/personal`). */
+  | { kind: "until_removed" }
   /** The portal keeps nothing: it is sent on (to the model provider, to stdout). */
   | { kind: "not_kept" };
 
@@ -320,6 +322,13 @@ export function listPersonalRecords(
       exported: false,
     },
     {
+      id: "staff_member",
+      store: "kv",
+      keyFamilies: ["staff_members"],
+      retention: [{ retention: { kind: "until_removed" } }],
+      exported: false,
+    },
+    {
       id: "staff_link",
       store: "kv",
       keyFamilies: ["staff_links"],
@@ -393,6 +402,8 @@ export function describeRetention(
     }
     case "until_erased":
       return tPrivacy(lang, "untilErased");
+    case "until_removed":
+      return tPrivacy(lang, "untilRemoved");
     case "not_kept":
       return tPrivacy(
         lang,

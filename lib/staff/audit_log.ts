@@ -257,9 +257,10 @@ async function describeTarget(
 ): Promise<string> {
   const { target } = entry;
   if (target === undefined) return "—";
+  // An attraction since dropped from the data set keeps its slug, quoted.
   const attractionName = (slug: string) =>
     deps.data.attractionsBySlug.get(slug)?.name ??
-      "un atractivo que ya no está";
+      `«${slug}» (ya no está en los datos)`;
   switch (entry.action) {
     case "note_hidden":
     case "note_shown": {

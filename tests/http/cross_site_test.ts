@@ -100,6 +100,10 @@ Deno.test("cross-site requests on cookie routes", async (t) => {
           "/panel/preguntas/resolver",
           "/panel/solicitudes/ruta-inexistente/borrar",
           `/panel/sesiones/${crypto.randomUUID()}/cerrar`,
+          "/panel/personal/invitar",
+          "/panel/personal/enlace",
+          "/panel/personal/rol",
+          "/panel/personal/quitar",
         ]
       ) {
         await assertRefused(ctx, path, admin);

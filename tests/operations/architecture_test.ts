@@ -117,7 +117,7 @@ chat             calendar data db errors events format geo http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            config data db http
-staff            calendar config db errors http i18n types
+staff            calendar config data db errors format http i18n open_data types
 cms              config db errors types
 open_data        calendar config data db
 passport         badges data db errors text types

@@ -637,7 +637,7 @@ Deno.test("GET /panel/auditoria", async (t) => {
     assert.equal(second.res.status, 200);
     // 4 sign-ins and a sign-out before, 60 codes, 50 on the first page.
     assert.equal((second.html.match(/<tr>/g) ?? []).length - 1, 15);
-    assert.match(second.html, /atractivo-9</);
+    assert.match(second.html, /atractivo-9»/);
     assert.doesNotMatch(second.html, /Ver anteriores/);
     assert.match(second.html, /Ver las más recientes/);
   });

@@ -140,6 +140,11 @@ Deno.test("GET /aviso-de-privacidad", async (t) => {
             );
           } else if (retention.kind === "until_erased") {
             assert.ok(row.includes("Hasta que lo borres"), row);
+          } else if (retention.kind === "until_removed") {
+            assert.ok(
+              row.includes("Hasta que una persona administradora"),
+              row,
+            );
           } else {
             assert.ok(row.includes("El portal no lo guarda"), row);
           }
