@@ -242,7 +242,7 @@ export function compareCounts(
     return { trend: "up", comparison: `${period} no hubo ${none}` };
   }
   const change = Math.abs(current - previous) / previous;
-  const amount = change < 0.005 ? "menos de 1 %" : percent.format(change);
+  const amount = change < 0.005 ? "menos de 1%" : percent.format(change);
   return current > previous
     ? { trend: "up", comparison: `${amount} más que ${period}` }
     : { trend: "down", comparison: `${amount} menos que ${period}` };

@@ -236,6 +236,42 @@ Deno.test("GET /panel", async (t) => {
   });
 
   await t.step(
+    "headline figures against the days before, and quick ranges as plain links",
+    async () => {
+      const res = await get(
+        ctx,
+        "/panel?desde=2025-03-10&hasta=2025-03-11",
+        viewer,
+      );
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(html, /Cifras del 10 al 11 de marzo de 2025/);
+      const visits = html.slice(html.indexOf('id="cifra-visitas"'));
+      assert.match(visits, /headline__value">6</);
+      assert.match(visits, /del 8 al 9 de marzo no hubo ninguna/);
+      // Links that work without JavaScript; today is 13 March.
+      for (
+        const [label, from, to] of [
+          ["Hoy", "2025-03-13", "2025-03-13"],
+          ["7 días", "2025-03-07", "2025-03-13"],
+          ["Este mes", "2025-03-01", "2025-03-13"],
+          ["Mes pasado", "2025-02-01", "2025-02-28"],
+          ["Este año", "2025-01-01", "2025-03-13"],
+        ]
+      ) {
+        assert.match(
+          html,
+          new RegExp(
+            `<a href="/panel\\?desde=${from}&amp;hasta=${to}">${label}</a>`,
+          ),
+          label,
+        );
+      }
+      assert.doesNotMatch(html, /Rechazadas \(429\)|Fallidas \(502\)/);
+    },
+  );
+
+  await t.step(
     "a reversed or malformed range answers 400 with a Spanish message and the default range",
     async () => {
       for (
