@@ -7,10 +7,15 @@
  * serves the stored PNG only when they are equal, so a stored card is never
  * an outdated one.
  *
- * A KV value holds at most 64 KiB and a card is about 46 KB: the PNG's
- * first {@linkcode PART_BYTES} travel with the head (one read serves a
- * card), larger ones continue in parts keyed by their `renderKey`, written
- * in the same commit.
+ * A route card's head also keeps the versionstamps it was drawn from (the
+ * ticket's and the user's counters', which every visit and badge rewrites)
+ * and the data and design versions: while they are unchanged, a reader
+ * knows the card is current from two small reads, without listing the
+ * route.
+ *
+ * A KV value holds at most 64 KiB and a card is about 46 KB: the PNG is
+ * kept in parts of {@linkcode PART_BYTES} keyed by its `renderKey`, written
+ * in the same commit as the head, which stays small.
  */
 import { keys, LIFETIMES } from "./keys.ts";
 import {
@@ -26,14 +31,30 @@ export const PART_BYTES = 60_000;
 /** `kv.getMany` reads at most this many keys at once. */
 const MAX_GET_MANY = 10;
 
-/** A stored card's head: what it shows, its first part, how many follow. */
-interface CardHead {
+/**
+ * What a route card was drawn from, beyond what it shows: while all of it
+ * is unchanged, the card is current.
+ */
+export interface CardStamps {
+  /** The ticket entry's versionstamp. */
+  ticket: string;
+  /** The user's counters' versionstamp (`null`: no counters, or no user). */
+  stats: string | null;
+  /** The data set's version. */
+  data: string;
+  /** The cards' design and words (lib/og). */
+  design: string;
+}
+
+/** A stored card's head: what it shows and how many parts its PNG has. */
+export interface CardHead {
   renderKey: string;
-  /** Parts in all, this one included. */
+  /** Parts of the PNG. */
   parts: number;
   /** The PNG's length. */
   bytes: number;
-  png: Uint8Array;
+  /** Route cards only. */
+  stamps?: CardStamps;
   /** ISO 8601: when it was stored. */
   storedAt: string;
 }
@@ -42,6 +63,7 @@ interface CardHead {
 export interface StoredCard {
   renderKey: string;
   png: Uint8Array;
+  stamps?: CardStamps;
 }
 
 /** Where one card lives: its head and the prefix of its further parts. */
@@ -71,9 +93,11 @@ function pageSlot(lang: string, page: string): CardSlot {
 export interface RouteCardRead {
   /** `null` for an unknown code, or one being erased or erased. */
   ticket: { ticket: Ticket; versionstamp: string } | null;
+  /** The stored card's head, `null` when none is stored. */
+  head: CardHead | null;
   /** The stored card's `renderKey`, `null` when none is stored. */
   storedKey: string | null;
-  /** The stored card's PNG (call only when `storedKey` is the one wanted). */
+  /** The stored card's PNG, `null` if a part is missing. */
   readPng: () => Promise<Uint8Array | null>;
 }
 
@@ -96,9 +120,21 @@ export async function readRouteCard(
     ticket: erased.value === null && entry.value
       ? { ticket: entry.value, versionstamp: entry.versionstamp }
       : null,
+    head,
     storedKey: head?.renderKey ?? null,
     readPng: () => head ? readParts(kv, slot, head) : Promise.resolve(null),
   };
+}
+
+/**
+ * The versionstamp of a user's counters, which every recorded visit and
+ * badge (and a merge) rewrites: `null` when there are none.
+ */
+export async function readUserStatsStamp(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<string | null> {
+  return (await kv.get(keys.userStats(userId))).versionstamp;
 }
 
 /**
@@ -178,7 +214,7 @@ export async function deleteRouteCard(
 async function storeWith(
   kv: Deno.Kv,
   slot: CardSlot,
-  { renderKey, png }: StoredCard,
+  { renderKey, png, stamps }: StoredCard,
   read: () => Promise<
     {
       checks: Deno.AtomicCheck[];
@@ -188,29 +224,29 @@ async function storeWith(
 ): Promise<boolean> {
   const expireIn = LIFETIMES.storedCardMs;
   const parts = Math.max(1, Math.ceil(png.byteLength / PART_BYTES));
-  // A copy, not a view: KV would store a view's whole buffer.
-  const part = (index: number) =>
-    png.slice(index * PART_BYTES, (index + 1) * PART_BYTES);
   try {
     return await runTransaction(async () => {
       const found = await read();
       if (!found) return false;
       const old = toHead(found.head.value);
-      if (old?.renderKey === renderKey) return true;
       const head: CardHead = {
         renderKey,
         parts,
         bytes: png.byteLength,
-        png: part(0),
+        ...(stamps ? { stamps } : {}),
         storedAt: new Date().toISOString(),
       };
       const operation = kv.atomic().check(...found.checks, found.head)
         .set(slot.head, head, { expireIn });
-      for (let index = 1; index < parts; index++) {
-        operation.set(slot.part(renderKey, index), part(index), { expireIn });
+      for (let index = 0; index < parts; index++) {
+        // A copy, not a view: KV would store a view's whole buffer.
+        const part = png.slice(index * PART_BYTES, (index + 1) * PART_BYTES);
+        operation.set(slot.part(renderKey, index), part, { expireIn });
       }
-      for (let index = 1; index < (old?.parts ?? 0); index++) {
-        operation.delete(slot.part(old!.renderKey, index));
+      if (old && old.renderKey !== renderKey) {
+        for (let index = 0; index < old.parts; index++) {
+          operation.delete(slot.part(old.renderKey, index));
+        }
       }
       return (await commit(operation)).ok ? true : CONFLICT;
     }, { maxAttempts: 5 });
@@ -222,19 +258,15 @@ async function storeWith(
   }
 }
 
-/** The whole PNG of a head: its own part and the rest, `null` if a part is missing. */
+/** The whole PNG of a head, `null` if a part is missing. */
 async function readParts(
   kv: Deno.Kv,
   slot: CardSlot,
   head: CardHead,
 ): Promise<Uint8Array | null> {
-  if (head.parts === 1) {
-    return head.png.byteLength === head.bytes ? head.png : null;
-  }
   const png = new Uint8Array(head.bytes);
-  png.set(head.png, 0);
-  let offset = head.png.byteLength;
-  for (let first = 1; first < head.parts; first += MAX_GET_MANY) {
+  let offset = 0;
+  for (let first = 0; first < head.parts; first += MAX_GET_MANY) {
     const wanted: Deno.KvKey[] = [];
     for (let i = first; i < Math.min(head.parts, first + MAX_GET_MANY); i++) {
       wanted.push(slot.part(head.renderKey, i));
@@ -252,8 +284,8 @@ async function readParts(
 function toHead(value: unknown): CardHead | null {
   const head = value as CardHead | null | undefined;
   return head && typeof head.renderKey === "string" &&
-      head.png instanceof Uint8Array && Number.isInteger(head.parts) &&
-      head.parts >= 1 && Number.isInteger(head.bytes)
+      Number.isInteger(head.parts) && head.parts >= 1 &&
+      Number.isInteger(head.bytes)
     ? head
     : null;
 }

@@ -4,7 +4,7 @@ import { sha256Hex } from "@/lib/crypto/sha256.ts";
  * says what it shows, render_card.ts draws it (layout in card_view.tsx,
  * colours in palette.ts).
  */
-import { DEFAULT_LANG, getNamespace } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG, getLangs, getNamespace } from "@/lib/i18n/catalogue.ts";
 import type { PageCard, ShareCard } from "./card_types.ts";
 
 /** Bump when the design changes so cached images are not reused. */
@@ -73,4 +73,21 @@ export async function pageCardCacheKey(card: PageCard): Promise<string> {
  */
 export function getBuiltPageCardName(renderKey: string): string {
   return `og/${renderKey.replace(/^og-page:/, "page-")}.png`;
+}
+
+let designVersion: Promise<string> | undefined;
+
+/**
+ * The route cards' design and words as one version: {@linkcode
+ * SHARE_CARD_VERSION} and every language's card words. A stored card drawn
+ * under another (an older deployment) is drawn again.
+ */
+export function getCardDesignVersion(): Promise<string> {
+  designVersion ??= sha256Hex(
+    JSON.stringify([
+      SHARE_CARD_VERSION,
+      ...getLangs().map((lang) => [lang, getNamespace(lang, "card")]),
+    ]),
+  ).then((hash) => hash.slice(0, 16));
+  return designVersion;
 }

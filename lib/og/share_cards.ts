@@ -1,6 +1,8 @@
 import {
+  type CardStamps,
   readPageCard,
   readRouteCard,
+  readUserStatsStamp,
   storePageCard,
   storeRouteCard,
 } from "@/lib/db/card_images.ts";
@@ -15,6 +17,7 @@ import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
 import { isShareCode } from "@/lib/tickets/share_code.ts";
 import {
   getBuiltPageCardName,
+  getCardDesignVersion,
   pageCardCacheKey,
   shareCardCacheKey,
 } from "./card_key.ts";
@@ -66,7 +69,19 @@ interface CurrentCard {
   card: AnyCard;
   renderKey: string;
   etag: string;
+  /** What a route card is drawn from (see `CardStamps`). */
+  stamps?: CardStamps;
 }
+
+/**
+ * How long a route card's PNG read from KV is kept in this instance's
+ * memory: it is served again only after the ticket (the tombstone with
+ * it) and the stamps were read and found unchanged, and dropped within
+ * this time (as the route pages' copies).
+ */
+export const ROUTE_CARD_MEMORY_MS = 10_000;
+/** Route cards' PNGs kept in memory at most (46 KB each). */
+const MAX_ROUTE_IMAGES = 128;
 
 /** Page cards' PNGs kept in memory (two languages, the home page and 17 attractions). */
 const MAX_PAGE_IMAGES = 64;
@@ -113,6 +128,8 @@ export class ShareCards {
   #pageDataVersion?: string;
   /** Page cards' PNGs by hash, in insertion order (the oldest is dropped first). */
   readonly #pageImages = new Map<string, Uint8Array>();
+  /** Route cards' PNGs by hash, with when they were read ({@linkcode ROUTE_CARD_MEMORY_MS}). */
+  readonly #routeImages = new Map<string, { png: Uint8Array; at: number }>();
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
   #closed = false;
 
@@ -156,6 +173,8 @@ export class ShareCards {
         this.#scheduleUser(change.intoUserId);
         return;
       case "erasure":
+        // Never served after the tombstone anyway; not kept either.
+        this.#routeImages.clear();
         return;
     }
   }
@@ -188,12 +207,34 @@ export class ShareCards {
   ): Promise<ShareCardImage> {
     const read = isShareCode(code) ? await readRouteCard(this.#kv, code) : null;
     if (!read?.ticket) throw new NotFoundError(apiMessage("route.unknown"));
-    const current = await this.#currentRouteCard(read.ticket.ticket);
+    const { head } = read;
+    // Drawn from this very ticket, counters, data set and design: current,
+    // known from one more small read.
+    if (
+      head?.stamps &&
+      await this.#isCurrent(head.stamps, read.ticket.ticket.userId, {
+        ticket: read.ticket.versionstamp,
+      })
+    ) {
+      const etag = toRouteEtag(head.renderKey);
+      if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return { etag };
+      const png = this.#recallRouteImage(head.renderKey) ??
+        await this.#readRouteImage(head.renderKey, read.readPng);
+      if (png) {
+        this.#stats.hits++;
+        return { etag, png };
+      }
+    }
+    const current = await this.#currentRouteCard(read.ticket);
     if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
       return { etag: current.etag };
     }
-    if (read.storedKey === current.renderKey) {
-      const png = await read.readPng();
+    if (
+      head?.renderKey === current.renderKey &&
+      head.stamps?.design === current.stamps?.design
+    ) {
+      const png = this.#recallRouteImage(head.renderKey) ??
+        await this.#readRouteImage(head.renderKey, read.readPng);
       if (png) {
         this.#stats.hits++;
         return { etag: current.etag, png };
@@ -274,17 +315,87 @@ export class ShareCards {
   async #refresh(code: string): Promise<void> {
     const read = await readRouteCard(this.#kv, code);
     if (!read.ticket) return;
-    const current = await this.#currentRouteCard(read.ticket.ticket);
-    if (read.storedKey === current.renderKey) return;
+    const { head } = read;
+    if (
+      head?.stamps &&
+      await this.#isCurrent(head.stamps, read.ticket.ticket.userId, {
+        ticket: read.ticket.versionstamp,
+      })
+    ) return;
+    const current = await this.#currentRouteCard(read.ticket);
+    if (
+      head?.renderKey === current.renderKey &&
+      head.stamps?.design === current.stamps?.design
+    ) {
+      // The same picture from newer stamps: stored again with them, so
+      // readers know it current from the small reads.
+      const png = await read.readPng();
+      if (png) {
+        await storeRouteCard(this.#kv, code, {
+          renderKey: current.renderKey,
+          png,
+          stamps: current.stamps,
+        });
+        return;
+      }
+    }
     await this.#drawRouteCard(code, current);
+  }
+
+  /** Whether `stamps` are those of the ticket just read and of the counters, data set and design now. */
+  async #isCurrent(
+    stamps: CardStamps,
+    userId: string | null,
+    { ticket }: { ticket: string },
+  ): Promise<boolean> {
+    if (
+      stamps.ticket !== ticket ||
+      stamps.data !== this.#data.current().version ||
+      stamps.design !== await getCardDesignVersion()
+    ) return false;
+    const stats = userId ? await readUserStatsStamp(this.#kv, userId) : null;
+    return stats === stamps.stats;
+  }
+
+  #recallRouteImage(renderKey: string): Uint8Array | undefined {
+    const kept = this.#routeImages.get(renderKey);
+    if (!kept) return undefined;
+    if (performance.now() - kept.at > ROUTE_CARD_MEMORY_MS) {
+      this.#routeImages.delete(renderKey);
+      return undefined;
+    }
+    return kept.png;
+  }
+
+  async #readRouteImage(
+    renderKey: string,
+    readPng: () => Promise<Uint8Array | null>,
+  ): Promise<Uint8Array | null> {
+    const png = await readPng();
+    if (png) this.#keepRouteImage(renderKey, png);
+    return png;
+  }
+
+  #keepRouteImage(renderKey: string, png: Uint8Array): void {
+    this.#routeImages.delete(renderKey);
+    this.#routeImages.set(renderKey, { png, at: performance.now() });
+    if (this.#routeImages.size > MAX_ROUTE_IMAGES) {
+      this.#routeImages.delete(this.#routeImages.keys().next().value!);
+    }
   }
 
   #drawRouteCard(code: string, current: CurrentCard): Promise<Uint8Array> {
     return this.#draw(
       `route\u0000${code.toLowerCase()}`,
       current,
-      (png) =>
-        storeRouteCard(this.#kv, code, { renderKey: current.renderKey, png }),
+      (png) => {
+        this.#keepRouteImage(current.renderKey, png);
+        return storeRouteCard(this.#kv, code, {
+          renderKey: current.renderKey,
+          png,
+          stamps: current.stamps,
+        });
+      },
     );
   }
 
@@ -370,9 +481,20 @@ export class ShareCards {
     this.#pending.add(tracked);
   }
 
-  /** What a route's card must show now: its ticket and route, the data set in force. */
-  async #currentRouteCard(ticket: Ticket): Promise<CurrentCard> {
+  /**
+   * What a route's card must show now: its ticket and route, the data set in
+   * force; and the stamps it is drawn from. The counters' stamp is read
+   * before the route, so a visit between the two leaves an older stamp (the
+   * next reader looks again), never a newer one.
+   */
+  async #currentRouteCard(
+    { ticket, versionstamp }: { ticket: Ticket; versionstamp: string },
+  ): Promise<CurrentCard> {
     const loaded = this.#data.current();
+    const design = await getCardDesignVersion();
+    const stats = ticket.userId
+      ? await readUserStatsStamp(this.#kv, ticket.userId)
+      : null;
     const route = ticket.userId
       ? await getTouristRoute(this.#kv, ticket.userId, loaded)
       : null;
@@ -389,7 +511,12 @@ export class ShareCards {
       ...(lang && lang !== DEFAULT_LANG ? { lang } : {}),
     };
     const renderKey = await shareCardCacheKey(card);
-    return { card, renderKey, etag: `"${renderKey.slice(3, 35)}"` };
+    return {
+      card,
+      renderKey,
+      etag: toRouteEtag(renderKey),
+      stamps: { ticket: versionstamp, stats, data: loaded.version, design },
+    };
   }
 
   /** A page's card for the data set in force (404 for an attraction it lacks). */
@@ -442,6 +569,10 @@ interface Cooling {
   timer?: ReturnType<typeof setTimeout>;
   /** Ends the cool-down's wait in {@linkcode ShareCards.settled} (on close). */
   ended?: () => void;
+}
+
+function toRouteEtag(renderKey: string): string {
+  return `"${renderKey.slice(3, 35)}"`;
 }
 
 function pageSlotKey(id: PageCardId): string {
