@@ -27,6 +27,7 @@ import {
   getPageCardVersion,
   type PageCardId,
 } from "./card_url.ts";
+import { ROUTE_CARD_MEMORY_MS } from "./memory.ts";
 import { getPageCard } from "./page_cards.ts";
 import type { RenderPool } from "./pool.ts";
 
@@ -73,13 +74,6 @@ interface CurrentCard {
   stamps?: CardStamps;
 }
 
-/**
- * How long a route card's PNG read from KV is kept in this instance's
- * memory: it is served again only after the ticket (the tombstone with
- * it) and the stamps were read and found unchanged, and dropped within
- * this time (as the route pages' copies).
- */
-export const ROUTE_CARD_MEMORY_MS = 10_000;
 /** Route cards' PNGs kept in memory at most (46 KB each). */
 const MAX_ROUTE_IMAGES = 128;
 

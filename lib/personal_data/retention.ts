@@ -5,6 +5,7 @@
  * one table, and every period is the constant that enforces it, imported,
  * never retyped: the notice and the code cannot disagree.
  */
+import { ROUTE_CARD_MEMORY_MS } from "@/lib/og/mod.ts";
 import {
   type Config,
   DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS,
@@ -281,7 +282,7 @@ export function listPersonalRecords(
       keyFamilies: [],
       retention: [{
         retention: toPeriod(
-          Math.max(PAGE_TTL_MS, ROUTE_PAGE_TTL_MS),
+          Math.max(PAGE_TTL_MS, ROUTE_PAGE_TTL_MS, ROUTE_CARD_MEMORY_MS),
           "created",
         ),
       }],

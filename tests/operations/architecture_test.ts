@@ -110,7 +110,7 @@ client/
 # Wiring: deps.ts opens what the app is built from (KV, the data set, the clients).
 deps.ts          *
 # Capabilities: what the portal does, a folder each; one may use those below it.
-personal_data    config data db errors i18n limits pages passport tickets types
+personal_data    config data db errors i18n limits og pages passport tickets types
 limits           chat config db errors http
 server           config data db pages
 chat             calendar data db errors events format geo http i18n services
