@@ -211,7 +211,7 @@ function LatestNotes({ notes }: { notes: DashboardView["latestNotes"] }) {
         <li key={note.visitId}>
           <p class="latest-notes__meta">
             <strong>{note.name}</strong> · {note.rating} ·{" "}
-            <time datetime={note.ratedAt}>{note.ratedAt.slice(0, 10)}</time>
+            <time datetime={note.ratedAt}>{note.ratedAtText}</time>
           </p>
           <blockquote>{note.notes}</blockquote>
         </li>

@@ -8,6 +8,7 @@
  */
 import {
   type Dashboard,
+  DEFAULT_TIME_ZONE,
   getDashboard,
   getPeriodTotals,
   type PeriodTotals,
@@ -25,6 +26,7 @@ import {
 } from "./charts.ts";
 import {
   type DayRange,
+  formatDay,
   formatDayRange,
   getPreviousRange,
   getQuickRanges,
@@ -147,6 +149,8 @@ export interface NoteView {
   rating: string;
   /** ISO 8601. */
   ratedAt: string;
+  /** When, in words on the municipality's clock: "10 de marzo de 2025, 12:00 p.m.". */
+  ratedAtText: string;
   notes: string;
 }
 
@@ -521,7 +525,14 @@ export async function renderDashboardCharts(
  */
 export function presentDashboard(
   dashboard: Dashboard,
-  { charts, names, problem, totals, quickRanges = [] }: {
+  {
+    charts,
+    names,
+    problem,
+    totals,
+    quickRanges = [],
+    timeZone = DEFAULT_TIME_ZONE,
+  }: {
     charts: DashboardCharts;
     names: ReadonlyMap<string, string>;
     problem: RangeProblem | null;
@@ -529,6 +540,8 @@ export function presentDashboard(
     totals?: { current: PeriodTotals; previous: PeriodTotals };
     /** The quick ranges offered (lib/staff/range.ts `getQuickRanges`). */
     quickRanges?: readonly (DayRange & { label: string })[];
+    /** The municipality's, for the notes' times. */
+    timeZone?: string;
   },
 ): DashboardView {
   const name = (slug: string) => names.get(slug) ?? slug;
@@ -565,7 +578,10 @@ export function presentDashboard(
         table: {
           caption: "Visitas por día",
           head: ["Día", "Visitas"],
-          rows: dashboard.visitsByDay.map((row) => [row.day, row.visits]),
+          rows: dashboard.visitsByDay.map((row) => [
+            formatDay(row.day),
+            row.visits,
+          ]),
         },
       },
       {
@@ -611,7 +627,7 @@ export function presentDashboard(
           caption: "Pasaportes y boletos por día",
           head: ["Día", ...PASSPORT_SERIES],
           rows: dashboard.passportsByDay.map((row, i) => [
-            row.day,
+            formatDay(row.day),
             row.guest,
             row.account,
             dashboard.ticketsByDay[i]?.tickets ?? 0,
@@ -645,7 +661,7 @@ export function presentDashboard(
           caption: "Preguntas al asistente por día",
           head: ["Día", ...CHAT_SERIES],
           rows: dashboard.chatByDay.map((row) => [
-            row.day,
+            formatDay(row.day),
             row.questions,
             row.answered,
             row.refused,
@@ -661,6 +677,11 @@ export function presentDashboard(
         ? "sin calificación"
         : `${note.rating} de 5 estrellas`,
       ratedAt: note.ratedAt,
+      ratedAtText: new Intl.DateTimeFormat("es-MX", {
+        dateStyle: "long",
+        timeStyle: "short",
+        timeZone,
+      }).format(new Date(note.ratedAt)),
       notes: note.notes,
     })),
   };
@@ -699,5 +720,6 @@ export async function loadDashboardView(
     problem,
     totals: { current, previous },
     quickRanges: getQuickRanges(now, timeZone),
+    timeZone,
   });
 }

@@ -184,8 +184,8 @@ Deno.test("presentDashboard", async (t) => {
 
   await t.step("passports share rows with the same day's tickets", () => {
     assert.deepEqual(table("grafica-pasaportes").rows, [
-      ["2026-11-21", 2, 1, 1],
-      ["2026-11-22", 0, 0, 2],
+      ["sáb 21 nov 2026", 2, 1, 1],
+      ["dom 22 nov 2026", 0, 0, 2],
     ]);
   });
 

@@ -134,3 +134,18 @@ export function formatDayRange(
     : dayMonth.format(toDate(from));
   return `del ${start} al ${end.format(toDate(to))}`;
 }
+
+const weekday = new Intl.DateTimeFormat("es-MX", {
+  weekday: "short",
+  timeZone: "UTC",
+});
+const mediumDate = new Intl.DateTimeFormat("es-MX", {
+  dateStyle: "medium",
+  timeZone: "UTC",
+});
+
+/** A day for a table's row, short and in Spanish: "lun 10 mar 2025". */
+export function formatDay(day: string): string {
+  const date = toDate(day);
+  return `${weekday.format(date)} ${mediumDate.format(date)}`;
+}

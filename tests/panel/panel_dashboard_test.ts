@@ -166,13 +166,13 @@ Deno.test("GET /panel", async (t) => {
 
       const byDay = readTable(html, "Visitas por día");
       assert.equal(byDay.length, 30);
-      assert.deepEqual(byDay.find((row) => row[0] === "2025-03-10"), [
-        "2025-03-10",
+      assert.deepEqual(byDay.find((row) => row[0] === "lun 10 mar 2025"), [
+        "lun 10 mar 2025",
         "4",
       ]);
       // 23:30 on Tuesday in the municipality, not Wednesday in UTC.
-      assert.deepEqual(byDay.find((row) => row[0] === "2025-03-11"), [
-        "2025-03-11",
+      assert.deepEqual(byDay.find((row) => row[0] === "mar 11 mar 2025"), [
+        "mar 11 mar 2025",
         "2",
       ]);
 
@@ -193,9 +193,9 @@ Deno.test("GET /panel", async (t) => {
       ]);
       assert.deepEqual(
         readTable(html, "Pasaportes y boletos por día").find((row) =>
-          row[0] === "2025-03-10"
+          row[0] === "lun 10 mar 2025"
         ),
-        ["2025-03-10", "1", "0", "1"],
+        ["lun 10 mar 2025", "1", "0", "1"],
       );
       assert.deepEqual(
         readTable(html, "Calificaciones por atractivo").find((row) =>
@@ -205,9 +205,9 @@ Deno.test("GET /panel", async (t) => {
       );
       assert.deepEqual(
         readTable(html, "Preguntas al asistente por día").find((row) =>
-          row[0] === "2025-03-10"
+          row[0] === "lun 10 mar 2025"
         ),
-        ["2025-03-10", "4", "2", "1", "1"],
+        ["lun 10 mar 2025", "4", "2", "1", "1"],
       );
 
       // The latest notes, newest first, escaped.
@@ -217,6 +217,8 @@ Deno.test("GET /panel", async (t) => {
           notes.indexOf("Muy bonita de noche"),
       );
       assert.ok(notes.indexOf("Muy bonita de noche") > 0);
+      // On the municipality's clock, in words.
+      assert.match(notes, /10 de marzo de 2025, 2:00 p\.m\./);
     },
   );
 
@@ -228,7 +230,10 @@ Deno.test("GET /panel", async (t) => {
     );
     assert.equal(res.status, 200);
     const html = await res.text();
-    assert.deepEqual(readTable(html, "Visitas por día"), [["2025-03-11", "2"]]);
+    assert.deepEqual(readTable(html, "Visitas por día"), [[
+      "mar 11 mar 2025",
+      "2",
+    ]]);
     assert.deepEqual(
       readTable(html, "Visitas por atractivo en el periodo")[0],
       [names.get(mercado), "2"],
@@ -310,9 +315,9 @@ Deno.test("GET /panel", async (t) => {
     const html = await (await get(ctx, "/panel", viewer)).text();
     assert.deepEqual(
       readTable(html, "Preguntas al asistente por día").find((row) =>
-        row[0] === "2025-03-13"
+        row[0] === "jue 13 mar 2025"
       ),
-      ["2025-03-13", "1", "0", "0", "0"],
+      ["jue 13 mar 2025", "1", "0", "0", "0"],
     );
   });
 });
