@@ -29,7 +29,7 @@ export interface PosterPage {
 export async function renderPostersPdf(
   posters: readonly PosterPage[],
   { title }: { title: string },
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const doc = new PDFDocument({
     size: "A4",
     margin: 0,

@@ -181,7 +181,7 @@ const MUTED = "#555555";
 export async function renderMonthlyReportPdf(
   report: MonthlyReport,
   { colors }: { colors: { primary: string; accent: string } },
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const monthName = formatReportMonth(report.month);
   const previousName = formatReportMonth(report.previousMonth);
   const title = `Informe de turismo de ${report.municipality}: ${monthName}`;
@@ -307,7 +307,7 @@ function capitalize(text: string): string {
 
 /** A table with a bold head row; a row that would not fit starts a new page. */
 function drawTable(
-  doc: PDFKit.PDFDocument,
+  doc: InstanceType<typeof PDFDocument>,
   { head, rows, widths, left }: {
     head: string[];
     rows: string[][];
@@ -345,7 +345,7 @@ function drawTable(
 
 /** Columns of visits per day, with the scale's top and the first and last days labelled. */
 function drawColumns(
-  doc: PDFKit.PDFDocument,
+  doc: InstanceType<typeof PDFDocument>,
   days: { day: string; visits: number }[],
   { left, width, height, color }: {
     left: number;

@@ -105,7 +105,7 @@ function addSheet(
  */
 export async function buildStaffWorkbook(
   { kv, data, now }: WorkbookSource,
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const { timeZone } = data.municipality;
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
   const name = (slug: string) => names.get(slug) ?? slug;
