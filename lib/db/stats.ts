@@ -561,9 +561,9 @@ export async function listMonthlyRatingCounts(
  * verified visits, tourists who got their first stamp, passports opened,
  * chat questions answered, and the ratings given (by `ratedAt`) in the
  * months `from`..`to` touch, still standing. Ratings are counted by month
- * only (`rating_counts_by_month`), so their period is whole months: the
- * months read are returned. A few range reads of day-keyed counters, in
- * parallel, never a visit.
+ * only (`rating_counts_by_month`), so their period is whole months, named
+ * here. Distinct tourists with any visit cannot be summed from per-day
+ * counters, hence first stamps.
  */
 export interface PeriodTotals {
   from: string;
@@ -586,7 +586,8 @@ export interface PeriodTotals {
 
 /**
  * The headline figures of the days `from`..`to` (see
- * {@linkcode PeriodTotals}). With `dashboard` (the same range's figures,
+ * {@linkcode PeriodTotals}): a few range reads of day-keyed counters, in
+ * parallel, never a visit. With `dashboard` (the same range's figures,
  * already read) only the monthly ratings are read.
  */
 export async function getPeriodTotals(
