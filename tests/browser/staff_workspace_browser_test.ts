@@ -131,6 +131,7 @@ Deno.test({
               "/panel/exportar",
               "/panel/solicitudes",
               "/panel/sesiones",
+              "/panel/personal",
               "/panel/auditoria",
             ]
           ) {
@@ -148,7 +149,7 @@ Deno.test({
               path,
             );
             const nav = page.getByRole("navigation", { name: "Panel" });
-            assert.equal(await nav.getByRole("link").count(), 8, path);
+            assert.equal(await nav.getByRole("link").count(), 9, path);
             // The current section is marked and in view (on a phone the
             // strip of sections opens scrolled to it).
             const box = await nav.locator('[aria-current="page"]')

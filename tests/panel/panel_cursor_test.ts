@@ -85,7 +85,8 @@ Deno.test("GET /panel/notas and /panel/auditoria ?antes=", async (t) => {
     { path: "/panel/notas", item: /data-visit-id="([^"]+)"/g, total: 51 },
     {
       path: "/panel/auditoria",
-      item: /<td>(visita-\d+|—)<\/td>/g,
+      // The fake visits' notes are not in KV: "una nota que ya se borró".
+      item: /<td>(una nota que ya se borró|—)<\/td>/g,
       total: 61,
     },
   ];
