@@ -44,8 +44,20 @@ export class ShareCodeErasedError extends Error {
  * Crypto rather than node:crypto, whose Node layer would cost every start.
  */
 export async function hashShareCode(shareCode: string): Promise<string> {
-  return await sha256Base64Url(shareCode.toLowerCase());
+  const code = shareCode.toLowerCase();
+  const known = shareCodeHashes.get(code);
+  if (known) return known;
+  const hash = await sha256Base64Url(code);
+  // Every read of a ticket hashes its code (the tombstone is read with it):
+  // the hot routes' and cards' codes are hashed once.
+  if (shareCodeHashes.size >= MAX_SHARE_CODE_HASHES) shareCodeHashes.clear();
+  shareCodeHashes.set(code, hash);
+  return hash;
 }
+
+/** Hashes of share codes read lately (a pure function's results: nothing to invalidate). */
+const shareCodeHashes = new Map<string, string>();
+const MAX_SHARE_CODE_HASHES = 4_096;
 
 /** The tombstone key of a share code. */
 export async function getErasedShareCodeKey(
