@@ -67,6 +67,7 @@ const STAFF_PAGES: PageSpec[] = [
   { name: "panel: audit", path: "/panel/auditoria" },
   { name: "panel: exports", path: "/panel/exportar" },
   { name: "panel: sessions", path: "/panel/sesiones" },
+  { name: "panel: staff", path: "/panel/personal" },
   { name: "panel: requests", path: "/panel/solicitudes" },
 ];
 
