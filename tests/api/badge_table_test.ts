@@ -169,7 +169,7 @@ Deno.test("the dashboard's funnel note lists the table's stamps", async (t) => {
     assert.deepEqual(FUNNEL_STAMPS, [1, 5, 10, 17]);
     assert.match(
       await note([...FUNNEL_STAMPS]),
-      /Columnas: turistas que llegaron a 1, 5, 10 y 17 sellos del 2026-11-21 al 2026-11-22\./,
+      /Columnas: turistas que llegaron a 1, 5, 10 y 17 sellos del 21 al 22 de noviembre de 2026\./,
     );
   });
 

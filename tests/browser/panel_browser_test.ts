@@ -150,7 +150,10 @@ Deno.test({
           ]);
           assert.equal(download.suggestedFilename(), "visitas-diarias.csv");
           const path = await download.path();
-          assert.deepEqual(parse(await Deno.readTextFile(path)), [
+          const text = await Deno.readTextFile(path);
+          // The staff's copy starts with a byte-order mark, for Excel.
+          assert.ok(text.startsWith("\uFEFF"));
+          assert.deepEqual(parse(text, { bom: true }), [
             ["fecha", "atractivo", "nombre", "visitas"],
           ]);
           const descriptor = await page.request.get(
