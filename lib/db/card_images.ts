@@ -44,6 +44,12 @@ export interface CardStamps {
   data: string;
   /** The cards' design and words (lib/og). */
   design: string;
+  /**
+   * The `v` the pages link for this card (lib/og/card_url.ts: visits,
+   * badges, name revision, language): a request for that very URL names
+   * this card.
+   */
+  v?: string;
 }
 
 /** A stored card's head: what it shows and how many parts its PNG has. */

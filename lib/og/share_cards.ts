@@ -23,6 +23,7 @@ import {
 } from "./card_key.ts";
 import type { AnyCard, PageCard, ShareCard } from "./card_types.ts";
 import {
+  getCardVersion,
   getPageCardBasePath,
   getPageCardVersion,
   type PageCardId,
@@ -197,18 +198,23 @@ export class ShareCards {
    */
   async get(
     code: string,
-    { ifNoneMatch }: { ifNoneMatch?: string } = {},
+    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
     const read = isShareCode(code) ? await readRouteCard(this.#kv, code) : null;
     if (!read?.ticket) throw new NotFoundError(apiMessage("route.unknown"));
     const { head } = read;
-    // Drawn from this very ticket, counters, data set and design: current,
-    // known from one more small read.
+    // The URL a page links names the stored card (`v` counts its visits,
+    // badges and renames), drawn from this very ticket, data set and
+    // design: no further read. Otherwise, drawn from these counters too:
+    // current, known from one more small read.
+    const stamps = head?.stamps;
     if (
-      head?.stamps &&
-      await this.#isCurrent(head.stamps, read.ticket.ticket.userId, {
-        ticket: read.ticket.versionstamp,
-      })
+      stamps &&
+      (v !== undefined && stamps.v === v &&
+          await this.#isCurrentTicket(stamps, read.ticket.versionstamp) ||
+        await this.#isCurrent(stamps, read.ticket.ticket.userId, {
+          ticket: read.ticket.versionstamp,
+        }))
     ) {
       const etag = toRouteEtag(head.renderKey);
       if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return { etag };
@@ -336,17 +342,23 @@ export class ShareCards {
     await this.#drawRouteCard(code, current);
   }
 
-  /** Whether `stamps` are those of the ticket just read and of the counters, data set and design now. */
+  /** Whether `stamps` are those of the ticket just read, and of the data set and design now. */
+  async #isCurrentTicket(
+    stamps: CardStamps,
+    ticket: string,
+  ): Promise<boolean> {
+    return stamps.ticket === ticket &&
+      stamps.data === this.#data.current().version &&
+      stamps.design === await getCardDesignVersion();
+  }
+
+  /** {@linkcode #isCurrentTicket}, and the user's counters unchanged too. */
   async #isCurrent(
     stamps: CardStamps,
     userId: string | null,
     { ticket }: { ticket: string },
   ): Promise<boolean> {
-    if (
-      stamps.ticket !== ticket ||
-      stamps.data !== this.#data.current().version ||
-      stamps.design !== await getCardDesignVersion()
-    ) return false;
+    if (!await this.#isCurrentTicket(stamps, ticket)) return false;
     const stats = userId ? await readUserStatsStamp(this.#kv, userId) : null;
     return stats === stamps.stats;
   }
@@ -509,7 +521,18 @@ export class ShareCards {
       card,
       renderKey,
       etag: toRouteEtag(renderKey),
-      stamps: { ticket: versionstamp, stats, data: loaded.version, design },
+      stamps: {
+        ticket: versionstamp,
+        stats,
+        data: loaded.version,
+        design,
+        v: getCardVersion({
+          visitCount: card.visitCount,
+          badgeCount: card.badges.length,
+          nameRevision: ticket.nameRevision,
+          lang: card.lang,
+        }),
+      },
     };
   }
 

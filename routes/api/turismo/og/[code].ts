@@ -43,7 +43,7 @@ const route = createRoute({
     query: z.object({
       v: z.string().optional().openapi({
         description:
-          "The card's version as the pages link it (`<visits>-<badges>`): it changes with the card, so a cache that kept an older one asks again; any `v`, or none, answers the current card (404 once erased)",
+          "The card's version as the pages link it (`<visits>-<badges>`): a URL that names one card; after a rename or an erasure it answers the current card or 404, and any other `v`, or none, the current card",
         example: "6-1",
       }),
     }),
@@ -73,17 +73,18 @@ const route = createRoute({
 
 /**
  * Documented with its schema, served by a plain handler: the share-card
- * service checks the code itself (404 for anything malformed) and `v` is
- * only the pages' cache-buster, so a stored card skips a schema pass per
- * request.
+ * service checks the code itself (404 for anything malformed) and `v` needs
+ * no parsing, so a stored card skips a schema pass per request.
  */
 export default function shareImage({ shareCards: cards }: AppDeps) {
   const app = createRouter();
   app.openAPIRegistry.registerPath(route);
   return app.get("/:code", (c): Response | Promise<Response> => {
     const code = c.req.param("code");
-    return cards.get(code, { ifNoneMatch: c.req.header("if-none-match") })
-      .then(respond);
+    return cards.get(code, {
+      v: c.req.query("v"),
+      ifNoneMatch: c.req.header("if-none-match"),
+    }).then(respond);
   });
 }
 
