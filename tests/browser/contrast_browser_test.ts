@@ -169,6 +169,7 @@ Deno.test({
         "every page at 390×844 and 1280×800: no text below 4.5:1 (3:1 large)",
         async () => {
           const failures: string[] = [];
+          const suspects: (() => Promise<string | undefined>)[] = [];
           const jobs: (() => Promise<void>)[] = [];
           for (const viewport of [PHONE, DESKTOP]) {
             const size = viewport === PHONE ? "phone" : "desktop";
@@ -176,7 +177,7 @@ Deno.test({
             for (const spec of ALL_PAGES) {
               jobs.push(async () => {
                 const failure = await measure(context, spec, size);
-                if (failure) failures.push(failure);
+                if (failure) suspects.push(() => measure(context, spec, size));
               });
             }
           }
@@ -184,6 +185,17 @@ Deno.test({
             for (let job = jobs.shift(); job; job = jobs.shift()) await job();
           });
           await Promise.all(workers);
+          // A page that failed among six measured at once is measured again
+          // alone, twice: a page still moving on a loaded machine can be
+          // misread once, a text that is not readable fails every time.
+          for (const again of suspects) {
+            let failure: string | undefined;
+            for (let i = 0; i < 2; i++) {
+              failure = await again();
+              if (!failure) break;
+            }
+            if (failure) failures.push(failure);
+          }
           failures.sort();
           assert.deepEqual(failures, [], `\n${failures.join("\n\n")}`);
         },
