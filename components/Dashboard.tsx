@@ -9,7 +9,7 @@ import type {
 const integer = new Intl.NumberFormat("es-MX");
 
 /** A chart with its title and, for screen readers and anyone, its data. */
-function ChartFigure(
+export function ChartFigure(
   { id, title, svg, note, legend, children }: {
     id: string;
     title: string;
@@ -80,7 +80,7 @@ const TREND_ICONS: Record<HeadlineView["trend"], string> = {
 };
 
 /** A headline figure: its value, what it counts, the comparison in words. */
-function Headline({ figure }: { figure: HeadlineView }) {
+export function Headline({ figure }: { figure: HeadlineView }) {
   const icon = TREND_ICONS[figure.trend];
   return (
     <li class={`headline headline--${figure.trend}`}>
@@ -98,7 +98,9 @@ function Headline({ figure }: { figure: HeadlineView }) {
   );
 }
 
-function DataTable({ caption, head, rows }: DataTableView) {
+export function DataTable(
+  { caption, head, rows, rowLinks }: DataTableView,
+) {
   return (
     <div class="table-scroll">
       <table class="console-table">
@@ -112,11 +114,17 @@ function DataTable({ caption, head, rows }: DataTableView) {
           {rows.map((row, i) => (
             <tr key={i}>
               {row.map((cell, j) =>
-                j === 0 ? <th key={j} scope="row">{cell}</th> : (
-                  <td key={j}>
-                    {typeof cell === "number" ? integer.format(cell) : cell}
-                  </td>
-                )
+                j === 0
+                  ? (
+                    <th key={j} scope="row">
+                      {rowLinks?.[i] ? <a href={rowLinks[i]}>{cell}</a> : cell}
+                    </th>
+                  )
+                  : (
+                    <td key={j}>
+                      {typeof cell === "number" ? integer.format(cell) : cell}
+                    </td>
+                  )
               )}
             </tr>
           ))}

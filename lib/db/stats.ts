@@ -649,3 +649,143 @@ export async function getPeriodTotals(
     },
   };
 }
+
+/** One attraction's figures for the console's attraction page ({@linkcode getAttractionFigures}). */
+export interface AttractionFigures {
+  slug: string;
+  from: string;
+  to: string;
+  /** Every day of the range with this attraction's verified visits. */
+  visitsByDay: { day: string; visits: number }[];
+  /** Ratings standing now (all time); `distribution[i]` is the count of `i + 1` stars. */
+  ratings: {
+    count: number;
+    average: number | null;
+    distribution: [number, number, number, number, number];
+  };
+  /** Ratings given in the months the range touches, still standing (counted by month). */
+  ratingsInMonths: {
+    fromMonth: string;
+    toMonth: string;
+    count: number;
+    average: number | null;
+  };
+  /** Its newest notes, newest first, hidden ones too (`hiddenAt` set). */
+  notes: (StoredNote & { hiddenAt: string | null })[];
+}
+
+/**
+ * One attraction's figures for the days `from`..`to` (inclusive, at most
+ * {@linkcode MAX_RANGE_DAYS}): its visits by day from the day-keyed
+ * counters, its ratings from the rating counters (all time and by month),
+ * and its newest `notesLimit` notes, found among the newest `notesScan`
+ * entries of the notes index and read as they stand now (hidden ones
+ * marked). Never a scan of the visits. The hour counters hold all
+ * attractions together, so there is no hour of one attraction here.
+ */
+export async function getAttractionFigures(
+  kv: Deno.Kv,
+  { slug, from, to, notesLimit = 10, notesScan = 500 }: {
+    slug: string;
+    from: string;
+    to: string;
+    notesLimit?: number;
+    notesScan?: number;
+  },
+): Promise<AttractionFigures> {
+  if (to < from) throw new RangeError(`Reversed range ${from}..${to}`);
+  const days = listDays(from, to);
+  if (days.length > MAX_RANGE_DAYS) {
+    throw new RangeError(`Range of ${days.length} days`);
+  }
+  const fromMonth = from.slice(0, 7);
+  const toMonth = to.slice(0, 7);
+  const [byDay, ratingEntries, monthly, notes] = await Promise.all([
+    listRange<Deno.KvU64>(kv, keys.visitCountsByDay(), from, to),
+    kv.getMany<Deno.KvU64[]>(
+      [1, 2, 3, 4, 5].map((rating) => keys.ratingCount(slug, rating)),
+    ),
+    listMonthlyRatingCounts(kv, { fromMonth, toMonth }),
+    listAttractionNotes(kv, { slug, limit: notesLimit, scan: notesScan }),
+  ]);
+  const perDay = new Map<string, number>(days.map((day) => [day, 0]));
+  for (const { key, value } of byDay) {
+    const [, day, of] = key as [string, string, string];
+    if (of === slug) perDay.set(day, (perDay.get(day) ?? 0) + toSigned(value));
+  }
+  const distribution = ratingEntries.map((entry) =>
+    Math.max(0, toSigned(entry.value))
+  ) as [number, number, number, number, number];
+  const count = distribution.reduce((a, b) => a + b, 0);
+  const sum = distribution.reduce((a, n, i) => a + n * (i + 1), 0);
+  const own = monthly.filter((row) => row.slug === slug);
+  const monthCount = own.reduce((a, row) => a + row.count, 0);
+  const monthSum = own.reduce((a, row) => a + row.count * row.rating, 0);
+  return {
+    slug,
+    from,
+    to,
+    visitsByDay: days.map((day) => ({
+      day,
+      visits: Math.max(0, perDay.get(day) ?? 0),
+    })),
+    ratings: {
+      count,
+      average: count > 0 ? sum / count : null,
+      distribution,
+    },
+    ratingsInMonths: {
+      fromMonth,
+      toMonth,
+      count: monthCount,
+      average: monthCount > 0 ? monthSum / monthCount : null,
+    },
+    notes,
+  };
+}
+
+/** An attraction's newest notes among the newest `scan` of the notes index, as they stand now. */
+async function listAttractionNotes(
+  kv: Deno.Kv,
+  { slug, limit, scan }: { slug: string; limit: number; scan: number },
+): Promise<(StoredNote & { hiddenAt: string | null })[]> {
+  const indexed: StoredNote[] = [];
+  for await (
+    const entry of kv.list<StoredNote>({ prefix: keys.notesByTime() }, {
+      reverse: true,
+      limit: scan,
+      batchSize: 500,
+    })
+  ) {
+    if (entry.value?.slug !== slug) continue;
+    indexed.push(entry.value);
+    if (indexed.length >= limit) break;
+  }
+  type Current = CountedVisit & { notesHiddenAt?: string | null };
+  const notes: (StoredNote & { hiddenAt: string | null })[] = [];
+  for (let i = 0; i < indexed.length; i += 10) {
+    const batch = indexed.slice(i, i + 10);
+    const ids = await kv.getMany<[string, string][]>(
+      batch.map((note) => keys.visitById(note.visitId)),
+    );
+    const visits = await kv.getMany<Current[]>(
+      ids.map((id) => keys.visit(...(id.value ?? ["", ""]))),
+    );
+    for (const [j, note] of batch.entries()) {
+      const visit = visits[j].value;
+      if (visit?.visitId !== note.visitId) {
+        notes.push({ ...note, hiddenAt: null });
+      } else if (visit.notes) {
+        notes.push({
+          visitId: visit.visitId,
+          slug: visit.slug,
+          rating: visit.rating,
+          notes: visit.notes,
+          ratedAt: visit.ratedAt ?? visit.visitedAt,
+          hiddenAt: visit.notesHiddenAt ?? null,
+        });
+      }
+    }
+  }
+  return notes;
+}

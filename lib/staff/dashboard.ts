@@ -98,6 +98,8 @@ export interface DataTableView {
   caption: string;
   head: string[];
   rows: (string | number)[][];
+  /** Where each row's header links (same order as `rows`), if anywhere. */
+  rowLinks?: string[];
 }
 
 /** One name of a chart's legend, with the colour and line pattern it has there. */
@@ -518,6 +520,13 @@ export async function renderDashboardCharts(
   });
 }
 
+/** The console's page of an attraction, for the same days. */
+export function attractionHref(slug: string, { from, to }: DayRange): string {
+  return `/panel/atractivos/${
+    encodeURIComponent(slug)
+  }?desde=${from}&hasta=${to}`;
+}
+
 /**
  * The dashboard page's content, from the figures and their drawn charts:
  * each chart's section and data table, in the page's order, and the latest
@@ -545,6 +554,8 @@ export function presentDashboard(
   },
 ): DashboardView {
   const name = (slug: string) => names.get(slug) ?? slug;
+  const byVisits = [...dashboard.visitsByAttraction]
+    .sort((a, b) => b.visits - a.visits);
   return {
     from: dashboard.from,
     to: dashboard.to,
@@ -566,9 +577,8 @@ export function presentDashboard(
         table: {
           caption: "Visitas por atractivo en el periodo",
           head: ["Atractivo", "Visitas"],
-          rows: [...dashboard.visitsByAttraction]
-            .sort((a, b) => b.visits - a.visits)
-            .map((row) => [name(row.slug), row.visits]),
+          rows: byVisits.map((row) => [name(row.slug), row.visits]),
+          rowLinks: byVisits.map((row) => attractionHref(row.slug, dashboard)),
         },
       },
       {

@@ -19,6 +19,11 @@ export {
   toAuditSearch,
 } from "./audit_log.ts";
 export {
+  type AttractionNoteView,
+  type AttractionReportView,
+  loadAttractionReport,
+} from "./attraction.ts";
+export {
   clearStaffCookie,
   readStaffCookie,
   writeStaffCookie,

@@ -1,0 +1,133 @@
+import type { AttractionReportView } from "@/lib/staff/mod.ts";
+import { ChartFigure, DataTable, Headline } from "./Dashboard.tsx";
+
+/** The attraction's guide code and its poster's link (admins only). */
+export interface AttractionCodeView {
+  code: string;
+  posterHref: string;
+}
+
+/**
+ * The console's page of one attraction, as its presenter
+ * (lib/staff/attraction.ts) lays it out: the range form and quick ranges,
+ * its figures, its charts with their data, its notes (hidden ones
+ * marked), and for admins its guide code and poster.
+ */
+export function AttractionReport(
+  { view, code }: {
+    view: AttractionReportView;
+    code: AttractionCodeView | null;
+  },
+) {
+  const action = `/panel/atractivos/${view.slug}`;
+  return (
+    <div class="dashboard attraction-report">
+      <p>
+        <a href={`/panel?desde=${view.from}&hasta=${view.to}`}>
+          ← Volver al tablero
+        </a>
+      </p>
+      <form class="dashboard__range" method="get" action={action}>
+        <fieldset>
+          <legend>Periodo (hora de la ciudad)</legend>
+          <label>
+            Desde <input type="date" name="desde" value={view.from} required />
+          </label>
+          <label>
+            Hasta <input type="date" name="hasta" value={view.to} required />
+          </label>
+          <button class="button" type="submit">Ver</button>
+        </fieldset>
+        <nav class="dashboard__quick" aria-label="Periodos rápidos">
+          <ul>
+            {view.quickRanges.map((range) => (
+              <li key={range.href}>
+                <a
+                  href={range.href}
+                  aria-current={range.isCurrent ? "true" : undefined}
+                >
+                  {range.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {view.problem && <p class="form-error" role="alert">{view.problem}</p>}
+      </form>
+
+      <section class="headlines" aria-labelledby="cifras">
+        <h2 id="cifras">Cifras {view.period}</h2>
+        <ul class="headlines__list">
+          {view.headlines.map((figure) => (
+            <Headline key={figure.id} figure={figure} />
+          ))}
+        </ul>
+      </section>
+
+      <div class="dashboard__charts">
+        {view.charts.map((chart) => (
+          <ChartFigure
+            key={chart.id}
+            id={chart.id}
+            title={chart.title}
+            svg={chart.svg}
+            note={chart.note}
+            legend={chart.legend}
+          >
+            <DataTable {...chart.table} />
+          </ChartFigure>
+        ))}
+      </div>
+
+      <section class="chart" aria-labelledby="notas-atractivo">
+        <h2 id="notas-atractivo">Notas de los turistas</h2>
+        {view.notes.length === 0
+          ? <p>Todavía nadie ha dejado una nota en este atractivo.</p>
+          : (
+            <ol class="latest-notes">
+              {view.notes.map((note) => (
+                <li key={note.visitId} data-visit-id={note.visitId}>
+                  <p class="latest-notes__meta">
+                    {note.rating} ·{" "}
+                    <time datetime={note.ratedAt}>{note.ratedAtText}</time>
+                    {note.hidden && (
+                      <>
+                        {" "}·{" "}
+                        <strong class="attraction-report__hidden">
+                          Oculta
+                        </strong>
+                      </>
+                    )}
+                  </p>
+                  <blockquote>{note.notes}</blockquote>
+                </li>
+              ))}
+            </ol>
+          )}
+      </section>
+
+      {code && (
+        <section class="chart attraction-report__code" aria-labelledby="codigo">
+          <h2 id="codigo">Código de guía y cartel</h2>
+          <p>
+            Código vigente:{" "}
+            <code class="guide-code" data-slug={view.slug}>{code.code}</code>
+          </p>
+          <p>
+            <a class="button" href={code.posterHref} download>
+              Descargar cartel (SVG)
+            </a>{" "}
+            <a href="/panel/codigos">Reemplazar el código</a>
+          </p>
+          <img
+            class="attraction-report__poster"
+            src={code.posterHref}
+            alt={`Cartel de ${view.name} con su código`}
+            width="240"
+            height="339"
+          />
+        </section>
+      )}
+    </div>
+  );
+}
