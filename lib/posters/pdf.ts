@@ -4,8 +4,8 @@
  * download (./poster.ts), placed on the page as vectors by svg-to-pdfkit
  * (the QR stays sharp at any size), with Inter embedded for its words.
  */
-import PDFDocument from "pdfkit";
-import SVGtoPDF from "svg-to-pdfkit";
+// pdfkit and svg-to-pdfkit are imported with the first posters PDF, not with
+// every module that loads this folder.
 import inter400 from "@fontsource/inter/files/inter-latin-400-normal.woff" with {
   type: "bytes",
 };
@@ -30,6 +30,10 @@ export async function renderPostersPdf(
   posters: readonly PosterPage[],
   { title }: { title: string },
 ): Promise<Uint8Array<ArrayBuffer>> {
+  const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([
+    import("pdfkit"),
+    import("svg-to-pdfkit"),
+  ]);
   const doc = new PDFDocument({
     size: "A4",
     margin: 0,

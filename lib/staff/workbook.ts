@@ -7,7 +7,9 @@
  * visits, so it costs the same with a million of them. Days and times are
  * real spreadsheet dates on the municipality's clock.
  */
-import ExcelJS from "exceljs";
+// exceljs (about 40 MiB and 320 ms to load) is imported with the first
+// workbook, not with every console page that loads this folder.
+import type ExcelJS from "exceljs";
 import { addDays, getLocalDate } from "@/lib/calendar/mod.ts";
 import { getFirstVisitDay, listDailyVisitCounts } from "@/lib/db/open_data.ts";
 import {
@@ -121,7 +123,8 @@ export async function buildStaffWorkbook(
     ? await listDailyVisitCounts(kv, { from: first, to: today })
     : [];
 
-  const book = new ExcelJS.Workbook();
+  const { default: Excel } = await import("exceljs");
+  const book = new Excel.Workbook();
   book.creator = data.branding.name;
   book.created = now;
   const day = { header: "Día", key: "day", width: 12, format: "yyyy-mm-dd" };
