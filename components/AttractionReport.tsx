@@ -1,5 +1,5 @@
 import type { AttractionReportView } from "@/lib/staff/mod.ts";
-import { ChartFigure, DataTable, Headline } from "./Dashboard.tsx";
+import { ChartFigure, DataTable, Headline, PeriodForm } from "./Dashboard.tsx";
 
 /** The attraction's guide code and its poster's link (admins only). */
 export interface AttractionCodeView {
@@ -27,33 +27,7 @@ export function AttractionReport(
           ← Volver al tablero
         </a>
       </p>
-      <form class="dashboard__range" method="get" action={action}>
-        <fieldset>
-          <legend>Periodo (hora de la ciudad)</legend>
-          <label>
-            Desde <input type="date" name="desde" value={view.from} required />
-          </label>
-          <label>
-            Hasta <input type="date" name="hasta" value={view.to} required />
-          </label>
-          <button class="button" type="submit">Ver</button>
-        </fieldset>
-        <nav class="dashboard__quick" aria-label="Periodos rápidos">
-          <ul>
-            {view.quickRanges.map((range) => (
-              <li key={range.href}>
-                <a
-                  href={range.href}
-                  aria-current={range.isCurrent ? "true" : undefined}
-                >
-                  {range.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {view.problem && <p class="form-error" role="alert">{view.problem}</p>}
-      </form>
+      <PeriodForm action={action} view={view} />
 
       <section class="headlines" aria-labelledby="cifras">
         <h2 id="cifras">Cifras {view.period}</h2>

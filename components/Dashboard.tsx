@@ -140,36 +140,50 @@ export function DataTable(
  * for) and the quick ranges, the headline figures against the period
  * before, the charts with their legends and data, the latest notes.
  */
+/**
+ * The period's dates (the municipality's days) and the quick ranges beside
+ * them, sent back to `action` as `desde`/`hasta`: the dashboard's and an
+ * attraction's page.
+ */
+export function PeriodForm({ action, view }: {
+  action: string;
+  view: Pick<DashboardView, "from" | "to" | "quickRanges" | "problem">;
+}) {
+  return (
+    <form class="dashboard__range" method="get" action={action}>
+      <fieldset>
+        <legend>Periodo (hora de la ciudad)</legend>
+        <label>
+          Desde <input type="date" name="desde" value={view.from} required />
+        </label>
+        <label>
+          Hasta <input type="date" name="hasta" value={view.to} required />
+        </label>
+        <button class="button" type="submit">Ver</button>
+      </fieldset>
+      <nav class="dashboard__quick" aria-label="Periodos rápidos">
+        <ul>
+          {view.quickRanges.map((range) => (
+            <li key={range.href}>
+              <a
+                href={range.href}
+                aria-current={range.isCurrent ? "true" : undefined}
+              >
+                {range.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {view.problem && <p class="form-error" role="alert">{view.problem}</p>}
+    </form>
+  );
+}
+
 export function DashboardPage({ view }: { view: DashboardView }) {
   return (
     <div class="dashboard">
-      <form class="dashboard__range" method="get" action="/panel">
-        <fieldset>
-          <legend>Periodo (hora de la ciudad)</legend>
-          <label>
-            Desde <input type="date" name="desde" value={view.from} required />
-          </label>
-          <label>
-            Hasta <input type="date" name="hasta" value={view.to} required />
-          </label>
-          <button class="button" type="submit">Ver</button>
-        </fieldset>
-        <nav class="dashboard__quick" aria-label="Periodos rápidos">
-          <ul>
-            {view.quickRanges.map((range) => (
-              <li key={range.href}>
-                <a
-                  href={range.href}
-                  aria-current={range.isCurrent ? "true" : undefined}
-                >
-                  {range.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {view.problem && <p class="form-error" role="alert">{view.problem}</p>}
-      </form>
+      <PeriodForm action="/panel" view={view} />
 
       <section class="headlines" aria-labelledby="cifras">
         <h2 id="cifras">

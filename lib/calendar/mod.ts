@@ -48,6 +48,36 @@ export function getLocalTime(at: Date | string, timeZone: string): LocalTime {
   return { day: `${month}-${parts.day}`, month, hour: Number(parts.hour) };
 }
 
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The wall clock at `at` in `timeZone`, `YYYY-MM-DDTHH:MM:SS` with no zone:
+ * what the staff's spreadsheets show as a local date and time (Excel and
+ * LibreOffice read `YYYY-MM-DD HH:MM` as one; an ISO instant in UTC they
+ * keep as text, or in the wrong hour).
+ */
+export function getLocalWallClock(at: Date | string, timeZone: string): string {
+  let formatter = wallClocks.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    wallClocks.set(timeZone, formatter);
+  }
+  const p: Record<string, string> = {};
+  for (const part of formatter.formatToParts(new Date(at))) {
+    p[part.type] = part.value;
+  }
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+}
+
 /** The calendar day (`YYYY-MM-DD`) it is at `at` in `timeZone`. */
 export function getLocalDate(at: Date | string, timeZone: string): string {
   return getLocalTime(at, timeZone).day;

@@ -16,7 +16,7 @@ import {
   listPublishedMonths,
   listRatedVisits,
 } from "@/lib/db/open_data.ts";
-import { getLocalTime } from "@/lib/calendar/mod.ts";
+import { getLocalTime, getLocalWallClock } from "@/lib/calendar/mod.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import type { OpenDataLicense } from "@/lib/config/licenses.ts";
 import {
@@ -278,34 +278,12 @@ export function buildDataPackage(
   };
 }
 
-// One formatter per time zone: building one costs far more than using it.
-const localDateTimes = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * `2026-11-27 13:30`: an instant on the municipality's clock, as a
- * spreadsheet reads a date and time (Excel and LibreOffice parse it as
- * one; an ISO instant in UTC they keep as text, and in the wrong hour).
+ * spreadsheet reads a date and time.
  */
 function formatLocalDateTime(iso: string, timeZone: string): string {
-  let formatter = localDateTimes.get(timeZone);
-  if (!formatter) {
-    // en-CA writes its parts as digits, year first.
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    localDateTimes.set(timeZone, formatter);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of formatter.formatToParts(new Date(iso))) {
-    parts[part.type] = part.value;
-  }
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  return getLocalWallClock(iso, timeZone).slice(0, 16).replace("T", " ");
 }
 
 /**

@@ -7,7 +7,7 @@
  * only, so its words live here, in one table, beside the filter that uses
  * them, and the page and the CSV say the same thing.
  */
-import { addDays, isDay } from "@/lib/calendar/mod.ts";
+import { addDays, getLocalWallClock, isDay } from "@/lib/calendar/mod.ts";
 import {
   iterateStaffActionsMatching,
   listStaffActionsMatching,
@@ -219,18 +219,7 @@ export async function recordAuditExport(
 
 /** `YYYY-MM-DD HH:MM` on the municipality's clock: what a spreadsheet reads as a date and time. */
 function formatSpreadsheetTime(iso: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    }).formatToParts(new Date(iso)).map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  return getLocalWallClock(iso, timeZone).slice(0, 16).replace("T", " ");
 }
 
 async function toRow(

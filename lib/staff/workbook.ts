@@ -10,7 +10,11 @@
 // exceljs (about 40 MiB and 320 ms to load) is imported with the first
 // workbook, not with every console page that loads this folder.
 import type ExcelJS from "exceljs";
-import { addDays, getLocalDate } from "@/lib/calendar/mod.ts";
+import {
+  addDays,
+  getLocalDate,
+  getLocalWallClock,
+} from "@/lib/calendar/mod.ts";
 import { getFirstVisitDay, listDailyVisitCounts } from "@/lib/db/open_data.ts";
 import {
   getDashboard,
@@ -44,36 +48,13 @@ function toSheetDay(day: string): Date {
   return new Date(`${day}T00:00:00Z`);
 }
 
-// One formatter per time zone: building one costs far more than using it.
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * An instant as the municipality's wall clock reads it, as a spreadsheet
  * date: a spreadsheet stores no zone, so the local date and time are
  * written as if they were UTC.
  */
 function toSheetTime(iso: string, timeZone: string): Date {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    });
-    clocks.set(timeZone, clock);
-  }
-  const part: Record<string, string> = {};
-  for (const { type, value } of clock.formatToParts(new Date(iso))) {
-    part[type] = value;
-  }
-  return new Date(
-    `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}Z`,
-  );
+  return new Date(`${getLocalWallClock(iso, timeZone)}Z`);
 }
 
 /** One sheet: a bold, frozen header row, then `rows`; `formats` by column key. */
