@@ -314,16 +314,20 @@ function renderCrossSiteRefusal(
   };
 }
 
-/** A staff refusal raised by the guards (cross-site, role): the 403 page. */
+/**
+ * A staff refusal raised by the guards (cross-site, role): the 403 page in
+ * the staff frame, the console's for a signed-in member, else the plain
+ * sign-in frame.
+ */
 function renderStaffRefusal(deps: AppDeps): MountOptions<AppEnv>["onError"] {
   return async (error, c) => {
-    const [{ StaffForbiddenError }, { renderForbiddenPage }] = await Promise
+    const [{ StaffForbiddenError }, { renderStaffRefusalPage }] = await Promise
       .all([
         import("./lib/staff/mod.ts"),
-        import("./routes/_app.tsx"),
+        import("./routes/panel/_page.tsx"),
       ]);
     return error instanceof StaffForbiddenError
-      ? renderForbiddenPage(c, deps, error)
+      ? renderStaffRefusalPage(c, deps, error)
       : undefined;
   };
 }

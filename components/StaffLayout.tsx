@@ -90,11 +90,13 @@ export interface StaffOffice {
  * new guide code's copy button, routes/panel/codigos.tsx).
  */
 export function StaffLayout(
-  { office, title, description, assets, staff, active, children }: {
+  { office, title, description, assets, staff, active, refreshTo, children }: {
     office: StaffOffice;
     /** The document's `<title>`. */
     title: string;
     description: string;
+    /** A same-site path the page goes on to by itself (`<meta http-equiv="refresh">`). */
+    refreshTo?: string;
     assets: AssetManifest | null;
     staff?: StaffMember;
     /** The section to mark as current in the menu; none for pages outside it. */
@@ -114,6 +116,9 @@ export function StaffLayout(
         <title>{title}</title>
         <meta name="description" content={description} />
         <meta name="robots" content="noindex, nofollow" />
+        {refreshTo && (
+          <meta http-equiv="refresh" content={`0;url=${refreshTo}`} />
+        )}
         <meta name="theme-color" content={office.themeColor} />
         <link rel="icon" href={`/logo.svg?v=${v}`} type="image/svg+xml" />
         {assets && <link rel="stylesheet" href={assets.styles} />}

@@ -111,37 +111,3 @@ export function renderSignInError(
   }
   throw error;
 }
-
-/**
- * A page that goes on to `path` by itself (`<meta http-equiv="refresh">`),
- * with a link in case it does not. For the end of a staff sign-in at the
- * identity provider: browsers withhold `SameSite=Strict` cookies from a
- * redirect chain that began on another site, so a 303 straight to the
- * panel would arrive without the staff cookie; a navigation this page
- * starts is same-site.
- */
-export function renderContinuePage(
-  c: Context,
-  deps: AppDeps,
-  path: string,
-): Response {
-  const response = renderPage(c, deps, {
-    head: {
-      title: `Entrando al panel · ${deps.data.current().data.branding.name}`,
-      description: "Entrando al panel de la oficina de turismo.",
-      image: null,
-      robots: "noindex",
-      refreshTo: path,
-    },
-    body: (
-      <section class="container error-page" aria-labelledby="auth-title">
-        <h1 id="auth-title">Entrando al panel…</h1>
-        <p class="lead">
-          <a href={path}>Continuar al panel</a>
-        </p>
-      </section>
-    ),
-  });
-  response.headers.set("Cache-Control", "no-store");
-  return response;
-}

@@ -7,17 +7,17 @@ import {
   SESSION_TTL_MS,
   writeSessionCookie,
 } from "@/lib/oauth/mod.ts";
-import {
-  renderAuthMessage,
-  renderContinuePage,
-  renderSignInError,
-} from "./_message.tsx";
+import { renderSignInError } from "./_message.tsx";
 import {
   PANEL_HOME,
   signInStaffIdentity,
   writeStaffCookie,
 } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
+import {
+  renderStaffContinuePage,
+  renderStaffNotListedPage,
+} from "@/routes/staff_auth/_page.tsx";
 
 /**
  * `GET /auth/callback`: the provider's redirect back. Completes the sign-in,
@@ -38,17 +38,10 @@ export default function callback(deps: AppDeps) {
       });
       if (done.purpose === "staff") {
         const staff = await signInStaffIdentity(deps, done.identity);
-        if (!staff) {
-          return renderAuthMessage(c, deps, {
-            status: 403,
-            title: "Esta cuenta no tiene acceso al panel",
-            body:
-              "La cuenta con la que entraste no está en la lista del personal del portal. Pide a la persona que administra el portal que te agregue, o entra con tu cuenta institucional.",
-            retryHref: "/auth/personal",
-          });
-        }
+        // The staff's pages: in the staff frame, Spanish only.
+        if (!staff) return renderStaffNotListedPage(c, deps);
         writeStaffCookie(c, deps.config, staff.sessionId);
-        return renderContinuePage(c, deps, PANEL_HOME);
+        return renderStaffContinuePage(c, deps, PANEL_HOME);
       }
       writeSessionCookie(c, deps.config, done.sessionId, SESSION_TTL_MS / 1000);
       return c.redirect(done.next, 303);

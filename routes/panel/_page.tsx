@@ -25,10 +25,20 @@ import { renderNotFoundPage } from "@/routes/_app.tsx";
 export function renderStaffPage(
   c: Context,
   deps: Pick<AppDeps, "data">,
-  { title, description, staff, active, status = 200, children }: {
+  {
+    title,
+    description,
+    staff,
+    active,
+    refreshTo,
+    status = 200,
+    children,
+  }: {
     /** The `<title>`, before the brand. */
     title: string;
     description?: string;
+    /** A same-site path to go on to by itself (the staff sign-in's end). */
+    refreshTo?: string;
     staff?: StaffMember;
     active?: PanelSection;
     status?: ContentfulStatusCode;
@@ -49,6 +59,7 @@ export function renderStaffPage(
       assets={getAssets()}
       staff={staff}
       active={active}
+      refreshTo={refreshTo}
     >
       {children}
     </StaffLayout>,
@@ -126,5 +137,35 @@ export function createPanelRouter(deps: AppDeps): Hono<AppEnv> {
         </section>
       ),
     });
+  });
+}
+
+/**
+ * A staff guard's refusal (a request from another site, a missing role),
+ * status 403, in the staff frame: the console's for a signed-in member,
+ * else the plain sign-in frame. `error` says why, in Spanish.
+ */
+export function renderStaffRefusalPage(
+  c: Context<AppEnv>,
+  deps: Pick<AppDeps, "data">,
+  error: HttpError,
+): Response {
+  const staff = c.get("staff");
+  return renderStaffPage(c, deps, {
+    title: error.message,
+    description: error.details,
+    staff,
+    status: 403,
+    children: (
+      <section class="staff-message" aria-labelledby="staff-message-title">
+        <h1 id="staff-message-title">{error.message}</h1>
+        <p class="lead">{error.details}</p>
+        <p>
+          {staff
+            ? <a class="button" href="/panel">Volver al panel</a>
+            : <a class="button" href="/auth/personal">Ir al acceso</a>}
+        </p>
+      </section>
+    ),
   });
 }

@@ -63,8 +63,10 @@ interface ShownLink {
  * list, which the console cannot change, and the people added here), an
  * invitation by e-mail that shows a single-use sign-in link to hand over
  * (`POST /invitar`; a new one: `POST /enlace`), a change of role
- * (`POST /rol`) and a removal (`POST /quitar`) whose sessions end at once.
- * Each change is in the audit log.
+ * (`POST /rol`) and a removal whose sessions end at once: the row's button
+ * posts to `POST /quitar/confirmar`, which changes nothing and asks to
+ * confirm; its button posts to `POST /quitar`. Each change is in the audit
+ * log.
  */
 export default function staffPage(deps: AppDeps) {
   const manage = { kv: deps.kv, now: deps.now, config: deps.config };
@@ -219,6 +221,24 @@ export default function staffPage(deps: AppDeps) {
         });
         return c.redirect("/panel/personal?aviso=rol", 303);
       }))
+    .post("/quitar/confirmar", (c) =>
+      attempt(c, async () => {
+        const email = parseStaffEmail((await readForm(c)).correo);
+        // The refusals of the removal itself, in its order.
+        const entry = (await listStaff(manage)).find((e) =>
+          e.identity === email
+        );
+        if (entry?.source === "bootstrap") {
+          throw new StaffChangeError("bootstrap");
+        }
+        if (email === getStaff(c).email) throw new StaffChangeError("self");
+        if (!entry) throw new StaffChangeError("missing");
+        return renderPanelPage(c, deps, {
+          title: `¿Quitar a ${email} del panel?`,
+          active: "personal",
+          children: <RemovalConfirmation email={email} />,
+        });
+      }))
     .post("/quitar", (c) =>
       attempt(c, async () => {
         await removeStaff(manage, {
@@ -253,7 +273,7 @@ function MemberActions({ email, role }: { email: string; role: string }) {
         </form>
       </li>
       <li>
-        <form method="post" action="/panel/personal/quitar">
+        <form method="post" action="/panel/personal/quitar/confirmar">
           <input type="hidden" name="correo" value={email} />
           <button class="button button--danger" type="submit">
             Quitar del panel<span class="sr-only">{` a ${email}`}</span>
@@ -261,6 +281,35 @@ function MemberActions({ email, role }: { email: string; role: string }) {
         </form>
       </li>
     </ul>
+  );
+}
+
+/**
+ * The step between the row's button and the removal: who, what happens,
+ * a button that posts the removal, and a cancel that changes nothing.
+ */
+function RemovalConfirmation({ email }: { email: string }) {
+  return (
+    <section class="code-confirm" aria-label="Confirmación">
+      <p class="code-confirm__consequence">
+        Sus sesiones terminan en cuanto confirmes y sus enlaces dejan de
+        funcionar.
+      </p>
+      <p>
+        Si más adelante necesita entrar, vuelve a invitar a esa persona.
+      </p>
+      <form
+        class="code-confirm__actions"
+        method="post"
+        action="/panel/personal/quitar"
+      >
+        <input type="hidden" name="correo" value={email} />
+        <button class="button button--danger" type="submit">
+          Sí, quitar del panel
+        </button>{" "}
+        <a class="button button--ghost" href="/panel/personal">Cancelar</a>
+      </form>
+    </section>
   );
 }
 

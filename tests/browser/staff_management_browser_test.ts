@@ -3,8 +3,8 @@
  * its own process on a KV file with `STAFF` listing Ana (the bootstrap
  * admin; an identity provider is configured but never called). Ana invites
  * Luis as a viewer on `/panel/personal`; the link shown signs Luis in, in a
- * second browser; Ana makes him an admin, then removes him: Luis's next
- * click is the plain 404 and his session is gone. Ana cannot be removed.
+ * second browser; Ana makes him an admin, then removes him (a confirmation
+ * first, which she cancels once): Luis's next click is the plain 404 and his session is gone. Ana cannot be removed.
  * The audit log tells it all in words, filters by person, action and date,
  * and exports the filtered rows as CSV with a byte-order mark. Both pages
  * pass axe-core. Skipped, with the reason printed, when Chromium is missing.
@@ -123,11 +123,38 @@ Deno.test({
       });
 
       await t.step(
+        "removing asks first; cancelling keeps Luis",
+        async () => {
+          await ana.page.getByRole("button", {
+            name: `Quitar del panel a ${LUIS}`,
+          }).click();
+          await ana.page.getByRole("heading", {
+            name: `¿Quitar a ${LUIS} del panel?`,
+          }).waitFor();
+          assert.match(
+            await ana.page.locator("main").innerText(),
+            /Sus sesiones terminan en cuanto confirmes y sus enlaces dejan de funcionar\./,
+          );
+          assert.deepEqual(await runAxe(ana.page), []);
+          await ana.page.getByRole("link", { name: "Cancelar" }).click();
+          await ana.page.waitForURL(`${origin}/panel/personal`);
+          assert.match(
+            await ana.page.locator("table").innerText(),
+            /luis@municipio/,
+          );
+          const res = await luis.page.goto(`${origin}/panel`);
+          assert.equal(res?.status(), 200);
+        },
+      );
+
+      await t.step(
         "Ana removes Luis: his next click is the plain 404, his session gone",
         async () => {
           await ana.page.getByRole("button", {
             name: `Quitar del panel a ${LUIS}`,
           }).click();
+          await ana.page.getByRole("button", { name: "Sí, quitar del panel" })
+            .click();
           await ana.page.getByText("Listo: la persona ya no tiene acceso")
             .waitFor();
           assert.doesNotMatch(

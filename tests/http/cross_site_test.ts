@@ -103,6 +103,7 @@ Deno.test("cross-site requests on cookie routes", async (t) => {
           "/panel/personal/invitar",
           "/panel/personal/enlace",
           "/panel/personal/rol",
+          "/panel/personal/quitar/confirmar",
           "/panel/personal/quitar",
         ]
       ) {

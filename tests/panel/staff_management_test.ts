@@ -185,6 +185,7 @@ Deno.test("/panel/personal: invite, change a role, remove", async (t) => {
     await t.step("the STAFF member cannot be removed or demoted", async () => {
       for (
         const [path, form] of [
+          ["/panel/personal/quitar/confirmar", { correo: ANA }],
           ["/panel/personal/quitar", { correo: ANA }],
           ["/panel/personal/rol", { correo: ANA, rol: "viewer" }],
         ] as const
@@ -238,9 +239,9 @@ Deno.test("/panel/personal: viewers and other sites are refused", async (t) => {
   await using ctx = await createTestContext();
   const admin = await signInStaff(ctx, { email: ANA, role: "admin" });
   const viewer = await signInStaff(ctx, { email: LUIS, role: "viewer" });
-  const paths = ["invitar", "enlace", "rol", "quitar"].map((p) =>
-    `/panel/personal/${p}`
-  );
+  const paths = ["invitar", "enlace", "rol", "quitar/confirmar", "quitar"].map((
+    p,
+  ) => `/panel/personal/${p}`);
 
   await t.step(
     "a viewer gets the 403 page on every action, nothing changes",
@@ -277,11 +278,73 @@ Deno.test("/panel/personal: viewers and other sites are refused", async (t) => {
     );
   });
 
+  const PEPE = "pepe@municipio.gob.mx";
+  let pepe = "";
+
+  await t.step(
+    "removing asks first: the confirmation changes nothing, cancel keeps the member",
+    async () => {
+      const link = await invite(ctx, admin, PEPE, "viewer");
+      pepe = await redeem(ctx, link);
+      const list = await get(ctx, "/panel/personal", admin);
+      assert.match(
+        list.html,
+        /<form method="post" action="\/panel\/personal\/quitar\/confirmar"><input type="hidden" name="correo" value="pepe@municipio\.gob\.mx"\/><button[^>]*>Quitar del panel/,
+      );
+      const res = await post(ctx, "/panel/personal/quitar/confirmar", admin, {
+        correo: PEPE,
+      });
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(
+        html,
+        /<h1>¿Quitar a pepe@municipio\.gob\.mx del panel\?<\/h1>/,
+      );
+      assert.match(
+        html,
+        /Sus sesiones terminan en cuanto confirmes y sus enlaces dejan de\s+funcionar\./,
+      );
+      assert.match(
+        html,
+        /<form[^>]*method="post" action="\/panel\/personal\/quitar"><input type="hidden" name="correo" value="pepe@municipio\.gob\.mx"\/><button class="button button--danger" type="submit">\s*Sí, quitar del panel/,
+      );
+      assert.match(
+        html,
+        /<a class="button button--ghost" href="\/panel\/personal">Cancelar<\/a>/,
+      );
+      // Nothing changed: the session works, the member is listed, no audit.
+      assert.equal((await get(ctx, "/panel", pepe)).res.status, 200);
+      const cancelled = await get(ctx, "/panel/personal", admin);
+      assert.match(cancelled.html, /data-person="pepe@municipio\.gob\.mx"/);
+      const { values } = await listStaffActions(ctx.deps.kv, { limit: 50 });
+      assert.ok(!values.some((e) => e.action === "staff_removed"));
+    },
+  );
+
+  await t.step(
+    "the confirmation of someone not removable says why, changes nothing",
+    async () => {
+      for (
+        const [correo, status, why] of [
+          ["nadie@municipio.gob.mx", 404, /ya no está en la lista/],
+          [ANA, 409, /No puedes cambiar tu propio rol ni quitarte/],
+          ["no-es-correo", 400, /Escribe un correo electrónico válido/],
+        ] as const
+      ) {
+        const res = await post(ctx, "/panel/personal/quitar/confirmar", admin, {
+          correo,
+        });
+        assert.equal(res.status, status, correo);
+        const html = await res.text();
+        assert.match(html, why, correo);
+        assert.doesNotMatch(html, /Sí, quitar del panel/, correo);
+      }
+    },
+  );
+
   await t.step(
     "without STAFF, a removed member's link session ends too",
     async () => {
-      const link = await invite(ctx, admin, "pepe@municipio.gob.mx", "viewer");
-      const pepe = await redeem(ctx, link);
       assert.equal((await get(ctx, "/panel", pepe)).res.status, 200);
       const res = await post(ctx, "/panel/personal/quitar", admin, {
         correo: "pepe@municipio.gob.mx",

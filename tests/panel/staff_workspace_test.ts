@@ -5,7 +5,9 @@
  * tourist site (menu, chat, footer, language offer); the staff cookie lasts
  * as long as KV keeps its session, so a session that ran out sends its
  * browser to the staff sign-in every time, not to a 404; a member removed
- * from `STAFF` is a stranger, ended session or not.
+ * from `STAFF` is a stranger, ended session or not. The identity provider's
+ * callback pages for staff and the staff routes' cross-site refusal are in
+ * the staff frame too.
  */
 import assert from "node:assert/strict";
 import { listStaffActions } from "@/lib/db/audit.ts";
@@ -15,10 +17,12 @@ import {
   STAFF_IDLE_MS,
   STAFF_MAX_AGE_MS,
 } from "@/lib/db/staff_sessions.ts";
-import { parseSetCookie } from "../cookie_client.ts";
+import { CookieClient, parseSetCookie } from "../cookie_client.ts";
 import { startFakeOpenAI } from "../fake_openai.ts";
+import { oidcEnv, startOidcProvider } from "../oidc_provider.ts";
 import {
   createTestContext,
+  serveApp,
   SHIPPED,
   signInStaff,
   type TestContext,
@@ -340,6 +344,132 @@ Deno.test("ran out, with the identity provider configured", async (t) => {
       assert.equal(latest.action, "access_removed");
       assert.equal(latest.staff.email, LUIS);
       assert.equal((await get(ctx, "/panel", cookie)).res.status, 404);
+    },
+  );
+});
+
+Deno.test("the staff's pages of the provider's callback and the cross-site refusal: the staff frame", async (t) => {
+  // The app's port must be known before the provider registers its callback.
+  let handler: Deno.ServeHandler = () => new Response(null, { status: 503 });
+  await using server = serveApp((req, info) => handler(req, info));
+  const { origin } = server;
+  await using provider = await startOidcProvider({
+    redirectUri: `${origin}/auth/callback`,
+  });
+  // A model configured: tourist pages carry the chat; staff pages must not.
+  await using fake = startFakeOpenAI();
+  await using ctx = await createTestContext({
+    clockStart: new Date(),
+    openai: fake.client({ maxRetries: 0, timeout: 10_000 }),
+    // The provider's accounts are <name>@ejemplo.mx, verified.
+    env: { ...oidcEnv(provider, origin), STAFF: "admin:ana@ejemplo.mx" },
+  });
+  handler = (req, info) => ctx.app.fetch(req, info);
+
+  /** Signs `account` in at the provider from the staff entry point; the callback's answer. */
+  async function signInAt(browser: CookieClient, account: string) {
+    const isCallback = (url: URL) =>
+      url.href.startsWith(`${origin}/auth/callback`);
+    const page = await browser.follow(`${origin}/auth/personal/proveedor`, {
+      stopAt: isCallback,
+    });
+    const html = await page.res.text();
+    const action = html.match(/<form[^>]*action="([^"]+)"/)?.[1];
+    assert.ok(action, "the provider's login form");
+    const done = await browser.follow(
+      new URL(action.replaceAll("&#x2F;", "/"), page.url),
+      {
+        stopAt: isCallback,
+        init: {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            prompt: "login",
+            login: account,
+            password: "x",
+          }),
+        },
+      },
+    );
+    assert.ok(isCallback(done.url), String(done.url));
+    const res = await browser.fetch(done.url);
+    return { res, html: await res.text() };
+  }
+
+  await t.step(
+    'a listed identity: "Entrando al panel…" in the plain staff frame, going on to /panel',
+    async () => {
+      const { res, html } = await signInAt(new CookieClient(), "ana");
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("cache-control"), "no-store");
+      assertStaffFrame(html, "continue");
+      assert.match(html, /<h1 id="staff-title">Entrando al panel…<\/h1>/);
+      assert.match(html, /<meta http-equiv="refresh" content="0;url=\/panel"/);
+      assert.match(html, /href="\/panel">Continuar al panel</);
+      assert.doesNotMatch(html, /staff-nav|\/panel\/salir/);
+    },
+  );
+
+  await t.step(
+    "an identity not listed: the 403 in the plain staff frame",
+    async () => {
+      const { res, html } = await signInAt(new CookieClient(), "luis");
+      assert.equal(res.status, 403);
+      assertStaffFrame(html, "not listed");
+      assert.match(html, /<h1 id="staff-title">Esta cuenta no tiene acceso/);
+      assert.match(html, /href="\/auth\/personal"/);
+      assert.doesNotMatch(html, /staff-nav|\/panel\/salir|href="\/panel"/);
+    },
+  );
+
+  const crossSite = {
+    method: "POST",
+    headers: {
+      origin: "https://malo.example",
+      "sec-fetch-site": "cross-site",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+  };
+
+  await t.step(
+    "a console form posted from another site: the 403 in the console's frame",
+    async () => {
+      const { sessionId } = await createStaffSession(ctx.deps.kv, {
+        staff: { id: "ana@ejemplo.mx", email: "ana@ejemplo.mx", role: "admin" },
+        now: ctx.clock.now(),
+        method: "provider",
+        subject: "ana",
+      });
+      const cookie = `staff=${sessionId}`;
+      const res = await ctx.app.request("/panel/personal/invitar", {
+        ...crossSite,
+        headers: { ...crossSite.headers, cookie },
+      });
+      assert.equal(res.status, 403);
+      const html = await res.text();
+      assertStaffFrame(html, "cross-site, console");
+      assert.match(html, /La solicitud no vino del panel/);
+      assert.match(html, /<nav class="staff-nav" aria-label="Panel">/);
+      assert.match(html, /ana@ejemplo\.mx/);
+    },
+  );
+
+  await t.step(
+    "a sign-in link posted from another site: the 403 in the plain staff frame",
+    async () => {
+      const { createStaffSignInLink } = await import("@/lib/staff/sign_in.ts");
+      const { url } = await createStaffSignInLink(ctx.deps.kv, {
+        email: "ana@ejemplo.mx",
+        role: "admin",
+        baseUrl: origin,
+        now: ctx.clock.now(),
+      });
+      const res = await ctx.app.request(new URL(url).pathname, crossSite);
+      assert.equal(res.status, 403);
+      const html = await res.text();
+      assertStaffFrame(html, "cross-site, sign-in");
+      assert.match(html, /La solicitud no vino del panel/);
+      assert.doesNotMatch(html, /staff-nav|\/panel\/salir/);
     },
   );
 });
