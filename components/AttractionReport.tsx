@@ -1,5 +1,5 @@
 import type { AttractionReportView } from "@/lib/staff/mod.ts";
-import { ChartFigure, DataTable, Headline, PeriodForm } from "./Dashboard.tsx";
+import { ChartGrid, Headline, PeriodForm } from "./Dashboard.tsx";
 
 /** The attraction's guide code and its poster's link (admins only). */
 export interface AttractionCodeView {
@@ -38,20 +38,7 @@ export function AttractionReport(
         </ul>
       </section>
 
-      <div class="dashboard__charts">
-        {view.charts.map((chart) => (
-          <ChartFigure
-            key={chart.id}
-            id={chart.id}
-            title={chart.title}
-            svg={chart.svg}
-            note={chart.note}
-            legend={chart.legend}
-          >
-            <DataTable {...chart.table} />
-          </ChartFigure>
-        ))}
-      </div>
+      <ChartGrid charts={view.charts} />
 
       <section class="chart" aria-labelledby="notas-atractivo">
         <h2 id="notas-atractivo">Notas de los turistas</h2>

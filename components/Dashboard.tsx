@@ -180,6 +180,26 @@ export function PeriodForm({ action, view }: {
   );
 }
 
+/** Charts with their legends and data tables, in columns on a wide screen. */
+export function ChartGrid({ charts }: { charts: DashboardView["charts"] }) {
+  return (
+    <div class="dashboard__charts">
+      {charts.map((chart) => (
+        <ChartFigure
+          key={chart.id}
+          id={chart.id}
+          title={chart.title}
+          svg={chart.svg}
+          note={chart.note}
+          legend={chart.legend}
+        >
+          <DataTable {...chart.table} />
+        </ChartFigure>
+      ))}
+    </div>
+  );
+}
+
 export function DashboardPage({ view }: { view: DashboardView }) {
   return (
     <div class="dashboard">
@@ -200,20 +220,7 @@ export function DashboardPage({ view }: { view: DashboardView }) {
         </ul>
       </section>
 
-      <div class="dashboard__charts">
-        {view.charts.map((chart) => (
-          <ChartFigure
-            key={chart.id}
-            id={chart.id}
-            title={chart.title}
-            svg={chart.svg}
-            note={chart.note}
-            legend={chart.legend}
-          >
-            <DataTable {...chart.table} />
-          </ChartFigure>
-        ))}
-      </div>
+      <ChartGrid charts={view.charts} />
 
       <section class="chart" aria-labelledby="ultimas-notas">
         <h2 id="ultimas-notas">Últimas notas</h2>

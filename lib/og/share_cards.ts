@@ -218,12 +218,8 @@ export class ShareCards {
     ) {
       const etag = toRouteEtag(head.renderKey);
       if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return { etag };
-      const png = this.#recallRouteImage(head.renderKey) ??
-        await this.#readRouteImage(head.renderKey, read.readPng);
-      if (png) {
-        this.#stats.hits++;
-        return { etag, png };
-      }
+      const png = await this.#storedImage(head.renderKey, read.readPng);
+      if (png) return { etag, png };
     }
     const current = await this.#currentRouteCard(read.ticket);
     if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
@@ -233,12 +229,8 @@ export class ShareCards {
       head?.renderKey === current.renderKey &&
       head.stamps?.design === current.stamps?.design
     ) {
-      const png = this.#recallRouteImage(head.renderKey) ??
-        await this.#readRouteImage(head.renderKey, read.readPng);
-      if (png) {
-        this.#stats.hits++;
-        return { etag: current.etag, png };
-      }
+      const png = await this.#storedImage(head.renderKey, read.readPng);
+      if (png) return { etag: current.etag, png };
     }
     const png = await this.#drawRouteCard(code, current);
     return { etag: current.etag, png };
@@ -373,12 +365,17 @@ export class ShareCards {
     return kept.png;
   }
 
-  async #readRouteImage(
+  /** A stored route card's PNG, from memory or else KV (kept then); `null` if a part is missing. */
+  async #storedImage(
     renderKey: string,
     readPng: () => Promise<Uint8Array | null>,
   ): Promise<Uint8Array | null> {
-    const png = await readPng();
-    if (png) this.#keepRouteImage(renderKey, png);
+    let png: Uint8Array | null = this.#recallRouteImage(renderKey) ?? null;
+    if (!png) {
+      png = await readPng();
+      if (png) this.#keepRouteImage(renderKey, png);
+    }
+    if (png) this.#stats.hits++;
     return png;
   }
 
