@@ -8,6 +8,11 @@ import { z } from "zod";
 import { TRANSLATABLE, withTranslations } from "./translations.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
 import { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
+import {
+  CHECK_IN_METHODS,
+  MAX_CHECK_IN_RADIUS_M,
+  MIN_CHECK_IN_RADIUS_M,
+} from "./check_in_method.ts";
 
 const slug = z.string().regex(
   /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
@@ -47,6 +52,13 @@ const attractionSchema = withTranslations(
       /^[A-Za-z0-9]{4,16}$/,
       "must be 4 to 16 letters or digits",
     ),
+    /** How a visit is checked in here; absent: by guide code, 150 m radius. */
+    checkIn: z.strictObject({
+      method: z.enum(CHECK_IN_METHODS),
+      radiusM: z.number().int().min(MIN_CHECK_IN_RADIUS_M).max(
+        MAX_CHECK_IN_RADIUS_M,
+      ).optional(),
+    }).optional(),
   }),
   TRANSLATABLE.attractions.fields,
 );

@@ -252,6 +252,19 @@ export const keys = {
   /** Every further part of one page's card (a prefix for `kv.list`). */
   pageCardParts: (lang: string, page: string) =>
     ["page_card_parts", lang, page] as const,
+  /** An admin's check-in rule for an attraction (lib/db/check_in_methods.ts); absent: the data set's. */
+  checkInMethod: (slug: string) => ["check_in_methods", slug] as const,
+  /** Every admin-set check-in rule (a prefix for `kv.list`). */
+  checkInMethods: () => ["check_in_methods"] as const,
+  /**
+   * A check-in's receipt by the id its device gave it (lib/db/check_ins.ts):
+   * what was asked (the code's or position's fingerprint) and the first
+   * answer, so a retry never counts twice and gets that answer again.
+   */
+  checkIn: (userId: string, checkInId: string) =>
+    ["check_ins", userId, checkInId] as const,
+  /** Every check-in receipt of one user (a prefix for `kv.list`: erasure, export). */
+  checkInsOfUser: (userId: string) => ["check_ins", userId] as const,
   /** Every ticket (a prefix for `kv.list`: the backfill, the panel's search before it). */
   tickets: () => ["tickets"] as const,
   /** Every tourist session (a prefix for `kv.list`: the backfill). */
@@ -303,6 +316,11 @@ export const LIFETIMES = {
    * erasure at once.
    */
   storedCardMs: 30 * DAY_MS,
+  /**
+   * A check-in's receipt answers its device's retries this long: longer
+   * than the oldest check-in a device may still send (72 hours), with room.
+   */
+  checkInReceiptMs: 7 * DAY_MS,
   /** How long a finished erasure's record (dates and state) is kept. */
   erasureRecordKeptMs: 30 * DAY_MS,
   /**
@@ -383,6 +401,11 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     lifetime: expiresIn(LIFETIMES.storedCardMs),
   },
   visits: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
+  check_ins: {
+    owner: "lib/db/check_ins.ts",
+    lifetime: expiresIn(LIFETIMES.checkInReceiptMs),
+  },
+  check_in_methods: { owner: "lib/db/check_in_methods.ts", lifetime: KEPT },
   visits_by_id: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
   user_stats: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
   badges: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },

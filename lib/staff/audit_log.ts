@@ -32,6 +32,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<StaffAction, string>> = {
   staff_role_changed: "Cambió el rol de una persona",
   staff_removed: "Quitó a una persona del panel",
   code_replaced: "Reemplazó un código",
+  check_in_method_set: "Cambió cómo se registra una visita",
   note_hidden: "Ocultó una nota",
   note_shown: "Volvió a mostrar una nota",
   question_resolved: "Marcó una pregunta como resuelta",
@@ -266,6 +267,11 @@ async function describeTarget(
       // Written as "<slug> (periodo de gracia: …)".
       const [, slug, rest] = /^(\S+)(.*)$/.exec(target) ?? [, target, ""];
       return `el código de ${attractionName(slug)}${rest}`;
+    }
+    case "check_in_method_set": {
+      // Written as "<slug> (<method in words>, <radius> m)".
+      const [, slug, rest] = /^(\S+)(.*)$/.exec(target) ?? [, target, ""];
+      return `el registro de visitas de ${attractionName(slug)}${rest}`;
     }
     case "staff_invited":
     case "staff_role_changed":

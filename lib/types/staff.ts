@@ -33,6 +33,8 @@ export type StaffAction =
   /** A session ended because its member is no longer on the staff. */
   | "access_removed"
   | "code_replaced"
+  /** An admin set how visits are checked in at an attraction (target: the attraction; no position, no code). */
+  | "check_in_method_set"
   | "note_hidden"
   | "note_shown"
   | "question_resolved"
