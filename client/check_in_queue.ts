@@ -2,8 +2,31 @@
  * The device's queue of check-ins (IndexedDB): a guide code typed or an
  * "Estoy aquí" tapped with no signal is kept here, shown as a pending stamp
  * and sent when the connection returns, by a page or by the service worker.
- * STUB: helper C1 implements it (see the issue 32 contract).
+ *
+ * Exactly once: every check-in gets its id (`checkInId`) when it is made,
+ * and the server keeps the first answer for that id, so sending it again
+ * after a lost response gets the same answer and counts nothing twice. On
+ * the device one sync runs at a time (a Web Lock, shared by the pages and
+ * the service worker, where the browser has it; one queue per context
+ * besides), so the same check-in is not even sent twice at once.
+ *
+ * No DOM: the service worker imports it (`client/service_worker.ts`).
  */
+import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import { type ApiResult, createSessionApi } from "./session_client.ts";
+
+/** Why the server refused a check-in, for the page to word it in its language. */
+export type CheckInRefusal = {
+  /** The HTTP status (404: no such code, 409: already stamped or id reused, 422, 400). */
+  status: number;
+  /** The body's `reason` (`already_visited`, `outside_radius`, ...), when it has one. */
+  reason?: string;
+  /** `outside_radius`: how far the position was, and the radius, in metres. */
+  distanceM?: number;
+  radiusM?: number;
+  /** 404: the wrong codes still allowed before the lockout. */
+  remainingAttempts?: number;
+};
 
 /** A check-in kept on the device. */
 export type QueuedCheckIn = {
@@ -11,41 +34,288 @@ export type QueuedCheckIn = {
   /** The attraction of the page it was made on (null: the passport's code form). */
   slug: string | null;
   code?: string;
+  /** Kept until the server has answered, then forgotten. */
   position?: { lat: number; lng: number; accuracy: number };
   /** ISO 8601, the device's clock when it was made. */
   claimedAt: string;
   status: "pending" | "verified" | "rejected";
-  /** Why it was rejected, worded for the tourist. */
+  /** Why it was rejected, worded by the server in the page's language. */
   message?: string;
+  /** Why it was rejected, as data (the page words it again in its own language). */
+  refusal?: CheckInRefusal;
   visitId?: string;
   /** The attraction the server recorded it at. */
   atractivo?: string;
   badge?: { id: string; name: string; icon: string } | null;
+  /** ISO 8601, the device's clock when the server's final answer arrived. */
+  resolvedAt?: string;
 };
 
 /** The Background Sync tag the service worker sends the queue on. */
 export const CHECK_IN_SYNC_TAG = "check-ins";
 
-/** Keeps a new check-in as pending. */
-export function enqueueCheckIn(
-  _input: Pick<QueuedCheckIn, "slug" | "code" | "position">,
+/** The channel every open page listens to (`{type: "check-ins"}` after a change). */
+export const PASSPORT_CHANNEL = "pasaporte";
+
+const DB_NAME = "pasaporte-cola";
+const STORE = "check-ins";
+/** The Web Lock one sync holds, across the pages and the service worker. */
+const LOCK_NAME = "pasaporte-check-ins";
+/** Rejected check-ins are kept this long (the page says why), then dropped. */
+const KEEP_REJECTED_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * A request that has not answered by then is given up (weak signal): the
+ * check-in stays pending, and sending it again is harmless.
+ */
+const SEND_TIMEOUT_MS = 15_000;
+
+interface QueueSchema extends DBSchema {
+  [STORE]: { key: string; value: QueuedCheckIn };
+}
+
+let database: Promise<IDBPDatabase<QueueSchema>> | undefined;
+
+/** The queue's database, opened once per context (again after the browser closed it). */
+function getDatabase(): Promise<IDBPDatabase<QueueSchema>> {
+  database ??= openDB<QueueSchema>(DB_NAME, 1, {
+    upgrade(db) {
+      db.createObjectStore(STORE, { keyPath: "checkInId" });
+    },
+    // Another context upgrades, or Clear-Site-Data deletes it: let go.
+    blocking() {
+      database?.then((db) => db.close());
+      database = undefined;
+    },
+    terminated() {
+      database = undefined;
+    },
+  }).catch((error) => {
+    database = undefined;
+    throw error;
+  });
+  return database;
+}
+
+/** Tells every open page (and this one's other islands) to read the queue again. */
+function announceChange(): void {
+  if (typeof BroadcastChannel !== "function") return;
+  try {
+    const channel = new BroadcastChannel(PASSPORT_CHANNEL);
+    channel.postMessage({ type: "check-ins" });
+    channel.close();
+  } catch {
+    // No channel (an old browser): each page reads the queue when it loads.
+  }
+}
+
+/** Keeps a new check-in as pending: a code, or a position at the page's attraction. */
+export async function enqueueCheckIn(
+  input: Pick<QueuedCheckIn, "slug" | "code" | "position">,
+  { now = () => new Date() }: { now?: () => Date } = {},
 ): Promise<QueuedCheckIn> {
-  return Promise.reject(new Error("not implemented"));
+  const made = now();
+  const item: QueuedCheckIn = {
+    checkInId: crypto.randomUUID(),
+    slug: input.slug,
+    ...(input.position
+      ? {
+        position: {
+          lat: input.position.lat,
+          lng: input.position.lng,
+          accuracy: input.position.accuracy,
+        },
+      }
+      : { code: input.code ?? "" }),
+    claimedAt: made.toISOString(),
+    status: "pending",
+  };
+  const db = await getDatabase();
+  const tx = db.transaction(STORE, "readwrite");
+  for (const old of await tx.store.getAll()) {
+    if (
+      old.status === "rejected" &&
+      made.getTime() - Date.parse(old.resolvedAt ?? old.claimedAt) >
+        KEEP_REJECTED_MS
+    ) {
+      await tx.store.delete(old.checkInId);
+    }
+  }
+  await tx.store.put(item);
+  await tx.done;
+  announceChange();
+  return item;
 }
 
 /** Every check-in on the device, oldest first. */
-export function listQueuedCheckIns(): Promise<QueuedCheckIn[]> {
-  return Promise.resolve([]);
-}
-
-/** Sends every pending check-in; never throws. */
-export function syncQueuedCheckIns(
-  _options: { lang?: string } = {},
-): Promise<QueuedCheckIn[]> {
-  return Promise.resolve([]);
+export async function listQueuedCheckIns(): Promise<QueuedCheckIn[]> {
+  const items = await (await getDatabase()).getAll(STORE);
+  return items.sort((a, b) => a.claimedAt.localeCompare(b.claimedAt));
 }
 
 /** Forgets every queued check-in (sign-out, erasure). */
-export function clearCheckInQueue(): Promise<void> {
-  return Promise.resolve();
+export async function clearCheckInQueue(): Promise<void> {
+  await (await getDatabase()).clear(STORE);
+  announceChange();
+}
+
+/** The body `POST /api/turismo/check-in` takes for `item`. */
+export function toCheckInBody(
+  item: QueuedCheckIn,
+  userId: string,
+): Record<string, unknown> {
+  const common = {
+    userId,
+    checkInId: item.checkInId,
+    claimedAt: item.claimedAt,
+  };
+  return item.position
+    ? { ...common, position: item.position, atractivo: item.slug }
+    : { ...common, code: item.code ?? "" };
+}
+
+/**
+ * What an answer makes of a pending check-in: verified or rejected (a final
+ * answer: the server keeps it for this id), or null to send it again later
+ * (401 after a fresh token, 408, 429, a 5xx).
+ */
+export function settleCheckIn(
+  item: QueuedCheckIn,
+  result: ApiResult,
+  resolvedAt: Date,
+): QueuedCheckIn | null {
+  const { status, body } = result;
+  if (status === 401 || status === 408 || status === 429 || status >= 500) {
+    return null;
+  }
+  const { position: _forgotten, ...kept } = item;
+  const settled = { ...kept, resolvedAt: resolvedAt.toISOString() };
+  if (status === 200) {
+    return {
+      ...settled,
+      status: "verified",
+      visitId: String(body.visitId),
+      atractivo: String(body.atractivo),
+      badge: isBadge(body.badge) ? body.badge : null,
+    };
+  }
+  const details = isRecord(body.details) ? body.details : {};
+  const reason = typeof body.reason === "string"
+    ? body.reason
+    : typeof details.reason === "string"
+    ? details.reason
+    : undefined;
+  const refusal: CheckInRefusal = { status };
+  if (reason) refusal.reason = reason;
+  for (const field of ["distanceM", "radiusM"] as const) {
+    if (typeof details[field] === "number") refusal[field] = details[field];
+  }
+  if (typeof body.remainingAttempts === "number") {
+    refusal.remainingAttempts = body.remainingAttempts;
+  }
+  const message = typeof body.details === "string"
+    ? body.details
+    : typeof body.error === "string"
+    ? body.error
+    : undefined;
+  return {
+    ...settled,
+    status: "rejected",
+    refusal,
+    ...(message ? { message } : {}),
+    // Already stamped: the first visit, to rate it.
+    ...(typeof body.visitId === "string" ? { visitId: body.visitId } : {}),
+    ...(typeof body.atractivo === "string"
+      ? { atractivo: body.atractivo }
+      : {}),
+  };
+}
+
+let queueTail: Promise<unknown> = Promise.resolve();
+
+/**
+ * Sends every pending check-in, oldest first, as the session's user (a
+ * guest passport if there is none), and marks each verified or rejected as
+ * the server answers; a retryable failure (no network, 401 after a fresh
+ * token, 408, 429, 5xx) leaves it and the ones after it pending. Never
+ * throws: on any failure the queue is as it was. Returns the whole queue.
+ * `fetchFn` and `now` are for tests.
+ */
+export function syncQueuedCheckIns(
+  { lang, fetchFn, now = () => new Date() }: {
+    /** The page's language: the server words its refusals in it. */
+    lang?: string;
+    fetchFn?: typeof fetch;
+    now?: () => Date;
+  } = {},
+): Promise<QueuedCheckIn[]> {
+  const run = () => withLock(() => sendPending({ lang, fetchFn, now }));
+  const result = queueTail.then(run, run);
+  queueTail = result.catch(() => {});
+  return result.catch(() => listQueuedCheckIns().catch(() => []));
+}
+
+/** `fn` under the device-wide Web Lock, where the browser has Web Locks. */
+function withLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  return locks ? locks.request(LOCK_NAME, fn) : fn();
+}
+
+async function sendPending(
+  { lang, fetchFn, now }: {
+    lang?: string;
+    fetchFn?: typeof fetch;
+    now: () => Date;
+  },
+): Promise<QueuedCheckIn[]> {
+  const pending = (await listQueuedCheckIns()).filter((item) =>
+    item.status === "pending"
+  );
+  if (pending.length > 0) {
+    // Looked up when the request goes (a service worker's `fetch` may be
+    // wrapped after this module loaded).
+    const api = createSessionApi({
+      guest: true,
+      lang,
+      fetchFn: fetchFn ??
+        ((input, init) =>
+          fetch(input, {
+            ...init,
+            signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+          })),
+    });
+    for (const item of pending) {
+      let result: ApiResult;
+      try {
+        result = await api.post(
+          "/api/turismo/check-in",
+          (userId) => toCheckInBody(item, userId),
+        );
+      } catch {
+        break; // No network, or no session: every later one would fail too.
+      }
+      const settled = settleCheckIn(item, result, now());
+      if (!settled) break;
+      await saveSettled(settled);
+    }
+  }
+  return await listQueuedCheckIns();
+}
+
+/** Stores a final answer, unless the queue was cleared meanwhile (sign-out). */
+async function saveSettled(settled: QueuedCheckIn): Promise<void> {
+  const db = await getDatabase();
+  const tx = db.transaction(STORE, "readwrite");
+  const current = await tx.store.get(settled.checkInId);
+  if (current?.status === "pending") await tx.store.put(settled);
+  await tx.done;
+  if (current?.status === "pending") announceChange();
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isBadge(value: unknown): value is QueuedCheckIn["badge"] & object {
+  return isRecord(value) && typeof value.id === "string" &&
+    typeof value.name === "string" && typeof value.icon === "string";
 }

@@ -1,0 +1,386 @@
+import "fake-indexeddb/auto";
+import assert from "node:assert/strict";
+import {
+  clearCheckInQueue,
+  enqueueCheckIn,
+  listQueuedCheckIns,
+  PASSPORT_CHANNEL,
+  type QueuedCheckIn,
+  syncQueuedCheckIns,
+} from "./check_in_queue.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A JSON response as the API gives it. */
+function json(status: number, body: unknown, headers: HeadersInit = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/**
+ * A fake server: a guest token for every session-token call, and the
+ * check-in endpoint's answers from `answer` (a thrown error is a network
+ * failure). Records the check-ins it was sent.
+ */
+function fakeServer(
+  answer: (body: Record<string, unknown>) => Response | Promise<Response>,
+) {
+  const sent: Record<string, unknown>[] = [];
+  const languages: (string | null)[] = [];
+  let tokens = 0;
+  const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input);
+    if (path === "/api/session-token") {
+      tokens++;
+      return json(200, {
+        token: `t-${tokens}`,
+        userId: "u-1",
+        expiresIn: 900,
+      });
+    }
+    assert.equal(path, "/api/turismo/check-in");
+    const body = JSON.parse(String(init?.body));
+    sent.push(body);
+    languages.push(new Headers(init?.headers).get("accept-language"));
+    return await answer(body);
+  }) as typeof fetch;
+  return {
+    fetchFn,
+    sent,
+    languages,
+    get tokens() {
+      return tokens;
+    },
+  };
+}
+
+const NOW = new Date("2026-11-20T18:30:00.000Z");
+const LATER = new Date("2026-11-20T19:45:00.000Z");
+
+async function fresh() {
+  await clearCheckInQueue();
+}
+
+Deno.test("the device's check-in queue", async (t) => {
+  await t.step(
+    "a code is kept as pending with its own id and the device's time, and the pages are told",
+    async () => {
+      await fresh();
+      const channel = new BroadcastChannel(PASSPORT_CHANNEL);
+      const heard = new Promise((resolve) => {
+        channel.onmessage = (event) => resolve(event.data);
+      });
+      const item = await enqueueCheckIn({
+        slug: "plaza-principal",
+        code: "AB12",
+      }, {
+        now: () => NOW,
+      });
+      assert.deepEqual(await heard, { type: "check-ins" });
+      channel.close();
+      assert.match(item.checkInId, UUID);
+      assert.deepEqual(item, {
+        checkInId: item.checkInId,
+        slug: "plaza-principal",
+        code: "AB12",
+        claimedAt: NOW.toISOString(),
+        status: "pending",
+      });
+      assert.deepEqual(await listQueuedCheckIns(), [item]);
+      const other = await enqueueCheckIn({ slug: null, code: "CD34" }, {
+        now: () => LATER,
+      });
+      assert.notEqual(other.checkInId, item.checkInId);
+      assert.deepEqual(
+        (await listQueuedCheckIns()).map((i) => i.code),
+        ["AB12", "CD34"],
+      );
+    },
+  );
+
+  await t.step(
+    "a sync sends each as the session's user and keeps the server's answer",
+    async () => {
+      await fresh();
+      const code = await enqueueCheckIn({
+        slug: "plaza-principal",
+        code: "AB12",
+      }, {
+        now: () => NOW,
+      });
+      const gps = await enqueueCheckIn({
+        slug: "barranca",
+        position: { lat: 20.9, lng: -103.8, accuracy: 12 },
+      }, { now: () => LATER });
+      const badge = { id: "explorador", name: "Explorador", icon: "🧭" };
+      const server = fakeServer((body) =>
+        json(200, {
+          success: true,
+          checkInId: body.checkInId,
+          visitId: `v-${body.checkInId}`,
+          atractivo: body.code ? "plaza-principal" : "barranca",
+          badge: body.code ? badge : null,
+          method: body.code ? "code" : "gps",
+        })
+      );
+      const queue = await syncQueuedCheckIns({
+        lang: "en",
+        fetchFn: server.fetchFn,
+        now: () => LATER,
+      });
+      assert.deepEqual(server.sent, [
+        {
+          userId: "u-1",
+          checkInId: code.checkInId,
+          claimedAt: NOW.toISOString(),
+          code: "AB12",
+        },
+        {
+          userId: "u-1",
+          checkInId: gps.checkInId,
+          claimedAt: LATER.toISOString(),
+          position: { lat: 20.9, lng: -103.8, accuracy: 12 },
+          atractivo: "barranca",
+        },
+      ]);
+      assert.deepEqual(server.languages, ["en", "en"]);
+      assert.equal(server.tokens, 1);
+      assert.deepEqual(queue, await listQueuedCheckIns());
+      assert.deepEqual(queue, [
+        {
+          ...code,
+          status: "verified",
+          visitId: `v-${code.checkInId}`,
+          atractivo: "plaza-principal",
+          badge,
+          resolvedAt: LATER.toISOString(),
+        },
+        // The position is forgotten once the server has decided.
+        {
+          checkInId: gps.checkInId,
+          slug: "barranca",
+          claimedAt: LATER.toISOString(),
+          status: "verified",
+          visitId: `v-${gps.checkInId}`,
+          atractivo: "barranca",
+          badge: null,
+          resolvedAt: LATER.toISOString(),
+        },
+      ]);
+      // Nothing pending: nothing is sent again.
+      await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+      assert.equal(server.sent.length, 2);
+    },
+  );
+
+  await t.step(
+    "final refusals end rejected with the server's words and the reason as data",
+    async () => {
+      await fresh();
+      const wrong = await enqueueCheckIn({ slug: "a", code: "NOPE" });
+      const already = await enqueueCheckIn({ slug: "b", code: "B1B1" });
+      const far = await enqueueCheckIn({
+        slug: "c",
+        position: { lat: 1, lng: 2, accuracy: 30 },
+      });
+      const reused = await enqueueCheckIn({ slug: "d", code: "D1D1" });
+      const bad = await enqueueCheckIn({ slug: "e", code: "" });
+      const answers: Record<string, Response> = {
+        [wrong.checkInId]: json(404, {
+          error: "No encontrado",
+          details: "Ese código no corresponde a ningún atractivo.",
+          remainingAttempts: 9,
+        }),
+        [already.checkInId]: json(409, {
+          error: "Ya registrado",
+          details: "Ya habías registrado tu visita a este atractivo.",
+          reason: "already_visited",
+          visitId: "v-0",
+          atractivo: "b",
+        }),
+        [far.checkInId]: json(422, {
+          error: "Fuera de lugar",
+          details: { reason: "outside_radius", distanceM: 812, radiusM: 150 },
+        }),
+        [reused.checkInId]: json(409, {
+          error: "Conflicto",
+          details: "Ese registro ya se envió con otro código.",
+          reason: "id_reused",
+        }),
+        [bad.checkInId]: json(400, {
+          error: "Solicitud inválida",
+          details: "code: demasiado corto",
+        }),
+      };
+      const server = fakeServer((body) => answers[String(body.checkInId)]);
+      const queue = await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+      assert.equal(server.sent.length, 5);
+      const by = new Map(queue.map((item) => [item.checkInId, item]));
+      const pick = (item: QueuedCheckIn) => {
+        const { status, message, refusal, visitId, atractivo, position } = by
+          .get(item.checkInId)!;
+        return { status, message, refusal, visitId, atractivo, position };
+      };
+      assert.deepEqual(pick(wrong), {
+        status: "rejected",
+        message: "Ese código no corresponde a ningún atractivo.",
+        refusal: { status: 404, remainingAttempts: 9 },
+        visitId: undefined,
+        atractivo: undefined,
+        position: undefined,
+      });
+      assert.deepEqual(pick(already), {
+        status: "rejected",
+        message: "Ya habías registrado tu visita a este atractivo.",
+        refusal: { status: 409, reason: "already_visited" },
+        visitId: "v-0",
+        atractivo: "b",
+        position: undefined,
+      });
+      assert.deepEqual(pick(far), {
+        status: "rejected",
+        message: "Fuera de lugar",
+        refusal: {
+          status: 422,
+          reason: "outside_radius",
+          distanceM: 812,
+          radiusM: 150,
+        },
+        visitId: undefined,
+        atractivo: undefined,
+        position: undefined,
+      });
+      assert.equal(pick(reused).refusal?.reason, "id_reused");
+      assert.equal(pick(bad).status, "rejected");
+      assert.equal(pick(bad).message, "code: demasiado corto");
+    },
+  );
+
+  await t.step(
+    "a network failure keeps it pending; the next sync sends the same id and gets the answer",
+    async () => {
+      await fresh();
+      const item = await enqueueCheckIn({ slug: "a", code: "AB12" });
+      const later = await enqueueCheckIn({ slug: "b", code: "CD34" });
+      let online = false;
+      const server = fakeServer(() => {
+        if (!online) throw new TypeError("Failed to fetch");
+        return json(200, { visitId: "v-1", atractivo: "a", badge: null });
+      });
+      const first = await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+      assert.deepEqual(first.map((i) => i.status), ["pending", "pending"]);
+      // The first failure stops the round: the next one would fail too.
+      assert.equal(server.sent.length, 1);
+      online = true;
+      const second = await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+      assert.deepEqual(second.map((i) => i.status), ["verified", "verified"]);
+      assert.deepEqual(
+        server.sent.map((body) => body.checkInId),
+        [item.checkInId, item.checkInId, later.checkInId],
+      );
+      assert.deepEqual(server.sent[0], server.sent[1]);
+    },
+  );
+
+  await t.step(
+    "5xx, 429 and a 401 after a fresh token leave it pending",
+    async () => {
+      for (const answer of [500, 503, 429, 401]) {
+        await fresh();
+        await enqueueCheckIn({ slug: "a", code: "AB12" });
+        const server = fakeServer(() =>
+          json(answer, { error: "x", details: "y" }, { "retry-after": "60" })
+        );
+        const queue = await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+        assert.deepEqual(queue.map((i) => i.status), ["pending"], `${answer}`);
+        assert.equal(server.sent.length, answer === 401 ? 2 : 1);
+        assert.equal(server.tokens, answer === 401 ? 2 : 1);
+      }
+    },
+  );
+
+  await t.step(
+    "no session token (offline, or the server down) never throws",
+    async () => {
+      await fresh();
+      await enqueueCheckIn({ slug: "a", code: "AB12" });
+      const down =
+        (() => Promise.reject(new TypeError("offline"))) as typeof fetch;
+      const queue = await syncQueuedCheckIns({ fetchFn: down });
+      assert.deepEqual(queue.map((i) => i.status), ["pending"]);
+    },
+  );
+
+  await t.step(
+    "syncs started together send each check-in once",
+    async () => {
+      await fresh();
+      await enqueueCheckIn({ slug: "a", code: "AB12" });
+      await enqueueCheckIn({ slug: "b", code: "CD34" });
+      const server = fakeServer(async (body) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return json(200, {
+          visitId: `v-${body.code}`,
+          atractivo: "x",
+          badge: null,
+        });
+      });
+      const results = await Promise.all([
+        syncQueuedCheckIns({ fetchFn: server.fetchFn }),
+        syncQueuedCheckIns({ fetchFn: server.fetchFn }),
+        syncQueuedCheckIns({ fetchFn: server.fetchFn }),
+      ]);
+      assert.equal(server.sent.length, 2);
+      for (const queue of results) {
+        assert.deepEqual(queue.map((i) => i.status), ["verified", "verified"]);
+      }
+    },
+  );
+
+  await t.step(
+    "a queue cleared while its check-in was on the way stays empty",
+    async () => {
+      await fresh();
+      await enqueueCheckIn({ slug: "a", code: "AB12" });
+      const server = fakeServer(async () => {
+        await clearCheckInQueue();
+        return json(200, { visitId: "v-1", atractivo: "a", badge: null });
+      });
+      assert.deepEqual(
+        await syncQueuedCheckIns({ fetchFn: server.fetchFn }),
+        [],
+      );
+      assert.deepEqual(await listQueuedCheckIns(), []);
+    },
+  );
+
+  await t.step(
+    "rejected check-ins older than 30 days are dropped when a new one is made",
+    async () => {
+      await fresh();
+      const old = await enqueueCheckIn({ slug: "a", code: "NOPE" }, {
+        now: () => NOW,
+      });
+      const recent = await enqueueCheckIn({ slug: "a", code: "AB12" }, {
+        now: () => NOW,
+      });
+      const server = fakeServer((body) =>
+        body.code === "NOPE"
+          ? json(404, { error: "x", details: "y" })
+          : json(200, { visitId: "v", atractivo: "a", badge: null })
+      );
+      await syncQueuedCheckIns({ fetchFn: server.fetchFn, now: () => NOW });
+      const month = new Date(NOW.getTime() + 31 * 24 * 60 * 60 * 1000);
+      const next = await enqueueCheckIn({ slug: "b", code: "EF56" }, {
+        now: () => month,
+      });
+      assert.deepEqual(
+        (await listQueuedCheckIns()).map((i) => i.checkInId),
+        [recent.checkInId, next.checkInId],
+      );
+      assert.ok(old);
+    },
+  );
+});
