@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import type { AttractionReportView } from "@/lib/staff/mod.ts";
 import { ChartGrid, Headline, PeriodForm } from "./Dashboard.tsx";
 
@@ -14,9 +15,11 @@ export interface AttractionCodeView {
  * marked), and for admins its guide code and poster.
  */
 export function AttractionReport(
-  { view, code }: {
+  { view, code, children }: {
     view: AttractionReportView;
     code: AttractionCodeView | null;
+    /** Sections shown before the code (how visits are checked in). */
+    children?: ComponentChildren;
   },
 ) {
   const action = `/panel/atractivos/${view.slug}`;
@@ -66,6 +69,8 @@ export function AttractionReport(
             </ol>
           )}
       </section>
+
+      {children}
 
       {code && (
         <section class="chart attraction-report__code" aria-labelledby="codigo">

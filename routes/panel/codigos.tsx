@@ -18,7 +18,12 @@ import {
 } from "@/lib/passport/mod.ts";
 import { getAssets } from "@/lib/pages/mod.ts";
 import { attractionPosterSvg } from "@/lib/posters/mod.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
+import {
+  type AttractionCheckInView,
+  getStaff,
+  listAttractionCheckIns,
+  requireAdmin,
+} from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const GRACE_LABEL: Record<number, string> = {
@@ -109,6 +114,10 @@ async function renderCodes(
   const { timeZone } = loaded.data.municipality;
   const codes = await listCurrentGuideCodes(deps.kv, loaded, deps.now());
   const clashes = await listGuideCodeClashes(deps.kv, loaded, deps.now());
+  const checkIns = await listAttractionCheckIns(
+    deps.kv,
+    loaded.data.attractions,
+  );
   const nameOf = (slug: string) =>
     loaded.attractionsBySlug.get(slug)?.name ?? slug;
   return renderPanelPage(c, deps, {
@@ -158,7 +167,12 @@ async function renderCodes(
             </thead>
             <tbody>
               {codes.map((a) => (
-                <CodeRow key={a.slug} attraction={a} timeZone={timeZone} />
+                <CodeRow
+                  key={a.slug}
+                  attraction={a}
+                  checkIn={checkIns.get(a.slug)}
+                  timeZone={timeZone}
+                />
               ))}
             </tbody>
           </table>
@@ -169,8 +183,9 @@ async function renderCodes(
 }
 
 function CodeRow(
-  { attraction: a, timeZone }: {
+  { attraction: a, checkIn, timeZone }: {
     attraction: CurrentGuideCode;
+    checkIn?: AttractionCheckInView;
     timeZone: string;
   },
 ) {
@@ -200,6 +215,18 @@ function CodeRow(
         <a href={`/panel/codigos/${a.slug}/cartel.svg`} download>
           Descargar cartel (SVG)
         </a>
+        {checkIn && (
+          <>
+            <br />
+            <a
+              href={`/panel/atractivos/${a.slug}#registro`}
+              data-check-in-method={checkIn.method}
+            >
+              Registro: {checkIn.methodText}
+              {checkIn.method === "code" ? "" : ` (${checkIn.radiusM} m)`}
+            </a>
+          </>
+        )}
       </td>
       <td>
         <form method="post" action={`/panel/codigos/${a.slug}/confirmar`}>

@@ -1,69 +1,127 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AttractionReport } from "@/components/AttractionReport.tsx";
+import { CheckInRuleSection } from "@/components/CheckInRule.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
+import { type AppEnv, readForm } from "@/lib/http/mod.ts";
 import { listCurrentGuideCodes } from "@/lib/passport/mod.ts";
 import {
+  getAttractionCheckIn,
   getStaff,
   loadAttractionReport,
+  parseCheckInRuleForm,
   parseDayRange,
+  requireAdmin,
+  setAttractionCheckIn,
 } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
 
 /**
  * `GET /panel/atractivos/:slug` (`?desde=&hasta=`, as the dashboard): one
- * attraction's visits, ratings and notes from the counters, and for admins
- * its guide code and poster. An unknown slug is a 404 in the console's frame.
+ * attraction's visits, ratings and notes from the counters, how its visits
+ * are checked in, and for admins its guide code and poster. An unknown slug
+ * is a 404 in the console's frame.
+ * `POST /:slug/registro` (admins; `metodo`, `radio`): sets how visits are
+ * checked in there (audited), then back to the page (303, `?registro=listo`);
+ * a bad value answers the page with a 400 and changes nothing.
  */
 export default function attractionPage(deps: AppDeps) {
-  return createPanelRouter(deps).get("/:slug", async (c) => {
-    const loaded = deps.data.current();
-    const slug = c.req.param("slug");
-    const attraction = loaded.attractionsBySlug.get(slug);
-    const { timeZone } = loaded.data.municipality;
-    const now = deps.now();
-    if (!attraction) {
-      return renderPanelPage(c, deps, {
-        title: "Ese atractivo no existe",
-        active: "tablero",
-        status: 404,
-        children: (
-          <p>
-            No hay ningún atractivo con esa dirección.{" "}
-            <a href="/panel">Volver al tablero</a>
-          </p>
-        ),
-      });
-    }
-    const range = parseDayRange(
-      { from: c.req.query("desde"), to: c.req.query("hasta") },
-      { now, timeZone },
-    );
-    const isAdmin = getStaff(c).role === "admin";
-    const [view, codes] = await Promise.all([
-      loadAttractionReport(deps.kv, {
-        slug,
-        name: attraction.name,
-        ...range,
-        now,
-        timeZone,
-      }),
-      isAdmin ? listCurrentGuideCodes(deps.kv, loaded, now) : null,
-    ]);
-    const current = codes?.find((a) => a.slug === slug);
+  return createPanelRouter(deps)
+    .get("/:slug", (c) => renderAttraction(c, deps, {}))
+    .post("/:slug/registro", requireAdmin(), async (c) => {
+      const slug = c.req.param("slug");
+      if (!deps.data.current().attractionsBySlug.has(slug)) {
+        throw new NotFoundError("Ese atractivo no existe.");
+      }
+      try {
+        const rule = parseCheckInRuleForm(await readForm(c));
+        await setAttractionCheckIn(deps.kv, {
+          slug,
+          rule,
+          staff: getStaff(c),
+          now: deps.now(),
+        });
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status === 404) throw error;
+        return await renderAttraction(c, deps, {
+          problem: error.details,
+          status: error.status as ContentfulStatusCode,
+        });
+      }
+      return c.redirect(
+        `/panel/atractivos/${slug}?registro=listo#registro`,
+        303,
+      );
+    });
+}
+
+async function renderAttraction(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  { problem, status }: { problem?: string; status?: ContentfulStatusCode },
+): Promise<Response> {
+  const loaded = deps.data.current();
+  const slug = c.req.param("slug") ?? "";
+  const attraction = loaded.attractionsBySlug.get(slug);
+  const { timeZone } = loaded.data.municipality;
+  const now = deps.now();
+  if (!attraction) {
     return renderPanelPage(c, deps, {
-      title: attraction.name,
+      title: "Ese atractivo no existe",
       active: "tablero",
-      status: range.problem ? 400 : 200,
+      status: 404,
       children: (
-        <AttractionReport
-          view={view}
-          code={current
-            ? {
-              code: current.code,
-              posterHref: `/panel/codigos/${slug}/cartel.svg`,
-            }
-            : null}
-        />
+        <p>
+          No hay ningún atractivo con esa dirección.{" "}
+          <a href="/panel">Volver al tablero</a>
+        </p>
       ),
     });
+  }
+  const range = parseDayRange(
+    { from: c.req.query("desde"), to: c.req.query("hasta") },
+    { now, timeZone },
+  );
+  const isAdmin = getStaff(c).role === "admin";
+  const [view, codes, checkIn] = await Promise.all([
+    loadAttractionReport(deps.kv, {
+      slug,
+      name: attraction.name,
+      ...range,
+      now,
+      timeZone,
+    }),
+    isAdmin ? listCurrentGuideCodes(deps.kv, loaded, now) : null,
+    getAttractionCheckIn(deps.kv, slug, attraction.checkIn),
+  ]);
+  const current = codes?.find((a) => a.slug === slug);
+  return renderPanelPage(c, deps, {
+    title: attraction.name,
+    active: "tablero",
+    status: status ?? (range.problem ? 400 : 200),
+    children: (
+      <AttractionReport
+        view={view}
+        code={current
+          ? {
+            code: current.code,
+            posterHref: `/panel/codigos/${slug}/cartel.svg`,
+          }
+          : null}
+      >
+        <CheckInRuleSection
+          rule={checkIn}
+          action={`/panel/atractivos/${slug}/registro`}
+          canEdit={isAdmin}
+          problem={problem}
+          saved={!problem && c.req.query("registro") === "listo"}
+          setAtText={checkIn.setAt
+            ? formatDateTime(checkIn.setAt, timeZone)
+            : undefined}
+        />
+      </AttractionReport>
+    ),
   });
 }
