@@ -131,6 +131,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     api,
   ); // POST, bearer
   routes.mount(
+    "/api/turismo/check-in",
+    () => import("./routes/api/turismo/check-in.ts"),
+    api,
+  ); // POST, bearer (a device's queue: exactly once)
+  routes.mount(
     "/api/turismo/rate-visit",
     () => import("./routes/api/turismo/rate-visit.ts"),
     api,

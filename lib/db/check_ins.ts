@@ -3,10 +3,28 @@
  * (`checkInId`), and the first answer to it is kept under
  * `keys.checkIn(userId, checkInId)` for `LIFETIMES.checkInReceiptMs`, so a
  * retry (the reply was lost, the queue sent it again, another instance got
- * it) never counts twice and gets that answer again.
+ * it) never counts twice and gets that answer again. A receipt that
+ * records a visit is written in the visit's own atomic (lib/db/visits.ts,
+ * `recordVisit`), so there is never a visit without its receipt or the
+ * other way round.
  */
+import { keys, LIFETIMES } from "./keys.ts";
 
-/** What a check-in asked, reduced to compare a retry with it (a code or a position). */
+/**
+ * How old a check-in's claimed time may be when it reaches the server: a
+ * device without signal syncs within three days. Replaced guide codes keep
+ * their index entry this long past their grace period (lib/db/guide_codes.ts).
+ */
+export const MAX_CHECK_IN_AGE_MS = 72 * 60 * 60 * 1000;
+
+/** How far ahead of the server's clock a device's clock may run. */
+export const MAX_CHECK_IN_CLOCK_AHEAD_MS = 5 * 60 * 1000;
+
+/**
+ * What a check-in asked, reduced to compare a retry with it: a hash of the
+ * code (never the code itself) or the attraction of a position (never the
+ * position), with the claimed time.
+ */
 export type CheckInFingerprint = string;
 
 /** A kept answer to one check-in id. */
@@ -14,8 +32,78 @@ export interface CheckInReceipt {
   fingerprint: CheckInFingerprint;
   /** The HTTP status of the first answer. */
   status: number;
-  /** The first answer's JSON body. */
+  /**
+   * The first answer's JSON body (a 200's, whole); for a refusal, the
+   * fields beside `error` and `details` (`reason`, `remainingAttempts`...).
+   */
   body: Record<string, unknown>;
+  /**
+   * A refusal's `details`: the catalogue message (full key) and its values,
+   * said again in the language of each retry.
+   */
+  details?: { key: string; values?: Record<string, string | number> };
   /** ISO 8601: when it was answered. */
   answeredAt: string;
+}
+
+/** A user's receipt for one check-in id, or null. */
+export async function getCheckInReceipt(
+  kv: Deno.Kv,
+  userId: string,
+  checkInId: string,
+): Promise<CheckInReceipt | null> {
+  const { value } = await kv.get<CheckInReceipt>(
+    keys.checkIn(userId, checkInId),
+  );
+  return isCheckInReceipt(value) ? value : null;
+}
+
+/** Whether a stored value is a receipt. */
+export function isCheckInReceipt(value: unknown): value is CheckInReceipt {
+  const receipt = value as Partial<CheckInReceipt> | null;
+  return typeof receipt?.fingerprint === "string" &&
+    typeof receipt.status === "number" &&
+    typeof receipt.body === "object";
+}
+
+/** Adds a receipt's write (only if the id has none yet) to `operation`. */
+export function addCheckInReceiptTo(
+  operation: Deno.AtomicOperation,
+  { userId, checkInId, receipt }: {
+    userId: string;
+    checkInId: string;
+    receipt: CheckInReceipt;
+  },
+): Deno.AtomicOperation {
+  const key = keys.checkIn(userId, checkInId);
+  return operation
+    .check({ key, versionstamp: null })
+    .set(key, receipt, { expireIn: LIFETIMES.checkInReceiptMs });
+}
+
+/** Every receipt of a user (the data export). */
+export async function listCheckInReceipts(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<(CheckInReceipt & { checkInId: string })[]> {
+  const receipts: (CheckInReceipt & { checkInId: string })[] = [];
+  for await (const entry of kv.list({ prefix: keys.checkInsOfUser(userId) })) {
+    if (isCheckInReceipt(entry.value)) {
+      receipts.push({ ...entry.value, checkInId: String(entry.key[2]) });
+    }
+  }
+  return receipts.sort((a, b) => a.answeredAt.localeCompare(b.answeredAt));
+}
+
+/** Deletes every receipt of a user (erasure); returns how many went. */
+export async function deleteCheckInReceiptsOfUser(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<number> {
+  let count = 0;
+  for await (const entry of kv.list({ prefix: keys.checkInsOfUser(userId) })) {
+    await kv.delete(entry.key);
+    count++;
+  }
+  return count;
 }

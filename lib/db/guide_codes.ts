@@ -9,6 +9,7 @@
  * code's index entry does not exist, in the same atomic.
  */
 import { addStaffActionTo } from "./audit.ts";
+import { MAX_CHECK_IN_AGE_MS } from "./check_ins.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
@@ -32,15 +33,24 @@ export interface GuideCodeIndexEntry {
   until: string | null;
 }
 
-/** An index entry of a code in its grace period is kept this long after it ends, then KV drops it. */
-const GRACE_INDEX_SLACK_MS = 24 * 60 * 60 * 1000;
+/**
+ * An index entry of a code in its grace period is kept this long after it
+ * ends, then KV drops it: a check-in synced late (up to
+ * {@linkcode MAX_CHECK_IN_AGE_MS} after it was made, lib/db/check_ins.ts)
+ * still finds a code typed within the grace period, with a day to spare.
+ */
+const GRACE_INDEX_SLACK_MS = MAX_CHECK_IN_AGE_MS + 24 * 60 * 60 * 1000;
 
 /**
- * The attraction a typed (normalised) code opens now, from what a
+ * The attraction a typed (normalised) code opens, from what a
  * verification read: `index` (the code's index entry) and `record` (the
  * replaced code of `defaultSlug`, the attraction whose data-set code it is,
  * if any). A replaced code's index entry decides; otherwise a data-set code
- * counts only while its attraction's code has not been replaced.
+ * counts only while its attraction's code has not been replaced. `now` is
+ * when the code was typed: a check-in synced late passes its claimed time,
+ * so a code in its grace period counts if it was typed before the grace
+ * ended. A code cut off without grace (leaked) has no index entry any more,
+ * so it is refused whatever the time.
  */
 export function resolveGuideCode(
   { index, record, defaultSlug, now }: {

@@ -5,6 +5,12 @@ import {
   getBadgesEarned,
 } from "@/lib/badges/badges.ts";
 import {
+  addCheckInReceiptTo,
+  type CheckInFingerprint,
+  type CheckInReceipt,
+  isCheckInReceipt,
+} from "./check_ins.ts";
+import {
   type GuideCodeIndexEntry,
   type GuideCodeRecord,
   resolveGuideCode,
@@ -23,8 +29,16 @@ export interface Visit {
   visitId: string;
   userId: string;
   slug: string;
-  /** ISO 8601. */
+  /** ISO 8601: when the server recorded it. */
   visitedAt: string;
+  /**
+   * ISO 8601: when the tourist checked in, by the device's clock (a
+   * check-in queued offline is recorded later); absent on visits of earlier
+   * versions, where it is `visitedAt`.
+   */
+  checkedInAt?: string;
+  /** How it was checked in; absent on visits of earlier versions (by code). */
+  method?: VisitMethod;
   /** The user's visit count this visit made: orders visits recorded in the same instant. */
   seq: number;
   /** 1..5, or null when not rated. */
@@ -43,6 +57,54 @@ export interface Visit {
    */
   inStats?: boolean;
 }
+
+/** How a visit was checked in: by guide code, or by the phone's position. */
+export type VisitMethod = "code" | "gps";
+
+/** Why a check-in was refused (lib/passport decides; the reason is the API's). */
+export interface CheckInRefusal {
+  reason: string;
+  /** Facts for the answer (a distance, a radius). */
+  facts?: Record<string, string | number>;
+}
+
+/** What a check-in's rule is asked to judge, inside the visit's transaction. */
+export interface CheckInCase {
+  /** The attraction the visit would be recorded at. */
+  slug: string;
+  /** The admin's check-in rule of `slug` as stored (lib/db/check_in_methods.ts), or null. */
+  storedRule: unknown;
+  /** The passport's other visits. */
+  otherVisits: readonly Visit[];
+}
+
+/**
+ * A check-in's rule and, for a check-in a device named (`receipt`), what
+ * to answer: the judgement and the receipt are read and written in the
+ * visit's own transaction, so an admin's switch of the rule applies at
+ * once and a retry of the id never counts twice.
+ */
+export interface CheckInOptions {
+  method: VisitMethod;
+  /** Null to record the visit, or why not. Pure: it may run more than once. */
+  judge(input: CheckInCase): CheckInRefusal | null;
+  receipt?: {
+    checkInId: string;
+    fingerprint: CheckInFingerprint;
+    /** When the tourist checked in (the device's clock): the visit's `checkedInAt`. */
+    claimedAt: Date;
+    /** The receipt of an outcome: the answer a retry gets again. */
+    answer(outcome: CheckInOutcome): CheckInReceipt;
+  };
+}
+
+/** What a named check-in came to, for its receipt. */
+export type CheckInOutcome =
+  | { status: "created"; visit: Visit; badge: Badge | null }
+  | { status: "duplicate"; visit: Visit }
+  | { status: "refused"; refusal: CheckInRefusal }
+  /** A wrong code; `remaining` guesses are left after it. */
+  | { status: "unknown_code"; remaining: number };
 
 /** A badge a user has unlocked. */
 export interface UnlockedBadge extends Badge {
@@ -87,11 +149,21 @@ export type RecordVisitResult =
     badge: Badge | null;
     /** Every badge this visit unlocked (more than one only when a reloaded data set lowered the total). */
     unlocked: Badge[];
+    /** A named check-in's receipt, written with the visit. */
+    receipt?: CheckInReceipt;
   }
   | { status: "duplicate"; visit: Visit }
   | { status: "rate_limited"; retryAfterMs: number }
   /** Found by a guide code that opens no attraction now: nothing written. */
-  | { status: "unknown_code" };
+  | { status: "unknown_code" }
+  /** The check-in's rule refused it (without `receipt`): nothing written. */
+  | { status: "refused"; refusal: CheckInRefusal }
+  /**
+   * A named check-in's answer (`checkIn.receipt`): the receipt just written
+   * with its outcome, or the one found (`replayed`: an earlier attempt's,
+   * whose fingerprint may differ).
+   */
+  | { status: "answered"; receipt: CheckInReceipt; replayed: boolean };
 
 /**
  * A visit found by the guide code a tourist typed: the code's replaced-code
@@ -135,6 +207,7 @@ export async function recordVisit(
     rateLimits = [],
     timeZone = DEFAULT_TIME_ZONE,
     guideCode,
+    checkIn,
     badges: table = BADGES,
   }: {
     userId: string;
@@ -147,6 +220,8 @@ export async function recordVisit(
     timeZone?: string;
     /** Find the attraction by a guide code, replaced codes included. */
     guideCode?: GuideCodeLookup;
+    /** The attraction's check-in rule, and a named check-in's receipt. */
+    checkIn?: CheckInOptions;
     /** The badge table (lib/badges); tests pass their own. */
     badges?: readonly BadgeRule[];
   },
@@ -158,6 +233,17 @@ export async function recordVisit(
   const codeKeys = guideCode
     ? [keys.guideCodeByCode(guideCode.code), keys.guideCode(defaultSlug)]
     : [];
+  const named = checkIn?.receipt;
+  // The rule of the data set's attraction (a replaced code's, read later),
+  // and the id's receipt: the same keys for a right and a wrong code.
+  const checkInKeys = checkIn
+    ? [
+      keys.checkInMethod(defaultSlug),
+      ...(named ? [keys.checkIn(userId, named.checkInId)] : []),
+    ]
+    : [];
+  // A code typed offline counts as of when it was typed (never later than now).
+  const typedAt = named && named.claimedAt < now ? named.claimedAt : now;
 
   return await runTransaction(async () => {
     let slug = defaultSlug;
@@ -167,17 +253,44 @@ export async function recordVisit(
       statsKey,
       ...limitKeys,
       ...codeKeys,
+      ...checkInKeys,
     ]);
     let visitEntry = entries[0];
     const statsEntry = entries[1];
     const limitEntries = entries.slice(2, 2 + limitKeys.length);
-    const codeEntries = entries.slice(2 + limitKeys.length);
-
-    const limit = tightest(
-      rateLimits.map((options, i) =>
-        evaluateRateLimit(limitEntries[i].value, { ...options, now }).result
-      ),
+    const codeEntries = entries.slice(
+      2 + limitKeys.length,
+      2 + limitKeys.length + codeKeys.length,
     );
+    let ruleEntry = entries[2 + limitKeys.length + codeKeys.length];
+    const receiptEntry = named ? entries.at(-1)! : undefined;
+
+    if (receiptEntry && isCheckInReceipt(receiptEntry.value)) {
+      return {
+        status: "answered" as const,
+        receipt: receiptEntry.value,
+        replayed: true,
+      };
+    }
+    /** Writes a named check-in's answer on its own (no visit), or says the outcome. */
+    const answerAlone = async (
+      outcome: Exclude<CheckInOutcome, { status: "created" }>,
+      operation: Deno.AtomicOperation,
+    ) => {
+      const receipt = named!.answer(outcome);
+      addCheckInReceiptTo(operation, {
+        userId,
+        checkInId: named!.checkInId,
+        receipt,
+      });
+      if (!(await commit(operation)).ok) return CONFLICT;
+      return { status: "answered" as const, receipt, replayed: false };
+    };
+
+    const evaluated = rateLimits.map((options, i) =>
+      evaluateRateLimit(limitEntries[i].value, { ...options, now })
+    );
+    const limit = tightest(evaluated.map(({ result }) => result));
     if (!limit.allowed) {
       return {
         status: "rate_limited" as const,
@@ -189,20 +302,41 @@ export async function recordVisit(
         index: codeEntries[0].value as GuideCodeIndexEntry | null,
         record: codeEntries[1].value as GuideCodeRecord | null,
         defaultSlug: defaultSlug || undefined,
-        now,
+        now: typedAt,
       });
       if (!found || !guideCode.isAttraction(found)) {
-        return { status: "unknown_code" as const };
+        if (!named) return { status: "unknown_code" as const };
+        // The wrong guess counts once, with the id's answer, in one atomic.
+        const operation = kv.atomic().check(...limitEntries, ...codeEntries);
+        rateLimits.forEach((options, i) => {
+          operation.set(
+            limitKeys[i],
+            [...evaluated[i].recent, now.getTime()],
+            { expireIn: Math.ceil(options.windowMs) },
+          );
+        });
+        return await answerAlone(
+          { status: "unknown_code", remaining: limit.remaining - 1 },
+          operation,
+        );
       }
       if (found !== slug) {
-        // A replaced code: its attraction's visit is read now.
+        // A replaced code: its attraction's visit and rule are read now.
         slug = found;
         visitKey = keys.visit(userId, slug);
-        visitEntry = await kv.get(visitKey);
+        [visitEntry, ruleEntry] = await kv.getMany<unknown[]>([
+          visitKey,
+          keys.checkInMethod(slug),
+        ]);
       }
     }
     if (visitEntry.value) {
-      return { status: "duplicate" as const, visit: visitEntry.value as Visit };
+      const visit = visitEntry.value as Visit;
+      if (!named) return { status: "duplicate" as const, visit };
+      return await answerAlone(
+        { status: "duplicate", visit },
+        kv.atomic().check(visitEntry),
+      );
     }
 
     const stored = (statsEntry.value ?? {}) as Partial<StoredUserStats>;
@@ -214,6 +348,8 @@ export async function recordVisit(
       // A code replaced meanwhile makes the attempt read again.
       ...codeEntries,
     );
+    // An admin's switch of the rule meanwhile, too.
+    if (ruleEntry) operation.check(ruleEntry);
     let held: string[];
     if (stored.badges) {
       held = stored.badges;
@@ -231,10 +367,28 @@ export async function recordVisit(
     // The attractions visited, for rules over them. Not checked one by one:
     // every write of a user's visits also writes the counters, checked above.
     const visited = new Set([slug]);
+    const otherVisits: Visit[] = [];
     for await (
       const entry of kv.list<Visit>({ prefix: keys.visitsOfUser(userId) })
     ) {
-      if (isVisit(entry.value)) visited.add(entry.value.slug);
+      if (isVisit(entry.value)) {
+        visited.add(entry.value.slug);
+        otherVisits.push(entry.value);
+      }
+    }
+    if (checkIn) {
+      const refusal = checkIn.judge({
+        slug,
+        storedRule: ruleEntry?.value ?? null,
+        otherVisits,
+      });
+      if (refusal) {
+        if (!named) return { status: "refused" as const, refusal };
+        return await answerAlone(
+          { status: "refused", refusal },
+          kv.atomic().check(statsEntry, ...(ruleEntry ? [ruleEntry] : [])),
+        );
+      }
     }
 
     const visitCount = stats.visitCount + 1;
@@ -246,6 +400,8 @@ export async function recordVisit(
         userId,
         slug,
         visitedAt: now.toISOString(),
+        checkedInAt: (named?.claimedAt ?? now).toISOString(),
+        method: checkIn?.method ?? "code",
         seq: visitCount,
         rating: null,
         notes: null,
@@ -280,12 +436,23 @@ export async function recordVisit(
         } satisfies UnlockedBadge,
       );
     }
+    const badge = unlocked.at(-1) ?? null;
+    let receipt: CheckInReceipt | undefined;
+    if (named) {
+      receipt = named.answer({ status: "created", visit, badge });
+      addCheckInReceiptTo(operation, {
+        userId,
+        checkInId: named.checkInId,
+        receipt,
+      });
+    }
     if (!(await commit(operation)).ok) return CONFLICT;
     return {
       status: "created" as const,
       visit,
-      badge: unlocked.at(-1) ?? null,
+      badge,
       unlocked,
+      ...(receipt ? { receipt } : {}),
     };
   });
 }

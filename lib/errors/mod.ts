@@ -138,6 +138,14 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** A request understood and refused for good: trying it again changes nothing (a check-in's rule). */
+export class UnprocessableEntityError extends HttpError {
+  override name = "UnprocessableEntityError";
+  constructor(details: ApiText, body?: Record<string, unknown>) {
+    super(422, apiMessage("error.422"), details, { body });
+  }
+}
+
 export class TooManyRequestsError extends HttpError {
   override name = "TooManyRequestsError";
   constructor(details: ApiText, retryAfterSeconds: number) {

@@ -52,7 +52,7 @@ export const BODY_MESSAGES = {
 
 /**
  * Every body field of every endpoint with a name in the catalogue: ticket,
- * verify-visit, rate-visit, session-token and chat (whose errors the
+ * verify-visit, check-in, rate-visit, session-token and chat (whose errors the
  * visitor reads as a `{reply}`). Fields a visitor never types keep their
  * JSON key in parentheses there, for the API client's developer.
  */
@@ -71,6 +71,10 @@ const NAMED_FIELDS = new Set([
   "message",
   "history",
   "location",
+  "checkInId",
+  "claimedAt",
+  "position",
+  "atractivo",
 ]);
 
 /** Fields with their own sentence for a failed `format` (`invalid.<field>.<format>`). */

@@ -10,6 +10,7 @@ import {
   NotFoundError,
   TooManyRequestsError,
 } from "@/lib/errors/mod.ts";
+import { createCheckInJudge, refusalError } from "./check_in_rules.ts";
 
 /** What verifying and rating visits need from the app's dependencies. */
 export interface VisitDeps {
@@ -53,7 +54,8 @@ export const GUIDE_CODE_ADDRESS_LIMIT = {
  * reads the code's replaced-code entries: a code an admin replaced counts
  * at once on every instance), so neither the answer nor its timing gives a
  * guesser anything. A visit already verified is a 409 carrying the first
- * visit.
+ * visit. A code at an attraction that checks in by position only is a 422
+ * `code_not_accepted` (the rule read in the same transaction).
  */
 export async function verifyVisit(
   { kv, data, now, onChange, badges }: VisitDeps,
@@ -87,6 +89,10 @@ export async function verifyVisit(
       code: normalized,
       isAttraction: (slug) => loaded.attractionsBySlug.has(slug),
     },
+    checkIn: {
+      method: "code",
+      judge: createCheckInJudge(loaded, { claimedAt: at, isPosition: false }),
+    },
   });
   if (result.status === "rate_limited") {
     throw tooManyWrongCodes(result.retryAfterMs);
@@ -98,6 +104,10 @@ export async function verifyVisit(
       apiMessage("visit.unknownCode", { remaining: hit.remaining }),
       { remainingAttempts: hit.remaining },
     );
+  }
+  if (result.status === "refused") throw refusalError(result.refusal);
+  if (result.status === "answered") {
+    throw new Error("A verification without a receipt got one");
   }
   const slug = result.visit.slug;
   if (result.status === "duplicate") {
@@ -114,7 +124,8 @@ export async function verifyVisit(
   };
 }
 
-function tooManyWrongCodes(retryAfterMs: number): TooManyRequestsError {
+/** The 429 of a lockout by wrong codes, with how many minutes to wait. */
+export function tooManyWrongCodes(retryAfterMs: number): TooManyRequestsError {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return new TooManyRequestsError(
     apiMessage("limit.wrongCodes", { minutes }),
