@@ -440,6 +440,7 @@ Deno.test("POST /api/turismo/verify-visit", async (t) => {
           "409",
           "413",
           "415",
+          "422",
           "429",
           "500",
           "503",

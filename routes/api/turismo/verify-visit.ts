@@ -59,6 +59,11 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
             atractivo: z.string(),
           }),
         },
+        422: {
+          description:
+            "`code_not_accepted`: the attraction checks visits in by position only (`POST /api/turismo/check-in`)",
+          schema: ErrorBody.extend({ reason: z.literal("code_not_accepted") }),
+        },
         429:
           "More than 10 wrong codes in 10 minutes for this user, or 30 from this address",
         503:
