@@ -205,6 +205,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       `${prefix}/aviso-de-privacidad`,
       () => import("./routes/aviso-de-privacidad.tsx"),
     ); // GET /
+    // The offline page (what the service worker shows) and the web app
+    // manifest, in the language (docs/OFFLINE.md)
+    routes.mount(
+      `${prefix}/sin-conexion`,
+      () => import("./routes/sin-conexion.tsx"),
+    ); // GET
+    routes.mount(
+      `${prefix}/manifest.webmanifest`,
+      () => import("./routes/manifest.webmanifest.ts"),
+    ); // GET
     routes.mount(`${prefix}/ruta`, () => import("./routes/ruta/[code].tsx")); // GET /:code
     routes.mount(`${prefix}/mi-pasaporte`, [
       [`${prefix}/mi-pasaporte`, () => import("./routes/mi-pasaporte.tsx")],
@@ -267,6 +277,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Assets
   routes.mount("/theme.css", () => import("./routes/theme.css.ts"));
   routes.mount("/logo.svg", () => import("./routes/logo.svg.ts"));
+  routes.mount("/sw.js", () => import("./routes/sw.js.ts")); // the service worker, scope /
   routes.mount("/static", () => import("./routes/static.ts"));
   // The API's contract, built from the operations' own definitions.
   app.get("/openapi.json", async (c) => {

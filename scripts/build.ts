@@ -29,6 +29,7 @@ import {
   DataError,
   DEFAULT_DATA_PATH,
   ensureCheckedData,
+  type LoadedData,
   loadTourismData,
 } from "@/lib/data/mod.ts";
 import { drawPageCards } from "@/lib/og/mod.ts";
@@ -139,7 +140,11 @@ export async function build(): Promise<
   const stylesName = `styles-${await hash(css)}.css`;
   await write(stylesName, css);
 
-  await drawDataSetCards(write);
+  const loaded = await loadDataSet();
+  if (loaded) await drawDataSetCards(loaded, write);
+  const icons = loaded ? await drawIcons(loaded, write) : [];
+  const precache = await listPrecache(written);
+  const serviceWorker = await bundleServiceWorker(precache.entries, write);
 
   const manifest: AssetManifest = {
     client: `/static/build/${islands.client}`,
@@ -151,6 +156,13 @@ export async function build(): Promise<
     ),
     styles: `/static/build/${stylesName}`,
     font: `/static/build/fonts/${fontNames.get(BODY_FONT)}`,
+    serviceWorker: `/static/build/${serviceWorker}`,
+    icons: icons.map(({ name, size, purpose }) => ({
+      src: `/static/build/${name}`,
+      size,
+      purpose,
+    })),
+    precacheBytes: precache.bytes,
   };
 
   const files: BuiltFile[] = [];
@@ -169,24 +181,189 @@ export async function build(): Promise<
 }
 
 /**
- * Draws the public pages' share cards of the data set the service will load
- * (`TOURISM_DATA`), every language, into `og/`: the service serves them
- * without loading the renderer. An invalid data set draws none (the check
- * after the build says why; the service would not start on it).
+ * The data set the service will load (`TOURISM_DATA`); null when it is
+ * invalid (the check after the build says why; the service would not start
+ * on it), and then no page card or icon is drawn.
  */
-async function drawDataSetCards(
-  write: (name: string, content: Uint8Array) => Promise<void>,
-): Promise<void> {
+async function loadDataSet(): Promise<LoadedData | null> {
   const path = Deno.env.get("TOURISM_DATA") || DEFAULT_DATA_PATH;
-  let loaded;
   try {
-    loaded = await loadTourismData(path);
+    return await loadTourismData(path);
   } catch (error) {
-    if (error instanceof DataError) return;
+    if (error instanceof DataError) return null;
     throw error;
   }
+}
+
+/**
+ * Draws the public pages' share cards of the data set, every language, into
+ * `og/`: the service serves them without loading the renderer.
+ */
+async function drawDataSetCards(
+  loaded: LoadedData,
+  write: (name: string, content: Uint8Array) => Promise<void>,
+): Promise<void> {
   for (const { name, png } of await drawPageCards(loaded)) {
     await write(name, png);
+  }
+}
+
+/** The app icons the web app manifests name, drawn from the data set's logo. */
+const ICONS = [
+  { size: 192, purpose: "any" },
+  { size: 512, purpose: "any" },
+  { size: 192, purpose: "maskable" },
+  { size: 512, purpose: "maskable" },
+  // iOS's home screen: opaque, it rounds the corners itself.
+  { size: 180, purpose: "apple-touch-icon" },
+] as const;
+
+/**
+ * Of a maskable icon's side, the logo's box: the safe zone is the centred
+ * circle of 80% of the side, and a square inside it is 80% / √2 ≈ 56.6%,
+ * so no logo shape is cut by a launcher's circle or squircle.
+ */
+const MASKABLE_LOGO = 0.56;
+
+/**
+ * Draws {@linkcode ICONS} into `icons/` from the data set's SVG logo with
+ * resvg: `any` on a transparent background, the maskable and Apple ones on
+ * the data set's background colour, the logo inside the safe zone.
+ */
+async function drawIcons(
+  loaded: LoadedData,
+  write: (name: string, content: Uint8Array) => Promise<void>,
+): Promise<{ name: string; size: number; purpose: string }[]> {
+  const [{ initWasm, Resvg }, { default: wasm }] = await Promise.all([
+    import("@resvg/resvg-wasm"),
+    import("@resvg/resvg-wasm/index_bg.wasm", { with: { type: "bytes" } }),
+  ]);
+  await initWasm(wasm).catch((error: Error) => {
+    // A watch rebuild finds it initialised already.
+    if (!/already/i.test(error.message)) throw error;
+  });
+  const { logoSvg, colors } = loaded.data.branding;
+  const logo = `data:image/svg+xml;base64,${
+    btoa(String.fromCharCode(...new TextEncoder().encode(logoSvg)))
+  }`;
+  await Deno.mkdir(`${BUILD_DIR}/icons`, { recursive: true });
+  const out = [];
+  for (const { size, purpose } of ICONS) {
+    const opaque = purpose !== "any";
+    const box = purpose === "maskable"
+      ? size * MASKABLE_LOGO
+      : opaque
+      ? size * 0.8
+      : size;
+    const at = (size - box) / 2;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" ` +
+      `height="${size}" viewBox="0 0 ${size} ${size}">${
+        opaque
+          ? `<rect width="${size}" height="${size}" fill="${colors.background}"/>`
+          : ""
+      }<image x="${at}" y="${at}" width="${box}" height="${box}" ` +
+      `preserveAspectRatio="xMidYMid meet" href="${logo}"/></svg>`;
+    const resvg = new Resvg(svg, { font: { loadSystemFonts: false } });
+    const image = resvg.render();
+    const png = image.asPng();
+    image.free();
+    resvg.free();
+    const name = `icons/${purpose}-${size}-${await hash(png)}.png`;
+    await write(name, png);
+    out.push({ name, size, purpose });
+  }
+  return out;
+}
+
+/**
+ * The service worker's precache: every file a page may need offline, by its
+ * hashed name (so no revision): the islands' chunks, the stylesheet, the
+ * fonts and the icons. Not the chat's Markdown chunk (the chat needs the
+ * network anyway) nor the share cards (for link previews, not pages).
+ * Over {@linkcode PRECACHE_LIMIT_BYTES} fails the build.
+ */
+async function listPrecache(
+  written: Set<string>,
+): Promise<{ entries: { url: string; revision: null }[]; bytes: number }> {
+  const names = [...written].filter((name) =>
+    /\.(?:js|css|woff2|png)$/.test(name) && !name.startsWith("og/") &&
+    !/^(?:markdown|sw)-/.test(name)
+  ).sort();
+  let bytes = 0;
+  for (const name of names) {
+    bytes += (await Deno.stat(`${BUILD_DIR}/${name}`)).size;
+  }
+  if (bytes > PRECACHE_LIMIT_BYTES) {
+    throw new Error(
+      `the service worker's precache is ${formatKb(bytes)}, over its ${
+        formatKb(PRECACHE_LIMIT_BYTES)
+      } budget: ${names.join(", ")}`,
+    );
+  }
+  return {
+    entries: names.map((name) => ({
+      url: `/static/build/${name}`,
+      revision: null,
+    })),
+    bytes,
+  };
+}
+
+/** The precache's budget (issue 32): what a first visit makes a phone keep. */
+export const PRECACHE_LIMIT_BYTES = 1_000_000;
+
+/**
+ * Bundles client/service_worker.ts (Workbox and the check-in queue in one
+ * classic script) with the precache list in place of `self.__WB_MANIFEST`,
+ * as Workbox's injectManifest does; returns its hashed name. `/sw.js`
+ * serves it after the data set's part (routes/sw.js.ts).
+ */
+async function bundleServiceWorker(
+  precache: { url: string; revision: null }[],
+  write: (name: string, content: Uint8Array) => Promise<void>,
+): Promise<string> {
+  const temp = await Deno.makeTempDir({ prefix: "turismo-sw-" });
+  try {
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--config",
+        `${ROOT}/deno.json`,
+        "--platform",
+        "browser",
+        "--format",
+        "iife",
+        "--minify",
+        "--output",
+        `${temp}/sw.js`,
+        `${ROOT}/client/service_worker.ts`,
+      ],
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (code !== 0) {
+      throw new Error(
+        `deno bundle (service worker) failed:\n${
+          new TextDecoder().decode(stderr)
+        }`,
+      );
+    }
+    const source = await Deno.readTextFile(`${temp}/sw.js`);
+    const parts = source.split("self.__WB_MANIFEST");
+    if (parts.length !== 2) {
+      throw new Error("the service worker names self.__WB_MANIFEST once");
+    }
+    const bytes = new TextEncoder().encode(
+      parts.join(JSON.stringify(precache)),
+    );
+    const name = `sw-${await hash(bytes)}.js`;
+    await write(name, bytes);
+    return name;
+  } finally {
+    await Deno.remove(temp, { recursive: true });
   }
 }
 
@@ -285,6 +462,8 @@ async function bundleIslands(
       entry,
       `// Generated by scripts/build.ts: one lazy chunk per island.
 import { hydrateIslands } from ${JSON.stringify(url("client/hydrate.ts"))};
+import { startOffline } from ${JSON.stringify(url("client/offline.ts"))};
+startOffline();
 hydrateIslands({
 ${
         islands.map((name) =>
@@ -453,7 +632,7 @@ async function writeAtomically(path: string, content: Uint8Array | string) {
  * kept, so a concurrent build (parallel tests) never loses its own files.
  */
 async function removeStaleFiles(keep: Set<string>, startedAt: number) {
-  for (const dir of ["", "fonts/", "og/"]) {
+  for (const dir of ["", "fonts/", "og/", "icons/"]) {
     for await (const entry of Deno.readDir(`${BUILD_DIR}/${dir}`)) {
       const name = `${dir}${entry.name}`;
       if (!entry.isFile || keep.has(name) || name === "manifest.json") continue;

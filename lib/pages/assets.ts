@@ -24,6 +24,12 @@ export interface AssetManifest {
   styles: string;
   /** The font most text is set in: `preload`ed. */
   font: string;
+  /** The service worker's bundle, served at `/sw.js` (routes/sw.js.ts). */
+  serviceWorker?: string;
+  /** The app icons drawn from the data set's logo, for the web app manifests. */
+  icons?: { src: string; size: number; purpose: string }[];
+  /** The bytes of the files the service worker precaches. */
+  precacheBytes?: number;
 }
 
 /** How often pages look for a new build: a rebuild shows within this time. */

@@ -6,8 +6,8 @@ import type { MiddlewareHandler } from "hono";
 import { serveStatic } from "hono/deno";
 import { STATIC_DIR } from "./assets.ts";
 
-/** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`, fonts) never change content. */
-const HASHED = /[-.][A-Za-z0-9]{8}\.(?:js|css|woff2)$/;
+/** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`, fonts, icons) never change content. */
+const HASHED = /[-.][A-Za-z0-9]{8}\.(?:js|css|woff2|png)$/;
 
 /** Types the build keeps `.br` and `.gz` forms of. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json)|image\/svg)/;

@@ -1,0 +1,79 @@
+/**
+ * The pages' side of the offline mode: registers the service worker
+ * (client/service_worker.ts, served at `/sw.js`) once the page has loaded,
+ * so a first visit downloads nothing more before it is shown, and clears the
+ * tourist's cached pages when they sign out or erase their passport.
+ */
+import { PERSONAL_CACHE, type WorkerMessage } from "./offline_config.ts";
+
+/** Forms whose submission ends the tourist's data on this device. */
+const CLEARING_FORM = /\/(?:auth\/signout|mi-pasaporte\/borrar)$/;
+
+/** The longest a sign-out waits for the device to be cleared. */
+const CLEAR_TIMEOUT_MS = 2_000;
+
+/**
+ * Deletes the cache of the tourist's own pages (passport, route pages), so
+ * the next person on this device cannot open them offline. Safe without a
+ * worker or Cache Storage.
+ */
+export async function clearPersonalCaches(): Promise<void> {
+  if (!("caches" in globalThis)) return;
+  await caches.delete(PERSONAL_CACHE);
+}
+
+/**
+ * Starts the offline mode on a page: registers `/sw.js` after the `load`
+ * event and asks the worker to keep the page's language; clears the device
+ * before a sign-out or an erasure is sent.
+ */
+export function startOffline(): void {
+  document.addEventListener("submit", clearBeforeLeaving, true);
+  if (!("serviceWorker" in navigator)) return;
+  if (document.readyState === "complete") register();
+  else addEventListener("load", register, { once: true });
+}
+
+function register(): void {
+  const lang = document.documentElement.lang.split("-")[0];
+  navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      const message: WorkerMessage = { type: "warm", lang };
+      registration.active?.postMessage(message);
+    })
+    .catch(() => {
+      // No worker (private mode, an old browser): the pages work online.
+    });
+}
+
+/** Forms already cleared for, sent on as they are. */
+const cleared = new WeakSet<HTMLFormElement>();
+
+/**
+ * A sign-out or erasure form: hold it, delete the personal pages, the
+ * check-in queue and the device's passport, then send it. The server's
+ * answer also says `Clear-Site-Data`, where the browser honours it.
+ */
+function clearBeforeLeaving(event: SubmitEvent): void {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || cleared.has(form)) return;
+  if (!CLEARING_FORM.test(new URL(form.action).pathname)) return;
+  event.preventDefault();
+  cleared.add(form);
+  const submitter = event.submitter;
+  const timeout = new Promise((resolve) =>
+    setTimeout(resolve, CLEAR_TIMEOUT_MS)
+  );
+  Promise.race([clearDevice(), timeout]).finally(() => {
+    form.requestSubmit(submitter instanceof HTMLElement ? submitter : null);
+  });
+}
+
+async function clearDevice(): Promise<void> {
+  await Promise.allSettled([
+    clearPersonalCaches(),
+    import("./check_in_queue.ts").then((m) => m.clearCheckInQueue()),
+    import("./device_passport.ts").then((m) => m.clearDevicePassport()),
+  ]);
+}

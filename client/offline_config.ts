@@ -1,0 +1,37 @@
+/**
+ * What the service worker (client/service_worker.ts), the pages
+ * (client/offline.ts) and the `/sw.js` route share: the caches' names and
+ * the configuration `/sw.js` writes before the worker's code.
+ */
+
+/** Public pages: home, attraction list, attraction pages. */
+export const PAGES_CACHE = "pasaporte-paginas";
+/** The tourist's own pages: deleted on sign-out and erasure. */
+export const PERSONAL_CACHE = "pasaporte-personal";
+/** The data set's theme and logo, and hashed files outside the precache. */
+export const ASSETS_CACHE = "pasaporte-archivos";
+
+/** The worker's configuration, from the data set and the build in force. */
+export interface OfflineConfig {
+  /** The build's and the data set's versions: a change is a new worker. */
+  version: string;
+  /** Every language, the default first, with its path prefix ("" or "/en"). */
+  langs: { lang: string; prefix: string }[];
+  /** Default-language paths of the public pages fetched at install. */
+  pages: string[];
+  /** The passport's default-language path. */
+  passportPath: string;
+  /** The offline page's default-language path. */
+  offlinePath: string;
+  /** The data set's theme and logo URLs (with `?v=`), fetched at install. */
+  assets: string[];
+  /** More precache entries: each language's offline page, with its revision. */
+  precache: { url: string; revision: string }[];
+}
+
+/** What a page may say to the worker. */
+export type WorkerMessage =
+  /** "Keep this language's pages": sent by every page after load. */
+  | { type: "warm"; lang: string }
+  /** "Which worker are you?": answered on the message's port. */
+  | { type: "version" };

@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import type { AppDeps } from "@/deps.ts";
+import type { OfflineConfig } from "@/client/offline_config.ts";
+import { getIslandMessages, getLangs, localizePath } from "@/lib/i18n/mod.ts";
+import { getAssets, STATIC_DIR } from "@/lib/pages/mod.ts";
+import { OFFLINE_PATH } from "./sin-conexion.tsx";
+
+/**
+ * `/sw.js`: the service worker (client/service_worker.ts, bundled by
+ * `deno task build`), at the root so its scope is the whole portal. Before
+ * the bundle, one line of configuration from the data set in force: the
+ * attraction pages to keep, the theme's and logo's addresses, the offline
+ * pages' revision. A new build or data set changes these bytes, which is
+ * how browsers learn of a new worker (`no-cache`: they always ask).
+ */
+export default function serviceWorker(deps: AppDeps) {
+  return new Hono().get("/", async (c) => {
+    const assets = getAssets();
+    if (!assets?.serviceWorker) return c.notFound();
+    const bundle = await Deno.readTextFile(
+      `${STATIC_DIR}${assets.serviceWorker.slice("/static".length)}`,
+    );
+    const config = await getOfflineConfig(deps, assets.serviceWorker);
+    return c.body(
+      `self.__OFFLINE_CONFIG=${JSON.stringify(config)};\n${bundle}`,
+      200,
+      {
+        "Content-Type": "text/javascript; charset=utf-8",
+        "Cache-Control": "no-cache",
+      },
+    );
+  });
+}
+
+/** The worker's configuration for the data set in force (client/offline_config.ts). */
+async function getOfflineConfig(
+  deps: AppDeps,
+  bundle: string,
+): Promise<OfflineConfig> {
+  const loaded = deps.data.current();
+  const v = encodeURIComponent(loaded.version);
+  const langs = getLangs();
+  // The offline pages show the data set, the build's files and their words.
+  const revision = await hashText(
+    [
+      loaded.version,
+      bundle,
+      ...langs.map((lang) =>
+        JSON.stringify(getIslandMessages(lang, "offline").messages)
+      ),
+    ].join("\n"),
+  );
+  return {
+    version: `${bundle.replace(/^.*\/sw-|\.js$/g, "")}.${loaded.version}`,
+    langs: langs.map((lang) => ({ lang, prefix: localizePath(lang, "") })),
+    pages: [
+      "/",
+      "/turismo/atractivos",
+      ...loaded.data.attractions.map((attraction) =>
+        `/turismo/atractivos/${encodeURIComponent(attraction.slug)}`
+      ),
+    ],
+    passportPath: "/mi-pasaporte",
+    offlinePath: OFFLINE_PATH,
+    assets: [`/theme.css?v=${v}`, `/logo.svg?v=${v}`],
+    precache: langs.map((lang) => ({
+      url: localizePath(lang, OFFLINE_PATH),
+      revision,
+    })),
+  };
+}
+
+async function hashText(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text),
+  );
+  return new Uint8Array(digest).slice(0, 12).toHex();
+}
