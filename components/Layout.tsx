@@ -294,6 +294,15 @@ export function Layout(
               : <meta name={key} content={content} key={key} />
           )}
           <link rel="icon" href={`/logo.svg?v=${v}`} type="image/svg+xml" />
+          {/* Installable: the passport on a phone's home screen (docs/OFFLINE.md). */}
+          <link
+            rel="manifest"
+            href={localizePath(lang, "/manifest.webmanifest")}
+          />
+          {assets?.icons?.filter((icon) => icon.purpose === "apple-touch-icon")
+            .map((icon) => (
+              <link rel="apple-touch-icon" href={icon.src} key={icon.src} />
+            ))}
           {assets && <link rel="stylesheet" href={assets.styles} />}
           <link rel="stylesheet" href={`/theme.css?v=${v}`} />
           {

@@ -22,6 +22,10 @@ export default function signout(deps: AppDeps) {
       await signOut(deps, readSessionCookie(c, deps.config));
       clearSessionCookie(c, deps.config);
       c.header("Cache-Control", "no-store");
+      // The device forgets the tourist's pages, queue and stamps: the
+      // browser's caches and storage (the service worker's included), where
+      // it honours this; client/offline.ts also clears them before sending.
+      c.header("Clear-Site-Data", '"cache", "storage"');
       return c.redirect(localizePath(lang, "/"), 303);
     })
     .get("/", (c) => {
