@@ -97,6 +97,12 @@ export const keys = {
     ["visit_counts_by_hour", day, hour] as const,
   /** Prefix of the hour-keyed visit counts. */
   visitCountsByHour: () => ["visit_counts_by_hour"] as const,
+  /** Verified visits of one attraction in one hour (0..23) of one day. */
+  visitCountByAttractionHour: (slug: string, day: string, hour: number) =>
+    ["visit_counts_by_attraction_hour", slug, day, hour] as const,
+  /** Prefix of one attraction's hour-keyed visit counts (a range by day). */
+  visitCountsByAttractionHour: (slug: string) =>
+    ["visit_counts_by_attraction_hour", slug] as const,
   /** Tourists whose passport reached `stamps` (1, 5, 10, 17) on one day. */
   stampCountByDay: (day: string, stamps: number) =>
     ["stamp_counts_by_day", day, stamps] as const,
@@ -441,6 +447,10 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   staff_members: { owner: "lib/db/staff_members.ts", lifetime: KEPT },
   visit_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
   visit_counts_by_hour: { owner: "lib/db/stats.ts", lifetime: KEPT },
+  visit_counts_by_attraction_hour: {
+    owner: "lib/db/stats.ts",
+    lifetime: KEPT,
+  },
   stamp_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
   stamp_counts: { owner: "lib/db/stats.ts", lifetime: KEPT },
   passport_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },

@@ -12,7 +12,10 @@
  * rate, merge, backfill) keeps the counters exact by one rule. A visit
  * whose contribution is in the counters says so (`inStats`); visits of
  * earlier versions have none until the backfill (lib/db/stats_backfill.ts)
- * counts them.
+ * counts them. What a contribution holds grew with the versions
+ * ({@linkcode STATS_VERSION}): a visit says which version it was counted
+ * under (`statsVersion`, absent: 1), so removing it takes back exactly what
+ * was added, and the backfill adds what an older count lacks, once.
  */
 import {
   getLocalTime,
@@ -35,6 +38,13 @@ export const FUNNEL_STAMPS: readonly number[] = getFunnelStamps(17);
 /** Whose calendar the counters use when a caller names none (tests, benches): the shipped data set's. */
 export const DEFAULT_TIME_ZONE = "America/Mexico_City";
 
+/**
+ * The version of a visit's contribution: 1, the day, day and hour (all
+ * attractions), stamp and rating counters; 2 adds the hour of day per
+ * attraction (`keys.visitCountByAttractionHour`).
+ */
+export const STATS_VERSION = 2;
+
 /** The fields of a visit the counters are derived from (`Visit` in lib/db/visits.ts). */
 export interface CountedVisit {
   visitId: string;
@@ -49,6 +59,8 @@ export interface CountedVisit {
   ratedAt: string | null;
   /** Its contribution is in the counters. */
   inStats?: boolean;
+  /** The {@linkcode STATS_VERSION} it was counted under (absent: 1). */
+  statsVersion?: number;
 }
 
 /**
@@ -92,11 +104,22 @@ export class StatsDelta {
     return this;
   }
 
-  /** Adds (`sign` 1) or removes (-1) a visit's contribution, in `timeZone`'s calendar. */
-  addVisit(visit: CountedVisit, sign: 1 | -1, timeZone: string): this {
+  /**
+   * Adds (`sign` 1) or removes (-1) a visit's contribution as `version`
+   * ({@linkcode STATS_VERSION}) counts it, in `timeZone`'s calendar.
+   */
+  addVisit(
+    visit: CountedVisit,
+    sign: 1 | -1,
+    timeZone: string,
+    version: number = STATS_VERSION,
+  ): this {
     const { day, hour } = getLocalTime(visit.visitedAt, timeZone);
     this.add(keys.visitCountByDay(day, visit.slug), sign);
     this.add(keys.visitCountByHour(day, hour), sign);
+    if (version >= 2) {
+      this.add(keys.visitCountByAttractionHour(visit.slug, day, hour), sign);
+    }
     const seq = visit.seq ?? 0;
     if (FUNNEL_STAMPS.includes(seq)) {
       this.add(keys.stampCountByDay(day, seq), sign);
@@ -156,11 +179,15 @@ export function replaceVisitStats<T extends CountedVisit>(
   const removed = new Map<string, Deno.KvKey>();
   for (const visit of before) {
     if (!visit.inStats) continue;
-    delta.addVisit(visit, -1, timeZone);
+    delta.addVisit(visit, -1, timeZone, visit.statsVersion ?? 1);
     const key = getNoteKey(visit);
     if (key) removed.set(JSON.stringify(key), key);
   }
-  const counted = after.map((visit) => ({ ...visit, inStats: true }));
+  const counted = after.map((visit) => ({
+    ...visit,
+    inStats: true,
+    statsVersion: STATS_VERSION,
+  }));
   for (const visit of counted) {
     delta.addVisit(visit, 1, timeZone);
     const key = getNoteKey(visit);
@@ -180,6 +207,23 @@ export function replaceVisitStats<T extends CountedVisit>(
   for (const key of removed.values()) operation.delete(key);
   delta.applyTo(operation);
   return counted;
+}
+
+/**
+ * Brings a visit counted under an older {@linkcode STATS_VERSION} up to the
+ * current one in `operation` (the counters it lacks; the notes index is
+ * unchanged): the backfill's step for visits counted live by an earlier
+ * version. Returns the visit to store, marked with the current version.
+ */
+export function upgradeVisitStats<T extends CountedVisit>(
+  operation: Deno.AtomicOperation,
+  { visit, timeZone }: { visit: T; timeZone: string },
+): T {
+  new StatsDelta()
+    .addVisit(visit, -1, timeZone, visit.statsVersion ?? 1)
+    .addVisit(visit, 1, timeZone)
+    .applyTo(operation);
+  return { ...visit, inStats: true, statsVersion: STATS_VERSION };
 }
 
 /** Counts a passport opened at `at` (a guest passport, or an account's first sign-in). */
@@ -657,6 +701,8 @@ export interface AttractionFigures {
   to: string;
   /** Every day of the range with this attraction's verified visits. */
   visitsByDay: { day: string; visits: number }[];
+  /** Its verified visits in the range by hour of the day: 24 numbers, 0 = 00:00–00:59. */
+  visitsByHour: number[];
   /** Ratings standing now (all time); `distribution[i]` is the count of `i + 1` stars. */
   ratings: {
     count: number;
@@ -680,8 +726,8 @@ export interface AttractionFigures {
  * counters, its ratings from the rating counters (all time and by month),
  * and its newest `notesLimit` notes, found among the newest `notesScan`
  * entries of the notes index and read as they stand now (hidden ones
- * marked). Never a scan of the visits. The hour counters hold all
- * attractions together, so there is no hour of one attraction here.
+ * marked), and its visits by hour of the day from its own hour counters.
+ * Never a scan of the visits.
  */
 export async function getAttractionFigures(
   kv: Deno.Kv,
@@ -700,8 +746,14 @@ export async function getAttractionFigures(
   }
   const fromMonth = from.slice(0, 7);
   const toMonth = to.slice(0, 7);
-  const [byDay, ratingEntries, monthly, notes] = await Promise.all([
+  const [byDay, byHour, ratingEntries, monthly, notes] = await Promise.all([
     listRange<Deno.KvU64>(kv, keys.visitCountsByDay(), from, to),
+    listRange<Deno.KvU64>(
+      kv,
+      keys.visitCountsByAttractionHour(slug),
+      from,
+      to,
+    ),
     kv.getMany<Deno.KvU64[]>(
       [1, 2, 3, 4, 5].map((rating) => keys.ratingCount(slug, rating)),
     ),
@@ -712,6 +764,13 @@ export async function getAttractionFigures(
   for (const { key, value } of byDay) {
     const [, day, of] = key as [string, string, string];
     if (of === slug) perDay.set(day, (perDay.get(day) ?? 0) + toSigned(value));
+  }
+  const perHour = new Array<number>(24).fill(0);
+  for (const { key, value } of byHour) {
+    const hour = key[3] as number;
+    if (Number.isInteger(hour) && hour >= 0 && hour < 24) {
+      perHour[hour] += toSigned(value);
+    }
   }
   const distribution = ratingEntries.map((entry) =>
     Math.max(0, toSigned(entry.value))
@@ -729,6 +788,7 @@ export async function getAttractionFigures(
       day,
       visits: Math.max(0, perDay.get(day) ?? 0),
     })),
+    visitsByHour: perHour.map((visits) => Math.max(0, visits)),
     ratings: {
       count,
       average: count > 0 ? sum / count : null,

@@ -11,6 +11,13 @@
  * with it); tickets, passports and accounts, which never change, are
  * counted when created before the claim (`cutoff`), from which on every
  * instance counts them live (the claim is taken before an instance serves).
+ *
+ * When a contribution grows ({@linkcode STATS_VERSION}: 2 added the hour of
+ * day per attraction), a store whose backfill is done under an older
+ * version runs once more over the visits only: a visit counted under an
+ * older version gets what it lacks and is marked with the current one, so
+ * the new counter holds every visit stored before, once. Tickets, passports
+ * and accounts, counted by the cutoff, are not scanned again.
  */
 import type { Ticket } from "./tickets.ts";
 import type { Visit } from "./visits.ts";
@@ -21,6 +28,8 @@ import {
   countPassportOpened,
   countTicketCreated,
   replaceVisitStats,
+  STATS_VERSION,
+  upgradeVisitStats,
 } from "./stats.ts";
 
 /** What is scanned, in order. */
@@ -41,6 +50,10 @@ export interface StatsBackfillState {
   heartbeatAt: number;
   /** What it has counted so far. */
   counted: { visits: number; tickets: number; passports: number };
+  /** The {@linkcode STATS_VERSION} it counts visits under (absent: 1). */
+  version?: number;
+  /** The phases this run scans, in order (absent: all of {@linkcode PHASES}). */
+  phases?: Phase[];
 }
 
 /** What {@linkcode runStatsBackfill} did. */
@@ -111,10 +124,15 @@ async function claimBackfill(
   while (true) {
     const entry = await kv.get<StatsBackfillState>(key);
     const state = entry.value;
-    if (state?.status === "done") return "done";
+    const current = (state?.version ?? 1) >= STATS_VERSION;
+    if (state?.status === "done" && current) return "done";
     const at = now();
-    if (state && at.getTime() - state.heartbeatAt < staleMs) return "busy";
-    const claimed: StatsBackfillState = state
+    if (
+      state?.status === "running" && at.getTime() - state.heartbeatAt < staleMs
+    ) return "busy";
+    const claimed: StatsBackfillState = state?.status === "done"
+      ? upgradeRun(state, owner, at)
+      : state
       ? { ...state, owner, heartbeatAt: at.getTime() }
       : {
         status: "running",
@@ -124,12 +142,32 @@ async function claimBackfill(
         cursor: null,
         heartbeatAt: at.getTime(),
         counted: { visits: 0, tickets: 0, passports: 0 },
+        version: STATS_VERSION,
       };
     const result = await commit(kv.atomic().check(entry).set(key, claimed));
     if (result.ok) {
       return { key, value: claimed, versionstamp: result.versionstamp };
     }
   }
+}
+
+/** A run over the visits only, bringing a done backfill of an older version up to date. */
+function upgradeRun(
+  state: StatsBackfillState,
+  owner: string,
+  at: Date,
+): StatsBackfillState {
+  return {
+    ...state,
+    status: "running",
+    owner,
+    phase: "visits",
+    phases: ["visits"],
+    cursor: null,
+    heartbeatAt: at.getTime(),
+    counted: { visits: 0, tickets: 0, passports: 0 },
+    version: STATS_VERSION,
+  };
 }
 
 async function scan(
@@ -165,12 +203,16 @@ async function scan(
         counted[tally]++;
       }
     }
-    const phaseIndex = PHASES.indexOf(state.phase);
-    const next: StatsBackfillState = finished
-      ? phaseIndex + 1 < PHASES.length
-        ? { ...state, phase: PHASES[phaseIndex + 1], cursor: null, counted }
-        : { ...state, status: "done", cursor: null, counted }
-      : { ...state, cursor: iterator.cursor, counted };
+    const phases = state.phases ?? PHASES;
+    const phaseIndex = phases.indexOf(state.phase);
+    // A run of an older version taken over: done after one more pass over the visits.
+    const next: StatsBackfillState = !finished
+      ? { ...state, cursor: iterator.cursor, counted }
+      : phaseIndex + 1 < phases.length
+      ? { ...state, phase: phases[phaseIndex + 1], cursor: null, counted }
+      : (state.version ?? 1) < STATS_VERSION
+      ? { ...upgradeRun(state, state.owner, now()), counted }
+      : { ...state, status: "done", cursor: null, counted };
     next.heartbeatAt = now().getTime();
     const result = await commit(operation.set(entry.key, next));
     if (result.ok) {
@@ -216,11 +258,18 @@ function countEntry(
 ): boolean {
   if (!value || typeof value !== "object") return false;
   if (phase === "visits") {
-    const visit = value as Visit;
+    const visit = value as Visit & { statsVersion?: number };
     if (
-      visit.inStats || typeof visit.slug !== "string" ||
+      typeof visit.slug !== "string" ||
       typeof visit.visitedAt !== "string" || typeof visit.visitId !== "string"
     ) return false;
+    if (visit.inStats) {
+      // Counted live by an earlier version: add what it lacks.
+      if ((visit.statsVersion ?? 1) >= STATS_VERSION) return false;
+      const upgraded = upgradeVisitStats(operation, { visit, timeZone });
+      operation.check({ key, versionstamp }).set(key, upgraded);
+      return true;
+    }
     const [counted] = replaceVisitStats(operation, {
       before: [],
       after: [{

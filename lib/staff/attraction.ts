@@ -1,6 +1,7 @@
 /**
  * The console's page of one attraction (`/panel/atractivos/<slug>`): its
- * visits by day and by day of the week in the period asked for, its
+ * visits by day, by day of the week and by hour of the day in the period
+ * asked for, its
  * ratings and their distribution, its newest notes (hidden ones marked),
  * all from the counters and the notes index (lib/db/stats.ts), never a
  * scan of the visits. The page component (components/AttractionReport.tsx)
@@ -62,14 +63,20 @@ export interface AttractionReportView {
   notes: AttractionNoteView[];
 }
 
+/** `09:00 a 09:59`: one hour of the day, as the data table names it. */
+function formatHourSpan(hour: number): string {
+  const hh = String(hour).padStart(2, "0");
+  return `${hh}:00 a ${hh}:59`;
+}
+
 function ratingText(rating: number | null): string {
   return rating === null ? "sin calificación" : `${rating} de 5 estrellas`;
 }
 
 /**
  * The attraction page's content for the days `from`..`to`: the figures
- * read, the charts drawn (visits by day, by day of the week, ratings by
- * stars), the headline figures, the notes.
+ * read, the charts drawn (visits by day, by day of the week, by hour,
+ * ratings by stars), the headline figures, the notes.
  */
 export async function loadAttractionReport(
   kv: Deno.Kv,
@@ -91,7 +98,8 @@ export async function loadAttractionReport(
     byWeekday[getWeekday(row.day)] += row.visits;
   }
   const { ratings, ratingsInMonths } = figures;
-  const [byDay, weekdays, stars] = await Promise.all([
+  const hours = figures.visitsByHour;
+  const [byDay, weekdays, byHour, stars] = await Promise.all([
     renderDailyLines(
       figures.visitsByDay.map((row) => ({
         day: row.day,
@@ -119,6 +127,18 @@ export async function loadAttractionReport(
             `Columnas: visitas verificadas de cada día de la semana, de lunes a domingo, ${range}.`,
         },
         valueLabel: "Visitas",
+      },
+    ),
+    renderColumnChart(
+      hours.map((value, hour) => ({ label: `${hour} h`, value })),
+      {
+        text: {
+          label: `Visitas por hora: ${name}`,
+          description:
+            `Columnas: visitas verificadas en cada hora del día, de las 0 a las 23 h (hora local), ${range}.`,
+        },
+        valueLabel: "Visitas",
+        fitLabels: true,
       },
     ),
     renderColumnChart(
@@ -204,12 +224,21 @@ export async function loadAttractionReport(
         id: "grafica-semana",
         title: "Visitas por día de la semana",
         svg: weekdays,
-        note:
-          "Las visitas por hora se cuentan para todos los atractivos juntos: están en el tablero.",
         table: {
           caption: "Visitas por día de la semana",
           head: ["Día", "Visitas"],
           rows: WEEKDAYS.map((day, i) => [day, byWeekday[i]]),
+        },
+      },
+      {
+        id: "grafica-horas",
+        title: "Visitas por hora",
+        svg: byHour,
+        note: "Hora local del municipio, de las 0 a las 23 h.",
+        table: {
+          caption: "Visitas por hora",
+          head: ["Hora", "Visitas"],
+          rows: hours.map((visits, hour) => [formatHourSpan(hour), visits]),
         },
       },
       {

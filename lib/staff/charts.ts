@@ -226,17 +226,46 @@ function labelMargin(
 /** Vertical bars in the given order (e.g. the stamp funnel). */
 export function renderColumnChart(
   rows: readonly { label: string; value: number }[],
-  { text, valueLabel }: { text: ChartText; valueLabel: string },
+  { text, valueLabel, fitLabels = false }: {
+    text: ChartText;
+    valueLabel: string;
+    /**
+     * Many columns (the 24 hours): label every second or third one where
+     * the labels would touch, and leave the values over the columns out
+     * where they would (the data table has them).
+     */
+    fitLabels?: boolean;
+  },
 ): Promise<string> {
   return drawEach(async (layout) => {
     const { Plot, document } = await loadPlot();
+    const marginLeft = textWidth(5, layout);
+    const band = (layout.width - marginLeft) / Math.max(1, rows.length);
+    const longest = Math.max(0, ...rows.map((row) => row.label.length));
+    const every = fitLabels
+      ? Math.max(1, Math.ceil(textWidth(longest + 1, layout) / band))
+      : 1;
+    const digits = Math.max(
+      1,
+      ...rows.map((row) => integer.format(row.value).length),
+    );
+    const showValues = !fitLabels || textWidth(digits + 1, layout) <= band;
     return Plot.plot({
       ...common(text, layout),
       document,
       height: layout.name === "narrow" ? 240 : 300,
-      marginLeft: textWidth(5, layout),
+      marginLeft,
       marginTop: layout.fontSize * 2,
-      x: { label: null, domain: rows.map((row) => row.label), tickSize: 0 },
+      x: {
+        label: null,
+        domain: rows.map((row) => row.label),
+        tickSize: 0,
+        ...(every > 1
+          ? {
+            ticks: rows.filter((_, i) => i % every === 0).map((r) => r.label),
+          }
+          : {}),
+      },
       y: {
         label: valueLabel,
         labelArrow: "none",
@@ -246,12 +275,14 @@ export function renderColumnChart(
       },
       marks: [
         Plot.barY(rows, { x: "label", y: "value", fill: SERIES_COLORS[0] }),
-        Plot.text(rows, {
-          x: "label",
-          y: "value",
-          text: (row: { value: number }) => integer.format(row.value),
-          dy: -layout.fontSize * 0.6,
-        }),
+        showValues
+          ? Plot.text(rows, {
+            x: "label",
+            y: "value",
+            text: (row: { value: number }) => integer.format(row.value),
+            dy: -layout.fontSize * 0.6,
+          })
+          : null,
         Plot.ruleY([0]),
       ],
     }) as unknown as Element;

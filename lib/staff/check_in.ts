@@ -28,9 +28,9 @@ import type { StaffMember } from "@/lib/types/staff.ts";
 
 /** Each method as the console's form offers it. */
 export const CHECK_IN_METHOD_LABELS: Record<CheckInMethod, string> = {
-  code: "Con el código de guía del cartel",
-  gps: "Con la ubicación del teléfono («Estoy aquí»)",
-  "gps-or-code": "Con la ubicación o con el código (lo que el turista elija)",
+  code: "Con el código del cartel",
+  gps: "Con la ubicación («Estoy aquí»)",
+  "gps-or-code": "Con ubicación o código",
 };
 
 /** Each method in a few words, inside a sentence (tables, the audit log). */
