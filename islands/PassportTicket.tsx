@@ -38,16 +38,21 @@ export default function PassportTicket(
   const pending = useRef<string | null>(null);
   const requestKey = useRef<string | null>(null);
 
+  // Said once on the passport: what the ticket is, next to the passport.
+  const explain = <p class="muted">{t("explain")}</p>;
   if (shareCode) {
     return (
-      <p>
-        <a
-          class="button"
-          href={localizePath(lang, `/ruta/${encodeURIComponent(shareCode)}`)}
-        >
-          {t("seeTicket")}
-        </a>
-      </p>
+      <>
+        {explain}
+        <p>
+          <a
+            class="button"
+            href={localizePath(lang, `/ruta/${encodeURIComponent(shareCode)}`)}
+          >
+            {t("seeTicket")}
+          </a>
+        </p>
+      </>
     );
   }
 
@@ -92,36 +97,39 @@ export default function PassportTicket(
   }
 
   return (
-    <form class="ticket-form" ref={form} onSubmit={submit} noValidate>
-      <div class="field">
-        <label for="pasaporte-nombre">{t("name")}</label>
-        <input
-          id="pasaporte-nombre"
-          name="name"
-          autoComplete="name"
-          maxLength={120}
-          required
-        />
-      </div>
-      <div class="field">
-        <label for="pasaporte-correo">{t("email")}</label>
-        <input
-          id="pasaporte-correo"
-          name="email"
-          type="email"
-          autoComplete="email"
-          maxLength={254}
-          required
-        />
-      </div>
-      {error && <p class="form-error" role="alert">{error}</p>}
-      <button
-        class="button button--accent"
-        type="submit"
-        disabled={!ready || busy}
-      >
-        {busy ? t("submitting") : t("create")}
-      </button>
-    </form>
+    <>
+      {explain}
+      <form class="ticket-form" ref={form} onSubmit={submit} noValidate>
+        <div class="field">
+          <label for="pasaporte-nombre">{t("name")}</label>
+          <input
+            id="pasaporte-nombre"
+            name="name"
+            autoComplete="name"
+            maxLength={120}
+            required
+          />
+        </div>
+        <div class="field">
+          <label for="pasaporte-correo">{t("email")}</label>
+          <input
+            id="pasaporte-correo"
+            name="email"
+            type="email"
+            autoComplete="email"
+            maxLength={254}
+            required
+          />
+        </div>
+        {error && <p class="form-error" role="alert">{error}</p>}
+        <button
+          class="button button--accent"
+          type="submit"
+          disabled={!ready || busy}
+        >
+          {busy ? t("submitting") : t("create")}
+        </button>
+      </form>
+    </>
   );
 }

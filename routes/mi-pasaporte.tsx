@@ -137,7 +137,7 @@ function DataControls(
   return (
     <section class="data-controls" aria-labelledby="datos-titulo">
       <h2 id="datos-titulo">{tr("dataTitle")}</h2>
-      <p>
+      <p class="data-controls__item">
         <a
           class="button button--ghost"
           href={localizePath(lang, "/mi-pasaporte/datos.json")}
@@ -150,24 +150,26 @@ function DataControls(
       {ticketName !== null && (
         <form
           method="post"
+          class="data-controls__item data-controls__name"
           action={localizePath(lang, "/mi-pasaporte/nombre")}
         >
-          <label>
-            {tr("nameLabel")}
+          <div class="field">
+            <label for="datos-nombre">{tr("nameLabel")}</label>
             <input
               name="name"
+              id="datos-nombre"
               required
               maxLength={120}
               value={ticketName}
               autocomplete="name"
             />
-          </label>
+          </div>
           <button class="button" type="submit">{tr("changeName")}</button>
         </form>
       )}
-      <p>
+      <p class="data-controls__item data-controls__erase">
         <a
-          class="button button--ghost"
+          class="button button--danger-outline"
           href={localizePath(lang, "/mi-pasaporte/borrar")}
         >
           {tr("erase")}

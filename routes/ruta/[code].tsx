@@ -106,6 +106,12 @@ export default function touristRoute(deps: AppDeps) {
   });
 }
 
+/**
+ * The route as its readers see it: friends the link was shared with, more
+ * often than its owner. The page is one cached answer for every reader and
+ * does not know who reads it, so it speaks about the tourist by name
+ * ("Calificación de Ana", "A Ana le faltan 15"), never to the reader.
+ */
 function RoutePage(
   { ticket, route, loaded, lang, share }: {
     ticket: Ticket;
@@ -189,7 +195,9 @@ function RoutePage(
                 <p>
                   <strong>{t(lang, "page_route.noVisits")}</strong>
                 </p>
-                <p>{t(lang, "page_route.noVisitsText")}</p>
+                <p>
+                  {t(lang, "page_route.noVisitsText", { name: ticket.name })}
+                </p>
                 <a
                   class="button"
                   href={localizePath(lang, "/turismo/atractivos")}
@@ -232,7 +240,8 @@ function RoutePage(
                             <>
                               <Stars value={visit.rating} />
                               <span>
-                                {t(lang, "page_route.yourRating", {
+                                {t(lang, "page_route.ratingOf", {
+                                  name: ticket.name,
                                   rating: visit.rating,
                                 })}
                               </span>
@@ -308,7 +317,10 @@ function RoutePage(
         <section class="section section--tinted" aria-labelledby="faltan-title">
           <div class="container">
             <h2 id="faltan-title">
-              {t(lang, "page_route.pending", { count: pending.length })}
+              {t(lang, "page_route.pending", {
+                count: pending.length,
+                name: ticket.name,
+              })}
             </h2>
             <ul class="pill-list">
               {pending.map((a) => (

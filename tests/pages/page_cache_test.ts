@@ -154,7 +154,10 @@ Deno.test("pages served from the micro-cache", async (t) => {
     });
     assert.equal(rate.status, 200);
     await rate.body?.cancel();
-    assert.match((await getPage(ctx, path)).html, /Tu calificación: 5 de 5/);
+    assert.match(
+      (await getPage(ctx, path)).html,
+      /Calificación de Ana Lucía Pérez: 5 de 5/,
+    );
   });
 
   await t.step(

@@ -502,7 +502,7 @@ Deno.test("GET /ruta/:code", async (t) => {
         html,
         /Visitado el <time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">\d{1,2} de [a-z]+ de \d{4}<\/time>/,
       );
-      assert.match(html, /Tu calificación: 4 de 5/);
+      assert.match(html, /Calificación de María José: 4 de 5/);
       assert.match(
         html,
         /<blockquote class="visit__notes">Muy bonita &lt;b>de noche&lt;\/b><\/blockquote>/,
@@ -518,7 +518,7 @@ Deno.test("GET /ruta/:code", async (t) => {
         /<progress id="avance" class="progress" max="17" value="6">35 %<\/progress>/,
       );
       assert.match(html, /6 de 17 atractivos visitados/);
-      assert.match(html, /Te faltan 11 atractivos por descubrir/);
+      assert.match(html, /A María José le faltan 11 atractivos por descubrir/);
       assert.equal(
         meta(html, "og:description"),
         "6 de 17 atractivos visitados (35 %) y 1 insignia en Visita Tequila.",
