@@ -1,7 +1,7 @@
 /**
  * Erasing a tourist's personal data (the right to cancellation): the
- * passport's sessions, identity links, ticket, visits, ratings, notes,
- * badges, counters, rate-limit entries and last-use records in KV, and the
+ * passport's sessions, identity links, ticket, visits (with their
+ * check-ins' receipts), ratings, notes, badges, counters, rate-limit entries and last-use records in KV, and the
  * ticket's post in the CMS. The record is written first (lib/db/erasures.ts,
  * with the share codes' tombstones: the route page and card are 404 from
  * that commit on, on every instance), then each step runs and is marked
@@ -25,6 +25,7 @@ import {
   postponeErasure,
   recordErasureFailure,
 } from "@/lib/db/erasures.ts";
+import { deleteCheckInReceiptsOfUser } from "@/lib/db/check_ins.ts";
 import { deletePassportActivity } from "@/lib/db/passport_activity.ts";
 import { deleteRateLimitsOfSubject } from "@/lib/db/rate_limits.ts";
 import {
@@ -176,7 +177,11 @@ async function runStep(
       }
       return;
     case "visits":
-      if (userId) await deleteVisitsOfUser(kv, userId);
+      if (userId) {
+        await deleteVisitsOfUser(kv, userId);
+        // The check-ins' receipts answer a device's retries of those visits.
+        await deleteCheckInReceiptsOfUser(kv, userId);
+      }
       return;
     case "badges":
       if (userId) await deleteBadgesOfUser(kv, userId);

@@ -14,6 +14,7 @@ import {
   getTicket,
   type Ticket,
 } from "@/lib/db/tickets.ts";
+import { listCheckInReceipts } from "@/lib/db/check_ins.ts";
 import { getUserStats, listBadges, listVisits } from "@/lib/db/visits.ts";
 
 /** The format's name and version, first in the file. */
@@ -53,7 +54,12 @@ export interface PersonalDataExport {
   visits: {
     visitId: string;
     attraction: { slug: string; name: string | null };
+    /** When the server recorded it. */
     visitedAt: string;
+    /** When the tourist checked in, by the device's clock (a check-in queued offline is recorded later). */
+    checkedInAt: string;
+    /** How it was checked in: guide code or the phone's position. */
+    method: "code" | "gps";
     rating: number | null;
     notes: string | null;
     ratedAt: string | null;
@@ -61,6 +67,12 @@ export interface PersonalDataExport {
     notesHiddenAt: string | null;
   }[];
   badges: { id: string; name: string; icon: string; unlockedAt: string }[];
+  /**
+   * The answers kept for a device's check-ins (a week, so a retry gets the
+   * same answer): the id, when and what was answered. Never a code or a
+   * position.
+   */
+  checkIns: { checkInId: string; answeredAt: string; status: number }[];
   tickets: ExportedTicket[];
   sessions: {
     createdAt: string;
@@ -98,6 +110,7 @@ export async function exportPersonalData(
   let passport: PersonalDataExport["passport"] = null;
   let visits: PersonalDataExport["visits"] = [];
   let badges: PersonalDataExport["badges"] = [];
+  let checkIns: PersonalDataExport["checkIns"] = [];
   let sessions: PersonalDataExport["sessions"] = [];
   let identities: PersonalDataExport["identities"] = [];
   if (userId) {
@@ -109,6 +122,7 @@ export async function exportPersonalData(
       links,
       lastSeen,
       own,
+      receipts,
     ] = await Promise.all([
       listVisits(kv, userId),
       listBadges(kv, userId),
@@ -117,6 +131,7 @@ export async function exportPersonalData(
       listIdentitiesOfUser(kv, userId),
       getPassportLastSeen(kv, userId),
       getShareCodeOfUser(kv, userId),
+      listCheckInReceipts(kv, userId),
     ]);
     if (own) codes.add(own.toLowerCase());
     visits = storedVisits.map((visit) => ({
@@ -126,6 +141,8 @@ export async function exportPersonalData(
         name: loaded.attractionsBySlug.get(visit.slug)?.name ?? null,
       },
       visitedAt: visit.visitedAt,
+      checkedInAt: visit.checkedInAt ?? visit.visitedAt,
+      method: visit.method ?? "code",
       rating: visit.rating ?? null,
       notes: visit.notes ?? null,
       ratedAt: visit.ratedAt ?? null,
@@ -136,6 +153,11 @@ export async function exportPersonalData(
       name: badge.name,
       icon: badge.icon,
       unlockedAt: badge.unlockedAt,
+    }));
+    checkIns = receipts.map((receipt) => ({
+      checkInId: receipt.checkInId,
+      answeredAt: receipt.answeredAt,
+      status: receipt.status,
     }));
     sessions = storedSessions.map((session) => ({
       createdAt: session.createdAt,
@@ -174,6 +196,7 @@ export async function exportPersonalData(
     passport,
     visits,
     badges,
+    checkIns,
     tickets,
     sessions,
     identities,
