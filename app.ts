@@ -314,7 +314,7 @@ function renderCrossSiteRefusal(
   return async (error, c) => {
     if (!(error instanceof CrossSiteError)) return undefined;
     const { renderAuthMessage, tAuth } = await import(
-      "./routes/auth/_message.tsx"
+      "./routes/_shared/auth_message.tsx"
     );
     const lang = getLang(c);
     const prefix = getLangPrefix(lang);

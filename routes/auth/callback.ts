@@ -7,7 +7,7 @@ import {
   SESSION_TTL_MS,
   writeSessionCookie,
 } from "@/lib/oauth/mod.ts";
-import { renderSignInError } from "./_message.tsx";
+import { renderSignInError } from "@/routes/_shared/auth_message.tsx";
 import {
   PANEL_HOME,
   signInStaffIdentity,
@@ -17,7 +17,7 @@ import { createPageRouter } from "@/routes/_app.tsx";
 import {
   renderStaffContinuePage,
   renderStaffNotListedPage,
-} from "@/routes/staff_auth/_page.tsx";
+} from "@/routes/_shared/staff_sign_in.tsx";
 
 /**
  * `GET /auth/callback`: the provider's redirect back. Completes the sign-in,

@@ -4,7 +4,7 @@ import {
   startSignIn,
   writeSignInStateCookie,
 } from "@/lib/oauth/mod.ts";
-import { renderSignInError } from "./_message.tsx";
+import { renderSignInError } from "@/routes/_shared/auth_message.tsx";
 import { createPageRouter } from "@/routes/_app.tsx";
 
 /** `GET /auth/signin?next=/path`: sends the browser to the identity provider. */

@@ -4,7 +4,7 @@ import {
   readSessionCookie,
   signOut,
 } from "@/lib/oauth/mod.ts";
-import { renderAuthMessage, tAuth } from "./_message.tsx";
+import { renderAuthMessage, tAuth } from "@/routes/_shared/auth_message.tsx";
 import { getLang } from "@/lib/http/mod.ts";
 import { localizePath } from "@/lib/i18n/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";

@@ -8,6 +8,7 @@ import {
   buildMonthlyRatingsCsv,
   OPEN_DATA_FILES,
 } from "@/lib/open_data/mod.ts";
+import { csvResponse } from "@/routes/_shared/csv.ts";
 
 /** Harvesters poll; the visits change once a day, the ratings as given. */
 const OPEN_DATA_HEADERS = {
@@ -16,19 +17,9 @@ const OPEN_DATA_HEADERS = {
   "Access-Control-Allow-Origin": "*",
 };
 
-/** A CSV answer with its header-row marker and a download name. */
-export function csvResponse(
-  body: BodyInit,
-  name: string,
-  headers: Record<string, string> = OPEN_DATA_HEADERS,
-): Response {
-  return new Response(body, {
-    headers: {
-      ...headers,
-      "Content-Type": "text/csv; charset=utf-8; header=present",
-      "Content-Disposition": `inline; filename="${name}"`,
-    },
-  });
+/** An open data CSV answer: public, cached a while, readable from any site. */
+function openCsv(body: BodyInit, name: string): Response {
+  return csvResponse(body, name, OPEN_DATA_HEADERS);
 }
 
 /**
@@ -46,13 +37,13 @@ export default function openDataFiles(deps: AppDeps) {
     .get(
       `/${OPEN_DATA_FILES.visits}`,
       async () =>
-        csvResponse(
+        openCsv(
           await buildDailyVisitsCsv(source()),
           OPEN_DATA_FILES.visits,
         ),
     )
     .get(`/${OPEN_DATA_FILES.ratings}`, async () =>
-      csvResponse(
+      openCsv(
         await buildMonthlyRatingsCsv(source()),
         OPEN_DATA_FILES.ratings,
       ))

@@ -13,7 +13,7 @@ import {
   parseReportMonth,
   requireAdmin,
 } from "@/lib/staff/mod.ts";
-import { csvResponse } from "@/routes/datos/files.ts";
+import { csvResponse } from "@/routes/_shared/csv.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /** The staff's own figures, exact: never public. */

@@ -7,7 +7,7 @@ import {
   writeStaffCookie,
 } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
-import { renderStaffSignInPage } from "./_page.tsx";
+import { renderStaffSignInPage } from "@/routes/_shared/staff_sign_in.tsx";
 
 /**
  * `/auth/personal/:token`, a staff sign-in link (`deno task staff-link`).

@@ -1,6 +1,6 @@
 import type { AppDeps } from "@/deps.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
-import { renderStaffSignInPage } from "./_page.tsx";
+import { renderStaffSignInPage } from "@/routes/_shared/staff_sign_in.tsx";
 
 /**
  * `GET /auth/personal[?sesion=vencida]`: the staff sign-in, in the staff

@@ -6,7 +6,7 @@ import {
 } from "@/lib/oauth/mod.ts";
 import { PANEL_HOME } from "@/lib/staff/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
-import { renderSignInError } from "@/routes/auth/_message.tsx";
+import { renderSignInError } from "@/routes/_shared/auth_message.tsx";
 
 /**
  * `GET /auth/personal/proveedor`: a staff sign-in at the portal's identity

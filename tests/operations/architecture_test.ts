@@ -306,6 +306,27 @@ Deno.test("architecture", async (t) => {
     },
   );
 
+  await t.step(
+    "no folder of routes/ imports another (shared pieces: routes/_shared/)",
+    () => {
+      // A route folder is `routes/<name>/`; what two of them need lives in
+      // routes/_shared/ (or components/), so no two pages' folders knot
+      // together. Modules at the root of routes/ (the page shell) are not
+      // folders.
+      const routeFolder = (path: string) =>
+        /^routes\/([^/]+)\//.exec(path)?.[1];
+      const across = [...graph].flatMap(([module, imports]) => {
+        const from = routeFolder(module);
+        if (!from || from.startsWith("_")) return [];
+        return imports.filter((path) => {
+          const to = routeFolder(path);
+          return to !== undefined && to !== from && !to.startsWith("_");
+        }).map((path) => `${module} → ${path}`);
+      });
+      assert.deepEqual(across, [], "move what both need to routes/_shared/");
+    },
+  );
+
   await t.step("no module imports its own folder's mod.ts", () => {
     const own = [...graph].flatMap(([module, imports]) =>
       imports.filter((path) =>

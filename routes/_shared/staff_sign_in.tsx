@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
-import { renderStaffPage } from "@/routes/panel/_page.tsx";
+import { renderStaffPage } from "./staff_page.tsx";
 
 /**
  * A staff sign-in page (`/auth/personal…`): the staff workspace's plain

@@ -1,0 +1,63 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ComponentChildren } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { type PanelSection, StaffLayout } from "@/components/StaffLayout.tsx";
+import type { AppDeps } from "@/deps.ts";
+import { PAGE_SECURITY_HEADERS } from "@/lib/http/mod.ts";
+import { getAssets } from "@/lib/pages/mod.ts";
+import type { StaffMember } from "@/lib/types/mod.ts";
+
+/**
+ * Renders a page of the staff workspace ({@linkcode StaffLayout}), apart
+ * from the tourist site's layout: `noindex` and `private, no-store` (one
+ * person's view, never cached or indexed). With `staff`, the console's
+ * frame (who, sections, sign-out); without, the plain staff sign-in frame.
+ */
+export function renderStaffPage(
+  c: Context,
+  deps: Pick<AppDeps, "data">,
+  {
+    title,
+    description,
+    staff,
+    active,
+    refreshTo,
+    status = 200,
+    children,
+  }: {
+    /** The `<title>`, before the brand. */
+    title: string;
+    description?: string;
+    /** A same-site path to go on to by itself (the staff sign-in's end). */
+    refreshTo?: string;
+    staff?: StaffMember;
+    active?: PanelSection;
+    status?: ContentfulStatusCode;
+    children: ComponentChildren;
+  },
+): Response {
+  const loaded = deps.data.current();
+  const { branding, privacy } = loaded.data;
+  const html = renderToString(
+    <StaffLayout
+      office={{
+        name: privacy.office,
+        themeColor: branding.colors.primary,
+        dataVersion: loaded.version,
+      }}
+      title={`${title} · Panel · ${branding.name}`}
+      description={description ?? "Panel de la oficina de turismo."}
+      assets={getAssets()}
+      staff={staff}
+      active={active}
+      refreshTo={refreshTo}
+    >
+      {children}
+    </StaffLayout>,
+  );
+  return c.html(`<!DOCTYPE html>${html}`, status, {
+    ...PAGE_SECURITY_HEADERS,
+    "Cache-Control": "private, no-store",
+  });
+}
