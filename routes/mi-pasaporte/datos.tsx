@@ -97,10 +97,14 @@ export default function passportData(deps: AppDeps) {
                 ),
               })}
             </p>
-            <form method="post" action={path(c, "/mi-pasaporte/borrar")}>
+            <form
+              class="button-row"
+              method="post"
+              action={path(c, "/mi-pasaporte/borrar")}
+            >
               <button class="button button--danger" type="submit">
                 {tr(c, "eraseConfirm")}
-              </button>{" "}
+              </button>
               <a class="button button--ghost" href={path(c, "/mi-pasaporte")}>
                 {tr(c, "cancel")}
               </a>

@@ -25,6 +25,8 @@ const WORDS = {
     download: "Descargar mis datos",
     rename: "Cambiar nombre",
     erase: "Borrar mi pasaporte y mis datos",
+    confirm: "Sí, borrar mi pasaporte y mis datos",
+    cancel: "Cancelar",
   },
   en: {
     path: "/en/mi-pasaporte",
@@ -33,6 +35,8 @@ const WORDS = {
     download: "Download my data",
     rename: "Change name",
     erase: "Delete my passport and my data",
+    confirm: "Yes, delete my passport and my data",
+    cancel: "Cancel",
   },
 };
 
@@ -263,6 +267,27 @@ Deno.test({
               if (nodes.length) inside.push({ ...violation, nodes });
             }
             assert.deepEqual(inside, [], describeViolations(inside));
+          },
+        );
+
+        await t.step(
+          `${lang}, ${device}: the confirmation's buttons keep apart, 44 px, AA`,
+          async () => {
+            await erase.click();
+            const confirm = page.getByRole("button", { name: words.confirm });
+            const cancel = page.getByRole("link", { name: words.cancel });
+            await confirm.waitFor();
+            assert.ok(
+              await gapBetween(confirm, cancel) >= 8,
+              "confirm and cancel",
+            );
+            for (const target of [confirm, cancel]) {
+              assert.ok((await target.boundingBox())!.height >= 44);
+            }
+            const looks = await readPaint(confirm);
+            const fill = over(looks.background, looks.behind);
+            const ratio = contrast(over(looks.color, fill), fill);
+            assert.ok(ratio >= 4.5, `text ${ratio.toFixed(2)}:1`);
           },
         );
         await context.close();
