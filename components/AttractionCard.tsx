@@ -13,12 +13,17 @@ import { Icon } from "./Icon.tsx";
  * `lang` (`attraction` as `localizeData` gives it for that language).
  */
 export function AttractionCard(
-  { attraction, lang, headingLevel = 3, extra }: {
+  { attraction, lang, headingLevel = 3, extra, stampSlot = false }: {
     attraction: Attraction;
     lang: Lang;
     headingLevel?: 2 | 3;
     /** A line under the summary, e.g. a distance. */
     extra?: string;
+    /**
+     * An empty place for the passport's mark ("Sellado"), filled in the
+     * browser by the StampMarks island from the device's passport.
+     */
+    stampSlot?: boolean;
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -37,6 +42,9 @@ export function AttractionCard(
             {attraction.name}
           </a>
         </Heading>
+        {stampSlot && (
+          <p class="card__stamp" data-stamp-slot={attraction.slug} />
+        )}
         <p class="card__summary">
           <DataText of={attraction} field="summary" lang={lang} />
         </p>

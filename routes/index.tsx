@@ -5,6 +5,8 @@ import { DataText, Fallback } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import TicketForm from "@/islands/TicketForm.tsx";
+import StampMarks from "@/islands/StampMarks.tsx";
+import { getStampMarksProps } from "@/routes/turismo/atractivos/index.tsx";
 import {
   getFallbackLang,
   localizeData,
@@ -200,12 +202,18 @@ function HomePage(
               <Icon name="arrow" />
             </a>
           </div>
+          <Island
+            name="StampMarks"
+            component={StampMarks}
+            props={getStampMarksProps(lang)}
+          />
           <div class="grid">
             {data.attractions.slice(0, FEATURED).map((attraction) => (
               <AttractionCard
                 attraction={attraction}
                 lang={lang}
                 key={attraction.slug}
+                stampSlot
               />
             ))}
           </div>
