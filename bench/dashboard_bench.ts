@@ -22,7 +22,12 @@ import { renderDashboardCharts } from "@/lib/staff/mod.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { createStaffSession } from "@/lib/db/staff_sessions.ts";
 import { addDays, getLocalTime } from "@/lib/calendar/mod.ts";
-import { type CountedVisit, getDashboard, StatsDelta } from "@/lib/db/stats.ts";
+import {
+  type CountedVisit,
+  getDashboard,
+  STATS_VERSION,
+  StatsDelta,
+} from "@/lib/db/stats.ts";
 import type { StatsBackfillState } from "@/lib/db/stats_backfill.ts";
 import { createTestContext } from "@/tests/test_utils.ts";
 
@@ -32,7 +37,8 @@ const VISITS = Number(Deno.env.get("DASHBOARD_BENCH_VISITS") ?? 1_000_000);
 const TODAY = "2025-06-30";
 const NOW = new Date(`${TODAY}T18:00:00Z`);
 const DAYS = 365;
-const SEED_VERSION = `v1-${VISITS}`;
+// v2: visits counted under the counters' version 2 (an hour counter per attraction).
+const SEED_VERSION = `v2-${VISITS}`;
 const KV_PATH = Deno.env.get("DASHBOARD_BENCH_KV") ??
   `${Deno.env.get("TMPDIR") ?? "/tmp"}/turismo-dashboard-bench-${VISITS}.kv`;
 const SEED_LIMIT_MS =
@@ -161,6 +167,7 @@ async function seed(path: string): Promise<void> {
             ? new Date(visitedAt.getTime() + 30 * 60_000).toISOString()
             : null,
           inStats: true,
+          statsVersion: STATS_VERSION,
         };
         delta.addVisit(visit, 1, TZ);
         if (visit.notes) notes.push(visit);
@@ -200,6 +207,7 @@ async function seed(path: string): Promise<void> {
       cursor: null,
       heartbeatAt: 0,
       counted: { visits: 0, tickets: 0, passports: 0 },
+      version: STATS_VERSION,
     } satisfies StatsBackfillState,
   );
   await kv.set(SEEDED_KEY, SEED_VERSION);
