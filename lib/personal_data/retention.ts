@@ -181,6 +181,13 @@ export function listPersonalRecords(
       exported: true,
     },
     {
+      id: "check_ins",
+      store: "kv",
+      keyFamilies: ["check_ins"],
+      retention: [{ retention: getFamilyPeriod("check_ins", "created") }],
+      exported: true,
+    },
+    {
       id: "badges",
       store: "kv",
       keyFamilies: ["badges", "user_stats"],

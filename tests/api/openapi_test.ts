@@ -81,6 +81,10 @@ const POST_OPS = ["ticket", "verify", "rate", "chat", "sessionToken"] as const;
  * Everything else listed must be seen below.
  */
 const NOT_PROVOKED: Partial<Record<OpName, Record<number, string>>> = {
+  verify: {
+    422:
+      "a code at an attraction an admin set to check in by position only (tested in tests/api/check_in_test.ts)",
+  },
   card: {
     503:
       "the render pool's queue full or a render past its deadline (lib/og/pool.ts; tested in lib/og)",
