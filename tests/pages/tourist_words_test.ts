@@ -221,6 +221,55 @@ Deno.test("the Spanish catalogues say tú and cartel", async (t) => {
   });
 });
 
+/**
+ * The data set's tips, directions and etiquette in "usted": its imperatives
+ * (anywhere in a sentence: "Si va a catar, no maneje"), and "su" or "sus"
+ * where it means the reader's ("antes de su visita", "a su hotel").
+ * "Entre" alone is the preposition too ("entre semana"): only "no entre".
+ */
+const USTED_IN_DATA =
+  /\b(Pruebe|Visite|Visítel[oa]s?|Lleve|Suba|Reserve|Use|No entre|Evite|Avise|Tome|Siga|Continúe|Rodee|Salga|Pida|Deje|Maneje|Recorra|Guarde|Confirme|Consuma|Vaya|Si va a|puede buscar su|visitará)\b|\b(su|sus) (visita|hotel|ruta)\b/iu;
+
+/** The Spanish strings of a data set, by where they sit (no `i18n` overlay). */
+function spanishStrings(value: unknown, path = ""): [string, string][] {
+  if (typeof value === "string") return [[path, value]];
+  if (Array.isArray(value)) {
+    return value.flatMap((item, i) => spanishStrings(item, `${path}[${i}]`));
+  }
+  if (value && typeof value === "object") {
+    return Object.entries(value).filter(([key]) => key !== "i18n")
+      .flatMap(([key, item]) => spanishStrings(item, `${path}.${key}`));
+  }
+  return [];
+}
+
+Deno.test("the shipped data set's Spanish says tú and cartel", async (t) => {
+  const data = JSON.parse(
+    await Deno.readTextFile(
+      new URL("../../data/turismo.json", import.meta.url),
+    ),
+  );
+  const strings = spanishStrings(data);
+  assert.ok(strings.length > 300, `${strings.length} strings`);
+
+  await t.step(
+    "no tip, direction or notice addresses the reader as usted",
+    () => {
+      const found = strings.filter(([, text]) =>
+        USTED.test(text) || USTED_IN_DATA.test(text)
+      );
+      assert.deepEqual(found, []);
+    },
+  );
+
+  await t.step("the sign at an attraction is a cartel", () => {
+    assert.deepEqual(
+      strings.filter(([, text]) => OTHER_SIGN_ES.test(text)),
+      [],
+    );
+  });
+});
+
 /** The .ts and .tsx files under `dir`, tests aside. */
 async function* walk(dir: URL): AsyncGenerator<URL> {
   for await (const entry of Deno.readDir(dir)) {
