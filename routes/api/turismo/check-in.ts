@@ -68,7 +68,7 @@ function createCheckInRoute(auth: TokenVerifier) {
     summary:
       "Check a visit in from a device's queue, by guide code or position, exactly once",
     description:
-      "A retry with the same `checkInId` and request gets the first answer again and counts nothing again (docs/API.md, \"Check-ins from a device's queue\").",
+      'A retry with the same `checkInId` and request gets the first answer again and counts nothing again (docs/API.md, "Check-ins from a device\'s queue").',
     security: SECURITY.bearer,
     middleware: [requireUser(auth)] as const,
     request: {
@@ -83,7 +83,8 @@ function createCheckInRoute(auth: TokenVerifier) {
         content: { "application/json": { schema: CheckInResponse } },
       },
       ...errorResponses({
-        400: "A field is missing or invalid, or not exactly one of `code` and `position`",
+        400:
+          "A field is missing or invalid, or not exactly one of `code` and `position`",
         401: "Missing or invalid bearer token",
         403: "userId is not the token's user",
         404: {
