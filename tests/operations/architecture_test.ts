@@ -132,7 +132,7 @@ geo              data i18n
 http             auth config errors i18n types
 auth             errors types
 # Storage: db owns every KV key and transaction.
-db               badges calendar crypto errors types
+db               badges calendar crypto data errors types
 # Foundations: the config, the data set, words, named errors, shared types, rule tables.
 config           data types
 data             crypto i18n
