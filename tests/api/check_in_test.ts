@@ -716,3 +716,15 @@ Deno.test("POST /api/turismo/check-in: the export shows both times, erasure remo
   assert.deepEqual(await receiptsOf(ctx, userId), []);
   assert.equal(await getVisit(ctx.deps.kv, userId, PLAZA.slug), null);
 });
+
+Deno.test("the privacy notice says the position decides a check-in and is not kept", async () => {
+  await using ctx = await createTestContext();
+  const res = await ctx.app.request("/aviso-de-privacidad");
+  assert.equal(res.status, 200);
+  const text = (await res.text()).replace(/<[^>]+>/g, " ");
+  assert.match(
+    text,
+    /«Estoy aquí», tu teléfono nos envía tu ubicación una sola vez: la usamos solo para comprobar que estás en el atractivo y no la guardamos/,
+  );
+  assert.match(text, /Respuestas a tus registros de visita/);
+});
