@@ -196,6 +196,17 @@ export interface GuideCodeLookup {
  * concurrently makes the attempt retry, so a guide code cannot slip past a
  * lockout in a burst. The dashboard's counters (its day, hour and stamp
  * milestone in `timeZone`'s calendar) are `sum`s in the same atomic.
+ *
+ * With `checkIn`, the attraction's check-in rule (an admin's, in KV) is read
+ * and checked in the same transaction and `checkIn.judge` decides with it
+ * and the passport's other visits, so a switch applies at once. With
+ * `checkIn.receipt` (a device's named check-in), the id's receipt is read
+ * first (found: `answered`, `replayed`, nothing else read or written) and
+ * every outcome is written as its receipt: a visit's in the visit's own
+ * atomic, a refusal's, a duplicate's and a wrong code's (with its guess on
+ * the rate limits) on their own. A code is then judged as of the claimed
+ * time (a code in its grace period counts if typed before the grace
+ * ended), and the visit keeps the claimed time as `checkedInAt`.
  */
 export async function recordVisit(
   kv: Deno.Kv,
