@@ -4,7 +4,9 @@
  * `POST /api/turismo/verify-visit` with the session's token, and the answer
  * as what the tourist sees. Free of UI, so it is tested in Deno.
  */
-import type { Translate } from "./messages.ts";
+import type { QueuedCheckIn } from "./check_in_queue.ts";
+import type { DeviceStamp } from "./device_passport.ts";
+import type { MessageValues, Translate } from "./messages.ts";
 import {
   type ApiResult,
   describeFailure,
@@ -95,4 +97,156 @@ export function sayBadgeName(
   const key = `badges.${badge.id}.name`;
   const said = t(key);
   return said === key ? badge.name : said;
+}
+
+/** An attraction as the island links it: its name and its page (in the page's language). */
+export type AttractionLink = { name: string; href: string };
+
+/** This attraction's stamp as the page shows it. */
+export type PageStamp = {
+  status: "verified" | "pending";
+  /** ISO 8601: when it was checked in (a pending one: when it was made). */
+  at: string;
+  visitId?: string;
+  rating: number | null;
+  notes: string | null;
+};
+
+/**
+ * This attraction's stamp from the device's stamps (`readDeviceStamps`:
+ * the passport's verified ones, and the queue's verified or pending ones),
+ * or null.
+ */
+export function findPageStamp(
+  slug: string,
+  stamps: ReadonlyMap<string, DeviceStamp>,
+): PageStamp | null {
+  const stamp = stamps.get(slug);
+  if (!stamp) return null;
+  return {
+    status: stamp.status,
+    at: stamp.at,
+    visitId: stamp.visitId,
+    rating: stamp.rating ?? null,
+    notes: stamp.notes ?? null,
+  };
+}
+
+/** A check-in's answer is news on its page for this long after it arrived. */
+const RECENT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The check-in the page reports on: the one made here just now
+ * (`currentId`), else the newest made on this page that is still pending,
+ * or was answered in the last 24 hours (sent by the service worker while
+ * the page was closed, say) with news the stamp does not tell: a refusal,
+ * or a stamp at another attraction.
+ */
+export function findLatestCheckIn(
+  slug: string,
+  queue: readonly QueuedCheckIn[],
+  { currentId, now }: { currentId: string | null; now: Date },
+): QueuedCheckIn | null {
+  const current = queue.find((item) => item.checkInId === currentId);
+  if (current) return current;
+  const recent = queue.filter((item) =>
+    item.slug === slug &&
+    (item.status === "pending" ||
+      (item.atractivo !== slug &&
+        now.getTime() - Date.parse(item.resolvedAt ?? item.claimedAt) <
+          RECENT_MS))
+  );
+  return recent.at(-1) ?? null;
+}
+
+/** The `checkin` message for each refusal the server explains with a `reason`. */
+const REFUSAL_KEYS: Record<string, string> = {
+  claimed_too_old: "refusedClaimedTooOld",
+  claimed_in_future: "refusedClaimedInFuture",
+  code_not_accepted: "refusedCodeNotAccepted",
+  position_not_accepted: "refusedPositionNotAccepted",
+  accuracy_missing: "refusedAccuracy",
+  accuracy_too_poor: "refusedAccuracy",
+  too_fast: "refusedTooFast",
+  id_reused: "refusedIdReused",
+};
+
+/** What a queued check-in came to, as the page words it. */
+export type CheckInReport =
+  /** Kept on the device: sent when there is signal. */
+  | { kind: "pending" }
+  | Exclude<CheckInResult, { kind: "already" | "error" }>
+  /** The passport already had this stamp: its first visit. */
+  | { kind: "already"; visitId: string; slug: string }
+  | { kind: "error"; text: string };
+
+/**
+ * Words a queued check-in's answer in the island's language (`checkin` and
+ * `session` messages): the refusal's reason as data first (the tourist may
+ * have switched language since), else the server's own words.
+ */
+export function describeQueuedCheckIn(
+  item: QueuedCheckIn,
+  { t, locale, name }: {
+    t: Translate;
+    locale: string;
+    /** The page's attraction's name. */
+    name: string;
+  },
+): CheckInReport {
+  if (item.status === "pending") return { kind: "pending" };
+  if (item.status === "verified") {
+    return {
+      kind: "ok",
+      visitId: item.visitId ?? "",
+      slug: item.atractivo ?? item.slug ?? "",
+      badge: item.badge ?? null,
+    };
+  }
+  const refusal = item.refusal ?? { status: 0 };
+  if (refusal.reason === "already_visited" && item.visitId) {
+    return {
+      kind: "already",
+      visitId: item.visitId,
+      slug: item.atractivo ?? item.slug ?? "",
+    };
+  }
+  const text = (key: string, values?: MessageValues) => ({
+    kind: "error" as const,
+    text: t(key, values),
+  });
+  if (
+    refusal.reason === "outside_radius" && refusal.distanceM !== undefined &&
+    refusal.radiusM !== undefined
+  ) {
+    return text("refusedOutsideRadius", {
+      name,
+      distance: formatMetres(refusal.distanceM, locale),
+      radius: formatMetres(refusal.radiusM, locale),
+    });
+  }
+  const key = refusal.reason && Object.hasOwn(REFUSAL_KEYS, refusal.reason)
+    ? REFUSAL_KEYS[refusal.reason]
+    : undefined;
+  if (key) return text(key);
+  if (refusal.status === 404) {
+    return refusal.remainingAttempts === undefined
+      ? text("session.verifyNotFound")
+      : text("session.verifyNotFoundAttempts", {
+        left: refusal.remainingAttempts,
+      });
+  }
+  if (refusal.status === 400) return text("session.verifyBadRequest");
+  return { kind: "error", text: item.message ?? t("session.verifyFailed") };
+}
+
+/** A distance for a sentence: metres below a kilometre, else kilometres with one decimal. */
+export function formatMetres(metres: number, locale: string): string {
+  const km = metres >= 1000;
+  return new Intl.NumberFormat(locale, {
+    style: "unit",
+    unit: km ? "kilometer" : "meter",
+    unitDisplay: "short",
+    maximumFractionDigits: km ? 1 : 0,
+  }).format(km ? metres / 1000 : Math.round(metres));
 }

@@ -207,7 +207,8 @@ export function settleCheckIn(
   const refusal: CheckInRefusal = { status };
   if (reason) refusal.reason = reason;
   for (const field of ["distanceM", "radiusM"] as const) {
-    if (typeof details[field] === "number") refusal[field] = details[field];
+    const value = body[field] ?? details[field];
+    if (typeof value === "number") refusal[field] = value;
   }
   if (typeof body.remainingAttempts === "number") {
     refusal.remainingAttempts = body.remainingAttempts;

@@ -187,6 +187,10 @@ Deno.test("the device's check-in queue", async (t) => {
       });
       const reused = await enqueueCheckIn({ slug: "d", code: "D1D1" });
       const bad = await enqueueCheckIn({ slug: "e", code: "" });
+      const near = await enqueueCheckIn({
+        slug: "f",
+        position: { lat: 1, lng: 2, accuracy: 30 },
+      });
       const answers: Record<string, Response> = {
         [wrong.checkInId]: json(404, {
           error: "No encontrado",
@@ -209,6 +213,14 @@ Deno.test("the device's check-in queue", async (t) => {
           details: "Ese registro ya se envió con otro código.",
           reason: "id_reused",
         }),
+        // The facts beside `reason` at the top, as the app's error funnel puts them.
+        [near.checkInId]: json(422, {
+          error: "No procesable",
+          details: "Estás a 300 m del lugar.",
+          reason: "outside_radius",
+          distanceM: 300,
+          radiusM: 150,
+        }),
         [bad.checkInId]: json(400, {
           error: "Solicitud inválida",
           details: "code: demasiado corto",
@@ -216,7 +228,7 @@ Deno.test("the device's check-in queue", async (t) => {
       };
       const server = fakeServer((body) => answers[String(body.checkInId)]);
       const queue = await syncQueuedCheckIns({ fetchFn: server.fetchFn });
-      assert.equal(server.sent.length, 5);
+      assert.equal(server.sent.length, 6);
       const by = new Map(queue.map((item) => [item.checkInId, item]));
       const pick = (item: QueuedCheckIn) => {
         const { status, message, refusal, visitId, atractivo, position } = by
@@ -252,6 +264,13 @@ Deno.test("the device's check-in queue", async (t) => {
         atractivo: undefined,
         position: undefined,
       });
+      assert.deepEqual(pick(near).refusal, {
+        status: 422,
+        reason: "outside_radius",
+        distanceM: 300,
+        radiusM: 150,
+      });
+      assert.equal(pick(near).message, "Estás a 300 m del lugar.");
       assert.equal(pick(reused).refusal?.reason, "id_reused");
       assert.equal(pick(bad).status, "rejected");
       assert.equal(pick(bad).message, "code: demasiado corto");

@@ -48,3 +48,45 @@ export function useGeolocation() {
 
   return { location, state, toggle };
 }
+
+/** Why a precise position could not be had. */
+export type LocateFailure =
+  | "denied"
+  | "unavailable"
+  | "timeout"
+  | "unsupported";
+
+/** A position for a check-in: where the phone is, and how sure it is (metres). */
+export type PrecisePosition = { lat: number; lng: number; accuracy: number };
+
+/**
+ * The phone's position as precise as it can give it (GPS where it has
+ * one), not rounded: a check-in is decided on it (and then forgotten).
+ * Works offline. Rejects with a {@linkcode LocateFailure}.
+ */
+export function getPrecisePosition(
+  { timeoutMs = 20_000 }: { timeoutMs?: number } = {},
+): Promise<PrecisePosition> {
+  return new Promise((resolve, reject) => {
+    const geolocation = globalThis.navigator?.geolocation;
+    if (!geolocation) return reject("unsupported" satisfies LocateFailure);
+    geolocation.getCurrentPosition(
+      ({ coords }) =>
+        resolve({
+          lat: coords.latitude,
+          lng: coords.longitude,
+          accuracy: coords.accuracy,
+        }),
+      (error) =>
+        reject(
+          (error.code === error.PERMISSION_DENIED
+            ? "denied"
+            : error.code === error.TIMEOUT
+            ? "timeout"
+            : "unavailable") satisfies LocateFailure,
+        ),
+      // A fix of the last half minute is still here; an older one may not be.
+      { enableHighAccuracy: true, timeout: timeoutMs, maximumAge: 30_000 },
+    );
+  });
+}

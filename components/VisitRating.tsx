@@ -23,9 +23,11 @@ const STARS = [1, 2, 3, 4, 5] as const;
  * Passport and CheckIn islands, whose messages include the `rating` namespace.
  */
 export function VisitRating(
-  { api, visit, t }: {
+  { api, visit, t, onSaved }: {
     api: Api;
     t: Translate;
+    /** Called with what the server saved (the device keeps its copy). */
+    onSaved?: (saved: { rating: number | null; notes: string | null }) => void;
     visit: {
       visitId: string;
       slug: string;
@@ -57,9 +59,17 @@ export function VisitRating(
         notes,
       }));
       if (result.status === 200) {
-        const saved = result.body;
-        setRating(typeof saved.rating === "number" ? saved.rating : null);
-        setNotes(typeof saved.notes === "string" ? saved.notes : "");
+        const saved = {
+          rating: typeof result.body.rating === "number"
+            ? result.body.rating
+            : null,
+          notes: typeof result.body.notes === "string"
+            ? result.body.notes
+            : null,
+        };
+        setRating(saved.rating);
+        setNotes(saved.notes ?? "");
+        onSaved?.(saved);
         setMessage({ ok: true, text: t("rating.saved") });
       } else {
         setMessage({ ok: false, text: describeRateError(result, t) });

@@ -3,33 +3,71 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
 import { createSessionApi } from "@/client/session_client.ts";
 import {
-  type CheckInResult,
+  type AttractionLink,
+  type CheckInReport,
+  describeQueuedCheckIn,
+  findLatestCheckIn,
+  findPageStamp,
   normalizeCode,
   sayBadgeName,
-  submitCheckIn,
 } from "@/client/check_in.ts";
+import {
+  CHECK_IN_SYNC_TAG,
+  enqueueCheckIn,
+  listQueuedCheckIns,
+  PASSPORT_CHANNEL,
+  type QueuedCheckIn,
+  syncQueuedCheckIns,
+} from "@/client/check_in_queue.ts";
+import {
+  type DeviceStamp,
+  readDeviceStamps,
+  saveDeviceStamps,
+} from "@/client/device_passport.ts";
 import { forgetLinkedCode, takeLinkedCode } from "@/client/linked_code.ts";
-import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
+import {
+  createTranslate,
+  type IslandLanguage,
+  type Translate,
+} from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
+import {
+  getPrecisePosition,
+  type LocateFailure,
+} from "@/client/use_geolocation.ts";
+
+/** How this attraction checks visits in (lib/data/check_in_method.ts). */
+export type CheckInMethodName = "code" | "gps" | "gps-or-code";
 
 /** Its messages: `checkin`, with the shared `session`, `rating` and `badges`. */
 export type CheckInProps = IslandLanguage & {
   /** The attraction of the page. */
   slug: string;
   name: string;
-  /** Every attraction's name by slug: a code may belong to another one. */
-  attractionNames: Record<string, string>;
+  /** The method in force when the page was made (the server decides anyway). */
+  method: CheckInMethodName;
+  /** Every attraction's name and page by slug: a code may belong to another one. */
+  attractions: Record<string, AttractionLink>;
+};
+
+const LOCATE_MESSAGES: Record<LocateFailure, string> = {
+  denied: "locateDenied",
+  unavailable: "locateUnavailable",
+  timeout: "locateTimeout",
+  unsupported: "locateUnsupported",
 };
 
 /**
- * "Registrar mi visita" on an attraction's page: the guide code shown at
- * the place, typed (any case, spaces ignored) or filled in from a QR link
- * (`?codigo=...`, one tap to confirm); the answer in place, then the rating
- * and notes for that visit. A visitor without a passport gets a guest
- * passport at the first code: no account, no set-up.
+ * "Registrar mi visita" on an attraction's page: the guide code of the
+ * sign (typed, or from a poster's QR link), or "Estoy aquí" (the phone's
+ * position) where the attraction takes it. Every check-in goes through the
+ * device's queue: shown at once as a pending stamp when there is no signal,
+ * sent when it returns (here, by another page or by the service worker),
+ * then verified or refused with the reason. The page is the same for
+ * everyone (cached): the stamp and rating are read in the browser.
  */
 export default function CheckIn(
-  { slug, name, attractionNames, lang, locale, messages }: CheckInProps,
+  { slug, name, method, attractions, lang, locale, messages }: CheckInProps,
 ) {
   const t = useMemo(() => createTranslate(messages, locale), [
     messages,
@@ -38,13 +76,32 @@ export default function CheckIn(
   const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const [code, setCode] = useState("");
   const [fromLink, setFromLink] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<"code" | "gps" | null>(null);
   // Rendered disabled on the server: a click before hydration would submit
   // the form natively (the guide code into the address bar).
   const [ready, setReady] = useState(false);
-  const [outcome, setOutcome] = useState<CheckInResult | null>(null);
+  const [queue, setQueue] = useState<QueuedCheckIn[]>([]);
+  const [stamps, setStamps] = useState<Map<string, DeviceStamp>>(new Map());
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // The server said this place now takes the other kind (an admin switched it).
+  const [override, setOverride] = useState<CheckInMethodName | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
+
+  async function refresh() {
+    const [items, known] = await Promise.all([
+      listQueuedCheckIns().catch(() => []),
+      readDeviceStamps().catch(() => new Map<string, DeviceStamp>()),
+    ]);
+    setQueue(items);
+    setStamps(known);
+  }
+
+  async function sync() {
+    await syncQueuedCheckIns({ lang });
+    await refresh();
+  }
 
   useEffect(() => {
     setReady(true);
@@ -58,50 +115,123 @@ export default function CheckIn(
       // state does not yet, and the next render would clear the field.
       setCode(input.current.value);
     }
+    const channel = typeof BroadcastChannel === "function"
+      ? new BroadcastChannel(PASSPORT_CHANNEL)
+      : null;
+    if (channel) channel.onmessage = () => void refresh();
+    const onOnline = () => void sync();
+    addEventListener("online", onOnline);
+    // Whatever the last visit left pending goes now, if it can.
+    refresh().then(() => navigator.onLine ? sync() : undefined);
+    return () => {
+      channel?.close();
+      removeEventListener("online", onOnline);
+    };
   }, []);
 
   // From a poster's QR code: the confirm button in view, one tap away.
   useEffect(() => {
     if (fromLink) {
-      confirm.current?.scrollIntoView({
-        block: "center",
-        behavior: "instant",
-      });
+      confirm.current?.scrollIntoView({ block: "center", behavior: "instant" });
     }
   }, [fromLink]);
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    const result = await submitCheckIn(api, {
-      code,
-      t,
-      onSending: () => setBusy(true),
-    });
-    setBusy(false);
-    if (result.kind === "ok" || result.kind === "already") {
-      forgetLinkedCode(slug);
+  /** Queues the check-in, then sends it at once when there is signal. */
+  async function checkIn(
+    kind: "code" | "gps",
+    what: Parameters<typeof enqueueCheckIn>[0],
+  ) {
+    setBusy(kind);
+    try {
+      const item = await enqueueCheckIn(what);
+      setCurrentId(item.checkInId);
+      if (kind === "code") forgetLinkedCode(slug);
+      setFromLink(false);
+      await refresh();
+      if (navigator.onLine) await sync();
+      const after = await listQueuedCheckIns();
+      if (after.some((i) => i.status === "pending")) askBackgroundSync();
+      const mine = after.find((i) => i.checkInId === item.checkInId);
+      if (mine?.visitId) setCode("");
+      if (mine?.refusal?.reason === "code_not_accepted") setOverride("gps");
+      if (mine?.refusal?.reason === "position_not_accepted") {
+        setOverride("code");
+      }
+    } catch {
+      // No IndexedDB here (a locked-down browser): nothing was kept.
+      setProblem(t("session.verifyFailed"));
     }
-    if (result.kind === "ok") setFromLink(false);
-    setOutcome(result);
-    if (result.kind === "error" && result.isEmpty) input.current?.focus();
+    setBusy(null);
   }
 
-  const visited = outcome?.kind === "ok" || outcome?.kind === "already"
-    ? outcome
-    : null;
-  const visitedName = visited
-    ? attractionNames[visited.slug] ?? visited.slug
-    : "";
+  function submit(event: Event) {
+    event.preventDefault();
+    setProblem(null);
+    const typed = normalizeCode(code);
+    if (!typed) {
+      setProblem(t("session.emptyCode"));
+      input.current?.focus();
+      return;
+    }
+    void checkIn("code", { slug, code: typed });
+  }
+
+  async function locate() {
+    setProblem(null);
+    setBusy("gps");
+    try {
+      const position = await getPrecisePosition();
+      await checkIn("gps", { slug, position });
+    } catch (failure) {
+      setBusy(null);
+      setProblem(
+        t(LOCATE_MESSAGES[failure as LocateFailure] ?? "locateUnavailable"),
+      );
+    }
+  }
+
+  const rule = override ?? method;
+  const stamp = findPageStamp(slug, stamps);
+  const latest = findLatestCheckIn(slug, queue, { currentId, now: new Date() });
+  const report = latest && describeQueuedCheckIn(latest, { t, locale, name });
+  const recordedHere = report?.kind === "pending" ||
+    ((report?.kind === "ok" || report?.kind === "already") &&
+      report.slug === slug);
+  const showForm = busy !== null || !stamp;
 
   return (
     <div class="check-in">
-      {!visited && (
+      {stamp && !recordedHere && (
+        <p class={`stamp stamp--${stamp.status}`}>
+          {stamp.status === "verified"
+            ? t("stampVerified", { name, at: new Date(stamp.at) })
+            : t("stampPending", { name })}
+        </p>
+      )}
+      {showForm && rule !== "code" && (
+        <div class="check-in__locate">
+          <button
+            class="button button--accent button--block"
+            type="button"
+            onClick={locate}
+            disabled={!ready || busy !== null}
+            aria-describedby="ubicacion-ayuda"
+          >
+            {busy === "gps" ? t("locating") : t("locate")}
+          </button>
+          <p class="field__hint" id="ubicacion-ayuda">
+            {t("locateHint", { name })}
+          </p>
+        </div>
+      )}
+      {showForm && rule !== "gps" && (
         <form class="verify-form" onSubmit={submit} noValidate>
           {fromLink && (
             <p class="check-in__linked">
               {t.rich("linked", { name, strong })}
             </p>
           )}
+          {rule === "gps-or-code" && <p class="check-in__or">{t("orCode")}</p>}
           <label for="codigo-visita">{t("codeLabel")}</label>
           <p class="field__hint" id="codigo-visita-ayuda">{t("codeHint")}</p>
           <input
@@ -109,7 +239,8 @@ export default function CheckIn(
             name="code"
             ref={input}
             value={code}
-            onInput={(event) => setCode(event.currentTarget.value)}
+            onInput={(event) =>
+              setCode(event.currentTarget.value)}
             autoComplete="off"
             autoCapitalize="characters"
             spellcheck={false}
@@ -118,72 +249,136 @@ export default function CheckIn(
           />
           <button
             ref={confirm}
-            class="button button--accent button--block"
+            class={`button button--block ${
+              rule === "code" ? "button--accent" : ""
+            }`}
             type="submit"
-            disabled={!ready || busy}
+            disabled={!ready || busy !== null}
           >
-            {busy ? t("submitting") : t("submit")}
+            {busy === "code" ? t("submitting") : t("submit")}
           </button>
-          <p class="field__hint privacy-hint">
-            {t.rich("privacy", {
-              link: (text) => (
-                <a href={localizePath(lang, "/aviso-de-privacidad#pasaporte")}>
-                  {text}
-                </a>
-              ),
-            })}
-          </p>
         </form>
       )}
+      {showForm && (
+        <p class="field__hint privacy-hint">
+          {t.rich("privacy", {
+            link: (text) => (
+              <a href={localizePath(lang, "/aviso-de-privacidad#pasaporte")}>
+                {text}
+              </a>
+            ),
+          })}
+        </p>
+      )}
       <div role="status" aria-live="polite">
-        {outcome?.kind === "error" && <p class="form-error">{outcome.text}</p>}
-        {outcome?.kind === "ok" && (
-          <p class="notice notice--ok">
-            {outcome.slug === slug
-              ? t("done", { name })
-              : t("doneElsewhere", { name: visitedName })}
-          </p>
-        )}
-        {outcome?.kind === "already" && (
-          <p class="notice">{t("already", { name: visitedName })}</p>
-        )}
-        {outcome?.kind === "ok" && outcome.badge && (
-          <p class="badge-unlocked celebrate">
-            <span class="celebrate__icon" aria-hidden="true">
-              {outcome.badge.icon}
-            </span>{" "}
-            {t.rich("badges.unlocked", {
-              badge: sayBadgeName(t, outcome.badge),
-              strong,
-            })}
-          </p>
-        )}
-      </div>
-      {visited && (
-        <>
-          <VisitRating
-            api={api}
-            visit={{
-              visitId: visited.visitId,
-              slug: visited.slug,
-              rating: null,
-              notes: null,
-            }}
-            key={visited.visitId}
+        {problem && <p class="form-error">{problem}</p>}
+        {report && !problem && !busy && (
+          <Report
+            report={report}
+            slug={slug}
+            name={name}
+            attractions={attractions}
             t={t}
           />
-          <p>
-            <a
-              class="button button--ghost"
-              href={localizePath(lang, "/mi-pasaporte")}
-            >
-              {t("seePassport")}
-            </a>
-          </p>
-        </>
+        )}
+      </div>
+      {stamp?.status === "verified" && stamp.visitId && (
+        <VisitRating
+          api={api}
+          visit={{
+            visitId: stamp.visitId,
+            slug,
+            rating: stamp.rating,
+            notes: stamp.notes,
+          }}
+          key={stamp.visitId}
+          t={t}
+          onSaved={({ rating, notes }) =>
+            saveDeviceStamps([{
+              slug,
+              status: "verified",
+              visitId: stamp.visitId,
+              rating,
+              notes,
+              at: stamp.at,
+            }], { replace: false })}
+        />
+      )}
+      {(stamp || report?.kind === "ok" || report?.kind === "already") && (
+        <p>
+          <a
+            class="button button--ghost"
+            href={localizePath(lang, "/mi-pasaporte")}
+          >
+            {t("seePassport")}
+          </a>
+        </p>
       )}
     </div>
   );
+}
+
+/** What the last check-in came to: pending, recorded (here or elsewhere), or refused. */
+function Report(
+  { report, slug, name, attractions, t }: {
+    report: CheckInReport;
+    slug: string;
+    name: string;
+    attractions: Record<string, AttractionLink>;
+    t: Translate;
+  },
+) {
+  // Another attraction's code: its name, linked to its page.
+  const elsewhere = (key: string, to: string) =>
+    t.rich(key, {
+      name: attractions[to]?.name ?? to,
+      link: (text: ComponentChildren[]) => (
+        <a href={attractions[to]?.href}>{text}</a>
+      ),
+    });
+  switch (report.kind) {
+    case "pending":
+      return <p class="stamp stamp--pending">{t("pending")}</p>;
+    case "error":
+      return <p class="form-error">{report.text}</p>;
+    case "already":
+      return report.slug === slug
+        ? <p class="notice">{t("already", { name })}</p>
+        : (
+          <p class="notice">
+            {elsewhere("elsewhereAlready", report.slug)}
+          </p>
+        );
+    case "ok":
+      return (
+        <>
+          <p class="notice notice--ok">
+            {report.slug === slug
+              ? t("done", { name })
+              : elsewhere("elsewhere", report.slug)}
+          </p>
+          {report.badge && (
+            <p class="badge-unlocked celebrate">
+              <span class="celebrate__icon" aria-hidden="true">
+                {report.badge.icon}
+              </span>{" "}
+              {t.rich("badges.unlocked", {
+                badge: sayBadgeName(t, report.badge),
+                strong,
+              })}
+            </p>
+          )}
+        </>
+      );
+  }
+}
+
+/** Asks the service worker to send the queue when the signal returns (Background Sync). */
+function askBackgroundSync(): void {
+  navigator.serviceWorker?.getRegistration().then((registration) =>
+    // deno-lint-ignore no-explicit-any -- Background Sync is not in the DOM types
+    (registration as any)?.sync?.register(CHECK_IN_SYNC_TAG)
+  ).catch(() => {});
 }
 
 /** A message's `<strong>` part. */

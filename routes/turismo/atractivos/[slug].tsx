@@ -29,6 +29,7 @@ import {
   tRich,
 } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
+import { getCheckInMethodRecord, resolveCheckInRule } from "@/lib/db/mod.ts";
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/mod.ts";
 import {
   createPageRouter,
@@ -48,7 +49,7 @@ import {
 } from "@/lib/og/mod.ts";
 import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/mod.ts";
 import { Island } from "@/components/Island.tsx";
-import CheckIn from "@/islands/CheckIn.tsx";
+import CheckIn, { type CheckInMethodName } from "@/islands/CheckIn.tsx";
 import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
@@ -66,11 +67,14 @@ export default function attraction(deps: AppDeps) {
       const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
       const card = { kind: "attraction", slug: found.slug } as const;
-      const figures = await getAttractionFigures(deps.kv, {
-        slug: found.slug,
-        now: deps.now(),
-        data: loaded.data,
-      });
+      const [figures, checkInRecord] = await Promise.all([
+        getAttractionFigures(deps.kv, {
+          slug: found.slug,
+          now: deps.now(),
+          data: loaded.data,
+        }),
+        getCheckInMethodRecord(deps.kv, found.slug),
+      ]);
       return renderPage(c, deps, {
         head: {
           title: getPageTitle(lang, found.name, deps),
@@ -88,6 +92,8 @@ export default function attraction(deps: AppDeps) {
             data={data}
             lang={lang}
             figures={figures}
+            checkInMethod={resolveCheckInRule(checkInRecord, found.checkIn)
+              .method}
             events={getUpcomingEvents(data.events, {
               now: deps.now(),
               timeZone: data.municipality.timeZone,
@@ -99,14 +105,23 @@ export default function attraction(deps: AppDeps) {
     }));
 }
 
+/** The check-in panel's first words, by method. */
+const CHECK_IN_INTROS: Record<CheckInMethodName, string> = {
+  code: "page_attraction.checkInText",
+  gps: "checkin.introGps",
+  "gps-or-code": "checkin.introEither",
+};
+
 function AttractionPage(
-  { attraction, data, lang, figures, events }: {
+  { attraction, data, lang, figures, checkInMethod, events }: {
     attraction: Attraction;
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
     lang: Lang;
     /** The last closed month's ratings and visits, as the disclosure rule lets them out. */
     figures: AttractionFigures;
+    /** How a visit is checked in here (the admin's rule, else the data set's). */
+    checkInMethod: CheckInMethodName;
     /** This attraction's events that are not over. */
     events: UpcomingEvent[];
   },
@@ -182,7 +197,7 @@ function AttractionPage(
             <h2 id="registro-title" class="panel__title">
               <Icon name="check" /> {t(lang, "page_attraction.checkInTitle")}
             </h2>
-            <p>{t(lang, "page_attraction.checkInText")}</p>
+            <p>{t(lang, CHECK_IN_INTROS[checkInMethod])}</p>
             <Island
               name="CheckIn"
               component={CheckIn}
@@ -192,7 +207,13 @@ function AttractionPage(
                 }),
                 slug: attraction.slug,
                 name: attraction.name,
-                attractionNames: Object.fromEntries(names),
+                method: checkInMethod,
+                attractions: Object.fromEntries(
+                  data.attractions.map((a) => [a.slug, {
+                    name: a.name,
+                    href: localizePath(lang, `/turismo/atractivos/${a.slug}`),
+                  }]),
+                ),
               }}
             />
           </section>
