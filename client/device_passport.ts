@@ -120,18 +120,22 @@ export async function saveDeviceStamps(
   try {
     const db = await openStamps();
     const tx = db.transaction(STORE, "readwrite");
-    if (replace) await tx.store.clear();
-    for (const stamp of verified) {
-      await tx.store.put({
-        slug: stamp.slug,
-        status: "verified",
-        visitId: stamp.visitId,
-        rating: stamp.rating ?? null,
-        notes: stamp.notes ?? null,
-        at: stamp.at,
-      });
-    }
-    await tx.done;
+    // Every request and the transaction awaited together: an aborted one
+    // (the browser clearing the site's data) rejects once, handled here.
+    await Promise.all([
+      replace ? tx.store.clear() : undefined,
+      ...verified.map((stamp) =>
+        tx.store.put({
+          slug: stamp.slug,
+          status: "verified",
+          visitId: stamp.visitId,
+          rating: stamp.rating ?? null,
+          notes: stamp.notes ?? null,
+          at: stamp.at,
+        })
+      ),
+      tx.done,
+    ]);
   } catch {
     return;
   }

@@ -1,8 +1,30 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
-import { sayBadgeName, submitCheckIn } from "@/client/check_in.ts";
-import { createSessionApi } from "@/client/session_client.ts";
+import { StampGrid } from "@/components/StampGrid.tsx";
+import {
+  normalizeCode,
+  sayBadgeName,
+  submitCheckIn,
+} from "@/client/check_in.ts";
+import {
+  enqueueCheckIn,
+  listQueuedCheckIns,
+  type QueuedCheckIn,
+  syncQueuedCheckIns,
+} from "@/client/check_in_queue.ts";
+import { saveDeviceStamps } from "@/client/device_passport.ts";
+import {
+  findQueuedCodes,
+  findQueuedVisits,
+  getStampState,
+  toDeviceStamp,
+  useDevicePassport,
+} from "@/client/use_device_passport.ts";
+import {
+  createSessionApi,
+  describeVerifyError,
+} from "@/client/session_client.ts";
 import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
 
@@ -14,6 +36,8 @@ export interface PassportVisit {
   visitedLabel: string;
   rating: number | null;
   notes: string | null;
+  /** ISO 8601, kept in the device's passport. */
+  visitedAt?: string;
 }
 
 export interface PassportBadge {
@@ -25,7 +49,10 @@ export interface PassportBadge {
 
 /** Its messages: `passport`, with the shared `session`, `rating` and `badges`. */
 export type PassportProps = IslandLanguage & {
-  /** Attraction names by slug, to name a visit the API reports by slug. */
+  /**
+   * Attraction names by slug, in the data set's order: the stamp grid, and
+   * the name of a visit the API reports by slug.
+   */
   attractionNames: Record<string, string>;
   /** The municipality's time zone, to word dates of new visits. */
   timeZone: string;
@@ -34,7 +61,13 @@ export type PassportProps = IslandLanguage & {
   totalAttractions: number;
 };
 
-type Notice = { kind: "ok" | "error"; text: string; badge?: PassportBadge };
+type Notice = {
+  kind: "ok" | "error" | "queued";
+  text: string;
+  badge?: PassportBadge;
+  /** The check-in it reports (not listed again below the form). */
+  checkInId?: string;
+};
 
 /**
  * The tourist's passport, signed in or a guest's: type an attraction's
@@ -58,41 +91,119 @@ export default function Passport(props: PassportProps) {
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // Pending stamps, and check-ins sent while no page was open.
+  const { device, queue, setQueue } = useDevicePassport({
+    visits: props.visits,
+    lang,
+  });
   const input = useRef<HTMLInputElement>(null);
+
+  const shown = [
+    ...visits,
+    ...findQueuedVisits(queue, new Set(visits.map((v) => v.slug))).map((
+      item,
+    ) => ({
+      visitId: item.visitId,
+      slug: item.atractivo,
+      name: props.attractionNames[item.atractivo] ?? item.atractivo,
+      visitedLabel: formatDay(
+        item.resolvedAt ?? item.claimedAt,
+        props.timeZone,
+        locale,
+      ),
+      rating: null,
+      notes: null,
+    })),
+  ];
+  const visited = new Set(shown.map((visit) => visit.slug));
   const total = props.totalAttractions;
   const percent = total > 0
-    ? Math.min(100, Math.floor((visits.length / total) * 100))
+    ? Math.min(100, Math.floor((shown.length / total) * 100))
     : 0;
+  const { waiting, refused } = findQueuedCodes(queue, {
+    now: new Date(),
+    except: notice?.checkInId,
+  });
 
   async function verify(event: Event) {
     event.preventDefault();
-    const result = await submitCheckIn(api, {
-      code: input.current?.value ?? "",
-      t,
-      onSending: () => setBusy(true),
-    });
+    const code = normalizeCode(input.current?.value ?? "");
+    if (!code) {
+      setNotice({ kind: "error", text: t("session.emptyCode") });
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    const item = await enqueueCheckIn({ slug: null, code }).catch(() => null);
+    if (!item) return await verifyNow(code);
+    // With no network it waits on the device; `online` sends it.
+    const list = navigator.onLine
+      ? await syncQueuedCheckIns({ lang })
+      : await listQueuedCheckIns().catch(() => [item]);
+    setBusy(false);
+    setQueue(list);
+    report(list.find((each) => each.checkInId === item.checkInId) ?? item);
+  }
+
+  /** What came of a queued check-in, said below the form. */
+  function report(item: QueuedCheckIn) {
+    const id = item.checkInId;
+    if (item.status === "pending") {
+      setNotice({ kind: "queued", text: t("queued"), checkInId: id });
+    } else if (item.status === "rejected") {
+      setNotice({ kind: "error", text: sayRefusal(item, t), checkInId: id });
+      return;
+    } else {
+      added(item.visitId ?? "", item.atractivo ?? "", item.badge ?? null, id);
+    }
+    if (input.current) input.current.value = "";
+  }
+
+  /** A browser that keeps no queue (IndexedDB refused): sent now, as before. */
+  async function verifyNow(code: string) {
+    const result = await submitCheckIn(api, { code, t });
     setBusy(false);
     if (result.kind !== "ok") {
       setNotice({ kind: "error", text: result.text });
-      if (result.kind === "error" && result.isEmpty) input.current?.focus();
       return;
     }
-    const when = formatNow(props.timeZone, locale);
-    const name = props.attractionNames[result.slug] ?? result.slug;
-    setVisits((list) => [...list, {
-      visitId: result.visitId,
-      slug: result.slug,
+    added(result.visitId, result.slug, result.badge);
+    if (input.current) input.current.value = "";
+  }
+
+  function added(
+    visitId: string,
+    slug: string,
+    apiBadge: { id: string; name: string; icon: string } | null,
+    checkInId?: string,
+  ) {
+    const when = formatDay(new Date().toISOString(), props.timeZone, locale);
+    const name = props.attractionNames[slug] ?? slug;
+    const visit: PassportVisit = {
+      visitId,
+      slug,
       name,
       visitedLabel: when,
       rating: null,
       notes: null,
-    }]);
-    const badge = result.badge
-      ? { ...result.badge, unlockedLabel: when }
-      : undefined;
-    if (badge) setBadges((list) => [...list, badge]);
-    setNotice({ kind: "ok", text: t("registered", { name }), badge });
-    if (input.current) input.current.value = "";
+      visitedAt: new Date().toISOString(),
+    };
+    setVisits((list) =>
+      list.some((each) => each.slug === slug) ? list : [...list, visit]
+    );
+    saveDeviceStamps([toDeviceStamp(visit)], { replace: false });
+    const badge = apiBadge ? { ...apiBadge, unlockedLabel: when } : undefined;
+    if (badge) {
+      setBadges((list) =>
+        list.some((each) => each.id === badge.id) ? list : [...list, badge]
+      );
+    }
+    setNotice({
+      kind: "ok",
+      text: t("registered", { name }),
+      badge,
+      checkInId,
+    });
   }
 
   return (
@@ -119,7 +230,11 @@ export default function Passport(props: PassportProps) {
         <div role="status" aria-live="polite" class="verify-result">
           {notice && (
             <p
-              class={notice.kind === "ok" ? "notice notice--ok" : "form-error"}
+              class={notice.kind === "ok"
+                ? "notice notice--ok"
+                : notice.kind === "queued"
+                ? "notice notice--queued"
+                : "form-error"}
             >
               {notice.text}
             </p>
@@ -134,13 +249,33 @@ export default function Passport(props: PassportProps) {
             </p>
           )}
         </div>
+        {(waiting.length > 0 || refused.length > 0) && (
+          <ul class="queued-codes">
+            {waiting.map((item) => (
+              <li key={item.checkInId}>
+                {t("waitingCode", {
+                  code: item.code ?? "",
+                  date: formatDay(item.claimedAt, props.timeZone, locale),
+                })}
+              </li>
+            ))}
+            {refused.map((item) => (
+              <li key={item.checkInId} class="queued-codes__refused">
+                {t("refusedCode", {
+                  code: item.code ?? "",
+                  reason: sayRefusal(item, t),
+                })}
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
 
       <section aria-labelledby="progreso-titulo">
         <h2 id="progreso-titulo">{t("progressTitle")}</h2>
         <p>
           {t.rich("progress", {
-            visited: visits.length,
+            visited: shown.length,
             total,
             percent,
             strong,
@@ -148,6 +283,13 @@ export default function Passport(props: PassportProps) {
         </p>
         <progress max={100} value={percent} aria-labelledby="progreso-titulo" />
       </section>
+
+      <StampGrid
+        attractions={props.attractionNames}
+        stateOf={(slug) => getStampState(slug, { visited, device })}
+        lang={lang}
+        t={t}
+      />
 
       <section aria-labelledby="insignias-titulo">
         <h2 id="insignias-titulo">{t("badgesTitle")}</h2>
@@ -166,9 +308,9 @@ export default function Passport(props: PassportProps) {
 
       <section aria-labelledby="visitas-titulo">
         <h2 id="visitas-titulo">{t("visitsTitle")}</h2>
-        {visits.length === 0 ? <p>{t("noVisits")}</p> : (
+        {shown.length === 0 ? <p>{t("noVisits")}</p> : (
           <ol class="visit-list">
-            {visits.map((visit) => (
+            {shown.map((visit) => (
               <li key={visit.visitId}>
                 <h3>
                   <a
@@ -198,12 +340,32 @@ function strong(text: ComponentChildren[]) {
   return <strong>{text}</strong>;
 }
 
-/** Today as the page words a visit's day, in the page's locale. */
-function formatNow(timeZone: string, locale: string): string {
+/** A day as the page words a visit's day, in the page's locale. */
+function formatDay(iso: string, timeZone: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, {
     day: "numeric",
     month: "long",
     year: "numeric",
     timeZone,
-  }).format(new Date());
+  }).format(new Date(iso));
+}
+
+/** Why a queued check-in was refused, in the page's language. */
+function sayRefusal(
+  item: QueuedCheckIn,
+  t: ReturnType<typeof createTranslate>,
+): string {
+  const refusal = item.refusal;
+  if (
+    refusal && [400, 404, 409, 429].includes(refusal.status) &&
+    refusal.reason !== "id_reused"
+  ) {
+    return describeVerifyError({
+      status: refusal.status,
+      body: refusal.remainingAttempts === undefined
+        ? {}
+        : { remainingAttempts: refusal.remainingAttempts },
+    }, t);
+  }
+  return item.message ?? t("session.verifyFailed");
 }

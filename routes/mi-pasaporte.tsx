@@ -91,6 +91,7 @@ export default function passportPage(deps: AppDeps) {
                 slug: visit.slug,
                 name: names.get(visit.slug) ?? visit.name,
                 visitedLabel: formatDate(visit.visitedAt, timeZone, lang),
+                visitedAt: visit.visitedAt,
                 rating: visit.rating,
                 notes: visit.notes,
               })),

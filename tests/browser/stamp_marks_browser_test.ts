@@ -202,6 +202,46 @@ Deno.test({
       },
     );
 
+    await t.step(
+      "erasing the passport clears the device: the list has no marks",
+      async () => {
+        await page.goto(`${origin}/mi-pasaporte/borrar`);
+        await page.getByRole("button", {
+          name: "Sí, borrar mi pasaporte y mis datos",
+        }).click();
+        await page.waitForURL(/\/mi-pasaporte\/borrado\//);
+        await page.goto(`${origin}/turismo/atractivos`);
+        await page.waitForLoadState("load");
+        // Nothing left on the device: no stamp saved, no check-in queued.
+        const left = await page.evaluate(async () => {
+          const count = async (name: string, store: string) => {
+            const known = await indexedDB.databases();
+            if (!known.some((db) => db.name === name)) return 0;
+            return await new Promise<number>((resolve, reject) => {
+              const open = indexedDB.open(name);
+              open.onerror = () => reject(open.error);
+              open.onsuccess = () => {
+                const db = open.result;
+                const request = db.transaction(store).objectStore(store)
+                  .count();
+                request.onsuccess = () => {
+                  db.close();
+                  resolve(request.result);
+                };
+              };
+            });
+          };
+          return [
+            await count("pasaporte-sello", "stamps"),
+            await count("pasaporte-cola", "check-ins"),
+          ];
+        });
+        assert.deepEqual(left, [0, 0]);
+        assert.deepEqual(await readMarks(page), {});
+        assert.equal(await page.locator(".stamp-summary").count(), 0);
+      },
+    );
+
     await t.step("nothing went wrong on the pages", () => {
       assert.deepEqual(watch.problems, []);
       assert.deepEqual(watch.dialogs, []);
