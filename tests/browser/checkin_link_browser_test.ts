@@ -93,10 +93,17 @@ Deno.test({
           .tap();
         await tab.locator(".check-in .notice--ok").waitFor();
         await tab.reload();
-        await tab.locator(".check-in button[type=submit]:not([disabled])")
-          .waitFor();
-        assert.equal(await tab.getByLabel("Attraction code").inputValue(), "");
+        // The page now shows the stamp instead of the form.
+        await tab.locator(".check-in .stamp--verified").waitFor();
+        assert.equal(await tab.getByLabel("Attraction code").count(), 0);
         assert.equal(await tab.getByText("You have the code for").count(), 0);
+        assert.equal(
+          await tab.evaluate(
+            (slug) => sessionStorage.getItem(`codigo:${slug}`),
+            PLAZA.slug,
+          ),
+          null,
+        );
         assert.deepEqual(watch.problems, []);
         await tourist.close();
       },

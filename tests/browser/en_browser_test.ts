@@ -55,7 +55,7 @@ Deno.test({
       const page = await context.newPage();
       const watch = watchPage(page, origin);
       // The browser logs the API's 404 (wrong code).
-      watch.allow(/404.*\/api\/turismo\/verify-visit/);
+      watch.allow(/404.*\/api\/turismo\/(verify-visit|check-in)/);
       // What the islands send to the API: its language, and the ticket's.
       const sent: { path: string; language?: string; body: string }[] = [];
       page.on("request", (request) => {
@@ -97,9 +97,7 @@ Deno.test({
               .getAttribute("href"),
             "/en/mi-pasaporte",
           );
-          const verify = sent.find((r) =>
-            r.path === "/api/turismo/verify-visit"
-          );
+          const verify = sent.find((r) => r.path === "/api/turismo/check-in");
           assert.equal(verify?.language, "en", "Accept-Language: en");
           await saveScreenshot(page, "en-check-in", { fullPage: false });
           await publishScreenshot("en-check-in");

@@ -47,7 +47,7 @@ Deno.test({
       const page = await context.newPage();
       const watch = watchPage(page, origin);
       // The browser logs the API's 404 (wrong code) and 409 (repeat).
-      watch.allow(/(404|409).*\/api\/turismo\/verify-visit/);
+      watch.allow(/(404|409).*\/api\/turismo\/(verify-visit|check-in)/);
       const attractionPage = (slug: string) =>
         `${origin}/turismo/atractivos/${slug}`;
       const checkIn = page.locator(".check-in");
@@ -156,8 +156,9 @@ Deno.test({
             .waitFor();
           await codeField.fill(FIVE[0].guideCode);
           await checkInButton.click();
+          // Another attraction's code: whose it is, and that it was stamped.
           await checkIn.getByText(
-            `Ya registraste tu visita a ${FIVE[0].name}.`,
+            `Este código es de ${FIVE[0].name}, y ese sello ya lo tenías.`,
           ).waitFor();
         },
       );
