@@ -44,7 +44,13 @@ function renderIslands(lang: string): Record<string, string> {
       }),
       slug: "volcan-de-tequila",
       name: "Volcán de Tequila",
-      attractionNames: { "volcan-de-tequila": "Volcán de Tequila" },
+      method: "code" as const,
+      attractions: {
+        "volcan-de-tequila": {
+          name: "Volcán de Tequila",
+          href: "/turismo/atractivos/volcan-de-tequila",
+        },
+      },
     }),
     Passport: html(Passport, {
       ...getIslandMessages(lang, "passport", {
