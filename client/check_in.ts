@@ -1,8 +1,11 @@
 /**
- * The one check-in submit both islands send (an attraction's "Registrar mi
- * visita" and the passport's code form): the typed guide code to
- * `POST /api/turismo/verify-visit` with the session's token, and the answer
- * as what the tourist sees. Free of UI, so it is tested in Deno.
+ * What the check-in islands show, free of UI so it is tested in Deno: the
+ * passport's code form sends a typed guide code to
+ * `POST /api/turismo/verify-visit` (`submitCheckIn`); an attraction's page
+ * sends every check-in through the device's queue (`check_in_queue.ts`)
+ * and words what each came to (`describeQueuedCheckIn`), which check-in it
+ * reports on (`findLatestCheckIn`) and the stamp the device has
+ * (`findPageStamp`).
  */
 import type { QueuedCheckIn } from "./check_in_queue.ts";
 import type { DeviceStamp } from "./device_passport.ts";
