@@ -255,6 +255,22 @@ export function syncQueuedCheckIns(
   return result.catch(() => listQueuedCheckIns().catch(() => []));
 }
 
+/**
+ * For the service worker's `sync` event: sends the queue as
+ * {@linkcode syncQueuedCheckIns} does, then rejects while a check-in is
+ * still pending, so that the browser's Background Sync tries again later
+ * (with its own back-off) instead of taking the job as done.
+ */
+export async function syncQueuedCheckInsInBackground(
+  options: { lang?: string; fetchFn?: typeof fetch } = {},
+): Promise<QueuedCheckIn[]> {
+  const queue = await syncQueuedCheckIns(options);
+  if (queue.some((item) => item.status === "pending")) {
+    throw new Error("Check-ins still pending: try again later");
+  }
+  return queue;
+}
+
 /** `fn` under the device-wide Web Lock, where the browser has Web Locks. */
 function withLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;

@@ -7,6 +7,7 @@ import {
   PASSPORT_CHANNEL,
   type QueuedCheckIn,
   syncQueuedCheckIns,
+  syncQueuedCheckInsInBackground,
 } from "./check_in_queue.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -300,6 +301,28 @@ Deno.test("the device's check-in queue", async (t) => {
         [item.checkInId, item.checkInId, later.checkInId],
       );
       assert.deepEqual(server.sent[0], server.sent[1]);
+    },
+  );
+
+  await t.step(
+    "in the background, a sync that leaves one pending fails, so the browser tries again",
+    async () => {
+      await fresh();
+      await enqueueCheckIn({ slug: "a", code: "AB12" });
+      let online = false;
+      const server = fakeServer(() => {
+        if (!online) throw new TypeError("Failed to fetch");
+        return json(200, { visitId: "v-1", atractivo: "a", badge: null });
+      });
+      await assert.rejects(
+        syncQueuedCheckInsInBackground({ fetchFn: server.fetchFn }),
+        /still pending/,
+      );
+      online = true;
+      const queue = await syncQueuedCheckInsInBackground({
+        fetchFn: server.fetchFn,
+      });
+      assert.deepEqual(queue.map((i) => i.status), ["verified"]);
     },
   );
 

@@ -43,7 +43,10 @@ import {
   type Strategy,
 } from "workbox-strategies";
 import type { WorkboxPlugin } from "workbox-core/types.js";
-import { CHECK_IN_SYNC_TAG, syncQueuedCheckIns } from "./check_in_queue.ts";
+import {
+  CHECK_IN_SYNC_TAG,
+  syncQueuedCheckInsInBackground,
+} from "./check_in_queue.ts";
 import {
   ASSETS_CACHE,
   type OfflineConfig,
@@ -320,7 +323,8 @@ self.addEventListener("message", (event) => {
 self.addEventListener("sync", (event) => {
   const sync = event as SyncEvent;
   if (sync.tag === CHECK_IN_SYNC_TAG) {
-    sync.waitUntil(syncQueuedCheckIns());
+    // Rejects while one is still pending: the browser tries again later.
+    sync.waitUntil(syncQueuedCheckInsInBackground());
   }
 });
 
