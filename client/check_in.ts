@@ -176,8 +176,8 @@ const REFUSAL_KEYS: Record<string, string> = {
 
 /** What a queued check-in came to, as the page words it. */
 export type CheckInReport =
-  /** Kept on the device: sent when there is signal. */
-  | { kind: "pending" }
+  /** Kept on the device: sent when there is signal (`text`: why it waits otherwise). */
+  | { kind: "pending"; text?: string }
   | Exclude<CheckInResult, { kind: "already" | "error" }>
   /** The passport already had this stamp: its first visit. */
   | { kind: "already"; visitId: string; slug: string }
@@ -197,7 +197,18 @@ export function describeQueuedCheckIn(
     name: string;
   },
 ): CheckInReport {
-  if (item.status === "pending") return { kind: "pending" };
+  if (item.status === "pending") {
+    const deferred = item.deferred;
+    if (!deferred) return { kind: "pending" };
+    return {
+      kind: "pending",
+      text: deferred.status === 429
+        ? t("pendingLocked", {
+          minutes: Math.max(1, Math.ceil((deferred.retryAfter ?? 60) / 60)),
+        })
+        : t("pendingServer"),
+    };
+  }
   if (item.status === "verified") {
     return {
       kind: "ok",

@@ -49,6 +49,11 @@ export type QueuedCheckIn = {
   badge?: { id: string; name: string; icon: string } | null;
   /** ISO 8601, the device's clock when the server's final answer arrived. */
   resolvedAt?: string;
+  /**
+   * Still pending because the server said "later" (a 429 lockout, a 5xx):
+   * its status and `Retry-After` seconds, for the page to say so.
+   */
+  deferred?: { status: number; retryAfter?: number };
 };
 
 /** The Background Sync tag the service worker sends the queue on. */
@@ -187,7 +192,7 @@ export function settleCheckIn(
   if (status === 401 || status === 408 || status === 429 || status >= 500) {
     return null;
   }
-  const { position: _forgotten, ...kept } = item;
+  const { position: _forgotten, deferred: _over, ...kept } = item;
   const settled = { ...kept, resolvedAt: resolvedAt.toISOString() };
   if (status === 200) {
     return {
@@ -311,11 +316,32 @@ async function sendPending(
         break; // No network, or no session: every later one would fail too.
       }
       const settled = settleCheckIn(item, result, now());
-      if (!settled) break;
+      if (!settled) {
+        await saveDeferred(item.checkInId, {
+          status: result.status,
+          ...(result.retryAfter ? { retryAfter: result.retryAfter } : {}),
+        });
+        break;
+      }
       await saveSettled(settled);
     }
   }
   return await listQueuedCheckIns();
+}
+
+/** Notes why a pending check-in waits (a lockout, a server error). */
+async function saveDeferred(
+  checkInId: string,
+  deferred: NonNullable<QueuedCheckIn["deferred"]>,
+): Promise<void> {
+  const db = await getDatabase();
+  const tx = db.transaction(STORE, "readwrite");
+  const current = await tx.store.get(checkInId);
+  if (current?.status === "pending") {
+    await tx.store.put({ ...current, deferred });
+  }
+  await tx.done;
+  if (current?.status === "pending") announceChange();
 }
 
 /** Stores a final answer, unless the queue was cleared meanwhile (sign-out). */

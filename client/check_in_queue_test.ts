@@ -337,6 +337,7 @@ Deno.test("the device's check-in queue", async (t) => {
         );
         const queue = await syncQueuedCheckIns({ fetchFn: server.fetchFn });
         assert.deepEqual(queue.map((i) => i.status), ["pending"], `${answer}`);
+        assert.deepEqual(queue[0].deferred, { status: answer, retryAfter: 60 });
         assert.equal(server.sent.length, answer === 401 ? 2 : 1);
         assert.equal(server.tokens, answer === 401 ? 2 : 1);
       }

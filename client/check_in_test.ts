@@ -162,6 +162,21 @@ Deno.test("describeQueuedCheckIn: what a queued check-in came to, in the page's 
     );
   });
 
+  await t.step("put off by the server: pending, and why", () => {
+    assert.deepEqual(
+      say(queued("plaza", { deferred: { status: 429, retryAfter: 290 } })),
+      {
+        kind: "pending",
+        text:
+          "Demasiados códigos incorrectos seguidos. Guardamos este código y lo enviaremos en 5 minutos.",
+      },
+    );
+    assert.deepEqual(say(queued("plaza", { deferred: { status: 503 } })), {
+      kind: "pending",
+      text: t_es("pendingServer"),
+    });
+  });
+
   await t.step("already stamped: the first visit, at its attraction", () => {
     assert.deepEqual(
       say(queued("plaza", {

@@ -50,6 +50,9 @@ export type CheckInProps = IslandLanguage & {
   attractions: Record<string, AttractionLink>;
 };
 
+/** How soon a check-in the server put off is sent again, without a `Retry-After`. */
+const RETRY_SECONDS = 30;
+
 const LOCATE_MESSAGES: Record<LocateFailure, string> = {
   denied: "locateDenied",
   unavailable: "locateUnavailable",
@@ -189,6 +192,20 @@ export default function CheckIn(
       );
     }
   }
+
+  // The server said "later" (a lockout, an error): try again then, while open.
+  const deferredFor = queue.reduce(
+    (wait, item) =>
+      item.status === "pending" && item.deferred
+        ? Math.max(wait, item.deferred.retryAfter ?? RETRY_SECONDS)
+        : wait,
+    0,
+  );
+  useEffect(() => {
+    if (!deferredFor) return;
+    const timer = setTimeout(() => void sync(), deferredFor * 1000);
+    return () => clearTimeout(timer);
+  }, [deferredFor, queue]);
 
   const rule = override ?? method;
   const stamp = findPageStamp(slug, stamps);
@@ -338,7 +355,7 @@ function Report(
     });
   switch (report.kind) {
     case "pending":
-      return <p class="stamp stamp--pending">{t("pending")}</p>;
+      return <p class="stamp stamp--pending">{report.text ?? t("pending")}</p>;
     case "error":
       return <p class="form-error">{report.text}</p>;
     case "already":
