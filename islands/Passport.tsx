@@ -113,6 +113,7 @@ export default function Passport(props: PassportProps) {
       ),
       rating: null,
       notes: null,
+      visitedAt: item.resolvedAt ?? item.claimedAt,
     })),
   ];
   const visited = new Set(shown.map((visit) => visit.slug));
@@ -325,7 +326,16 @@ export default function Passport(props: PassportProps) {
                 <p class="muted">
                   {t("visitedOn", { date: visit.visitedLabel })}
                 </p>
-                <VisitRating api={api} visit={visit} t={t} />
+                <VisitRating
+                  api={api}
+                  visit={visit}
+                  t={t}
+                  // The attraction's page shows it, offline too.
+                  onSaved={(saved) =>
+                    saveDeviceStamps([{ ...toDeviceStamp(visit), ...saved }], {
+                      replace: false,
+                    })}
+                />
               </li>
             ))}
           </ol>

@@ -190,6 +190,33 @@ Deno.test({
       },
     );
 
+    await t.step(
+      "a rating saved on the passport is kept in the device's passport",
+      async () => {
+        const first = page.locator(".visit-list > li", { hasText: FIRST.name });
+        await first.getByRole("radio", { name: "4 estrellas" }).check();
+        await first.getByRole("button", { name: "Guardar calificación" })
+          .click();
+        await first.getByText("Guardamos tu calificación.").waitFor();
+        await page.waitForFunction(async (slug) => {
+          const db = await new Promise<IDBDatabase>((resolve, reject) => {
+            const open = indexedDB.open("pasaporte-sello");
+            open.onsuccess = () => resolve(open.result);
+            open.onerror = () => reject(open.error);
+          });
+          const stamp = await new Promise<{ rating?: number } | undefined>(
+            (resolve) => {
+              const get = db.transaction("stamps").objectStore("stamps")
+                .get(slug);
+              get.onsuccess = () => resolve(get.result);
+            },
+          );
+          db.close();
+          return stamp?.rating === 4;
+        }, FIRST.slug);
+      },
+    );
+
     await t.step("in English the grid says so in English", async () => {
       await page.goto(`${origin}/en/mi-pasaporte`);
       await waitForCounts(
