@@ -2,8 +2,9 @@
  * The words a tourist reads, through the app in process: the route page a
  * friend opens speaks about the tourist (by name, in the third person), a
  * guest is never told their ticket is tied to an account, the passport says
- * once what the ticket and the passport are, and the Spanish catalogues
- * address the reader as "tú" and call the sign at each attraction "cartel".
+ * once what the ticket and the passport are, and the Spanish catalogues and
+ * the shipped data set address the reader as "tú" and call the sign at each
+ * attraction "cartel".
  */
 import assert from "node:assert/strict";
 import { getCatalogues } from "@/lib/i18n/catalogue.ts";
