@@ -5,8 +5,7 @@ import { DataText, Fallback } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import TicketForm from "@/islands/TicketForm.tsx";
-import StampMarks from "@/islands/StampMarks.tsx";
-import { getStampMarksProps } from "@/routes/turismo/atractivos/index.tsx";
+import { StampMarksIsland } from "@/routes/_shared/stamp_marks.tsx";
 import {
   getFallbackLang,
   localizeData,
@@ -202,11 +201,7 @@ function HomePage(
               <Icon name="arrow" />
             </a>
           </div>
-          <Island
-            name="StampMarks"
-            component={StampMarks}
-            props={getStampMarksProps(lang)}
-          />
+          <StampMarksIsland lang={lang} />
           <div class="grid">
             {data.attractions.slice(0, FEATURED).map((attraction) => (
               <AttractionCard

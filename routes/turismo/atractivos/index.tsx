@@ -3,34 +3,11 @@ import { Breadcrumbs } from "@/components/PageNav.tsx";
 import type { AppDeps } from "@/deps.ts";
 import { ATTRACTION_CATEGORIES, localizeData } from "@/lib/data/mod.ts";
 import { getCategoryLabel } from "@/lib/format/mod.ts";
-import { Island } from "@/components/Island.tsx";
-import StampMarks from "@/islands/StampMarks.tsx";
-import {
-  getIslandMessages,
-  type Lang,
-  localizePath,
-  t,
-} from "@/lib/i18n/mod.ts";
+import { localizePath, t } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { createPageRouter, getPageTitle, renderPage } from "@/routes/_app.tsx";
-
-/**
- * The StampMarks island's props: the page's language and the
- * `page_attractions` messages it says (`stamp*`), nothing more.
- */
-export function getStampMarksProps(lang: Lang) {
-  const { messages, ...language } = getIslandMessages(
-    lang,
-    "page_attractions",
-  );
-  return {
-    ...language,
-    messages: Object.fromEntries(
-      Object.entries(messages).filter(([key]) => key.startsWith("stamp")),
-    ),
-  };
-}
+import { StampMarksIsland } from "@/routes/_shared/stamp_marks.tsx";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */
 export default function attractions(deps: AppDeps) {
@@ -122,11 +99,7 @@ export default function attractions(deps: AppDeps) {
                 <p class="sr-only" role="status">
                   {t(lang, "page_attractions.shown", { count: shown.length })}
                 </p>
-                <Island
-                  name="StampMarks"
-                  component={StampMarks}
-                  props={getStampMarksProps(lang)}
-                />
+                <StampMarksIsland lang={lang} />
                 <div class="grid">
                   {shown.map((attraction) => (
                     <AttractionCard
