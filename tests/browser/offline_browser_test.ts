@@ -36,7 +36,12 @@ const NEVER_OPENED = SHIPPED.attractions[SHIPPED.attractions.length - 1];
 /** Waits until the page's service worker is active, and returns its script URL. */
 async function waitForWorker(page: Page): Promise<string> {
   return await page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
+    const registration = await Promise.race([
+      navigator.serviceWorker.ready,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("no service worker")), 20_000)
+      ),
+    ]);
     return registration.active!.scriptURL;
   });
 }
