@@ -102,7 +102,7 @@ const LAYERS = `
 # The service: main.ts starts it, app.ts mounts each capability once, routes/ answer.
 main.ts          app.ts deps.ts config data server
 app.ts           routes/ deps.ts chat http i18n limits oauth staff
-routes/          islands/ components/ deps.ts *
+routes/          islands/ components/ client/ deps.ts *
 # Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
 islands/         components/ client/
 components/      client/ *
