@@ -9,6 +9,9 @@
  *   CDN), under content-hashed names;
  * - `static/styles.css`, pointed at those names, minified by `deno bundle`
  *   (esbuild) and written under a content-hashed name;
+ * - the app icons, drawn from the data set's logo (`icons/`), and the
+ *   service worker (client/service_worker.ts) with its precache list of the
+ *   files above, served at `/sw.js` (docs/OFFLINE.md);
  * - beside every text file of 1 KB or more, its gzip (`.gz`) and brotli
  *   (`.br`) forms, which the static route serves to clients that accept them;
  * - `manifest.json`: the hashed names the pages link to, each island's chunks
