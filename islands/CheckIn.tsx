@@ -2,34 +2,22 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
 import { createSessionApi } from "@/client/session_client.ts";
+import { CheckInReportView } from "@/components/CheckInReport.tsx";
 import {
   type AttractionLink,
-  type CheckInReport,
   describeQueuedCheckIn,
   findLatestCheckIn,
   findPageStamp,
   normalizeCode,
-  sayBadgeName,
 } from "@/client/check_in.ts";
+import { enqueueCheckIn } from "@/client/check_in_queue.ts";
+import { saveDeviceStamps } from "@/client/device_passport.ts";
 import {
-  CHECK_IN_SYNC_TAG,
-  enqueueCheckIn,
-  listQueuedCheckIns,
-  PASSPORT_CHANNEL,
-  type QueuedCheckIn,
-  syncQueuedCheckIns,
-} from "@/client/check_in_queue.ts";
-import {
-  type DeviceStamp,
-  readDeviceStamps,
-  saveDeviceStamps,
-} from "@/client/device_passport.ts";
+  askBackgroundSync,
+  useCheckInQueue,
+} from "@/client/use_check_in_queue.ts";
 import { forgetLinkedCode, takeLinkedCode } from "@/client/linked_code.ts";
-import {
-  createTranslate,
-  type IslandLanguage,
-  type Translate,
-} from "@/client/messages.ts";
+import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
 import {
   getPrecisePosition,
@@ -49,9 +37,6 @@ export type CheckInProps = IslandLanguage & {
   /** Every attraction's name and page by slug: a code may belong to another one. */
   attractions: Record<string, AttractionLink>;
 };
-
-/** How soon a check-in the server put off is sent again, without a `Retry-After`. */
-const RETRY_SECONDS = 30;
 
 const LOCATE_MESSAGES: Record<LocateFailure, string> = {
   denied: "locateDenied",
@@ -83,28 +68,13 @@ export default function CheckIn(
   // Rendered disabled on the server: a click before hydration would submit
   // the form natively (the guide code into the address bar).
   const [ready, setReady] = useState(false);
-  const [queue, setQueue] = useState<QueuedCheckIn[]>([]);
-  const [stamps, setStamps] = useState<Map<string, DeviceStamp>>(new Map());
+  const { queue, stamps, refresh, sync } = useCheckInQueue(lang);
   const [currentId, setCurrentId] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   // The server said this place now takes the other kind (an admin switched it).
   const [override, setOverride] = useState<CheckInMethodName | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
-
-  async function refresh() {
-    const [items, known] = await Promise.all([
-      listQueuedCheckIns().catch(() => []),
-      readDeviceStamps().catch(() => new Map<string, DeviceStamp>()),
-    ]);
-    setQueue(items);
-    setStamps(known);
-  }
-
-  async function sync() {
-    await syncQueuedCheckIns({ lang });
-    await refresh();
-  }
 
   useEffect(() => {
     setReady(true);
@@ -118,18 +88,6 @@ export default function CheckIn(
       // state does not yet, and the next render would clear the field.
       setCode(input.current.value);
     }
-    const channel = typeof BroadcastChannel === "function"
-      ? new BroadcastChannel(PASSPORT_CHANNEL)
-      : null;
-    if (channel) channel.onmessage = () => void refresh();
-    const onOnline = () => void sync();
-    addEventListener("online", onOnline);
-    // Whatever the last visit left pending goes now, if it can.
-    refresh().then(() => navigator.onLine ? sync() : undefined);
-    return () => {
-      channel?.close();
-      removeEventListener("online", onOnline);
-    };
   }, []);
 
   // From a poster's QR code: the confirm button in view, one tap away.
@@ -150,10 +108,9 @@ export default function CheckIn(
       setCurrentId(item.checkInId);
       if (kind === "code") forgetLinkedCode(slug);
       setFromLink(false);
-      await refresh();
-      if (navigator.onLine) await sync();
-      const after = await listQueuedCheckIns();
-      if (after.some((i) => i.status === "pending")) askBackgroundSync();
+      let after = await refresh();
+      if (navigator.onLine) after = await sync();
+      else askBackgroundSync();
       const mine = after.find((i) => i.checkInId === item.checkInId);
       if (mine?.visitId) setCode("");
       if (mine?.refusal?.reason === "code_not_accepted") setOverride("gps");
@@ -192,20 +149,6 @@ export default function CheckIn(
       );
     }
   }
-
-  // The server said "later" (a lockout, an error): try again then, while open.
-  const deferredFor = queue.reduce(
-    (wait, item) =>
-      item.status === "pending" && item.deferred
-        ? Math.max(wait, item.deferred.retryAfter ?? RETRY_SECONDS)
-        : wait,
-    0,
-  );
-  useEffect(() => {
-    if (!deferredFor) return;
-    const timer = setTimeout(() => void sync(), deferredFor * 1000);
-    return () => clearTimeout(timer);
-  }, [deferredFor, queue]);
 
   const rule = override ?? method;
   const stamp = findPageStamp(slug, stamps);
@@ -290,7 +233,7 @@ export default function CheckIn(
       <div role="status" aria-live="polite">
         {problem && <p class="form-error">{problem}</p>}
         {report && !problem && !busy && (
-          <Report
+          <CheckInReportView
             report={report}
             slug={slug}
             name={name}
@@ -333,69 +276,6 @@ export default function CheckIn(
       )}
     </div>
   );
-}
-
-/** What the last check-in came to: pending, recorded (here or elsewhere), or refused. */
-function Report(
-  { report, slug, name, attractions, t }: {
-    report: CheckInReport;
-    slug: string;
-    name: string;
-    attractions: Record<string, AttractionLink>;
-    t: Translate;
-  },
-) {
-  // Another attraction's code: its name, linked to its page.
-  const elsewhere = (key: string, to: string) =>
-    t.rich(key, {
-      name: attractions[to]?.name ?? to,
-      link: (text: ComponentChildren[]) => (
-        <a href={attractions[to]?.href}>{text}</a>
-      ),
-    });
-  switch (report.kind) {
-    case "pending":
-      return <p class="stamp stamp--pending">{report.text ?? t("pending")}</p>;
-    case "error":
-      return <p class="form-error">{report.text}</p>;
-    case "already":
-      return report.slug === slug
-        ? <p class="notice">{t("already", { name })}</p>
-        : (
-          <p class="notice">
-            {elsewhere("elsewhereAlready", report.slug)}
-          </p>
-        );
-    case "ok":
-      return (
-        <>
-          <p class="notice notice--ok">
-            {report.slug === slug
-              ? t("done", { name })
-              : elsewhere("elsewhere", report.slug)}
-          </p>
-          {report.badge && (
-            <p class="badge-unlocked celebrate">
-              <span class="celebrate__icon" aria-hidden="true">
-                {report.badge.icon}
-              </span>{" "}
-              {t.rich("badges.unlocked", {
-                badge: sayBadgeName(t, report.badge),
-                strong,
-              })}
-            </p>
-          )}
-        </>
-      );
-  }
-}
-
-/** Asks the service worker to send the queue when the signal returns (Background Sync). */
-function askBackgroundSync(): void {
-  navigator.serviceWorker?.getRegistration().then((registration) =>
-    // deno-lint-ignore no-explicit-any -- Background Sync is not in the DOM types
-    (registration as any)?.sync?.register(CHECK_IN_SYNC_TAG)
-  ).catch(() => {});
 }
 
 /** A message's `<strong>` part. */

@@ -1,0 +1,73 @@
+import type { ComponentChildren } from "preact";
+import {
+  type AttractionLink,
+  type CheckInReport,
+  sayBadgeName,
+} from "@/client/check_in.ts";
+import type { Translate } from "@/client/messages.ts";
+
+/**
+ * What the last check-in on an attraction's page came to, inside the
+ * CheckIn island: pending (and why it waits), recorded here or at another
+ * attraction (named and linked, with the badge it unlocked), already
+ * stamped, or refused with the reason. Its messages: `checkin` with
+ * `badges`.
+ */
+export function CheckInReportView(
+  { report, slug, name, attractions, t }: {
+    report: CheckInReport;
+    slug: string;
+    name: string;
+    attractions: Record<string, AttractionLink>;
+    t: Translate;
+  },
+) {
+  // Another attraction's code: its name, linked to its page.
+  const elsewhere = (key: string, to: string) =>
+    t.rich(key, {
+      name: attractions[to]?.name ?? to,
+      link: (text: ComponentChildren[]) => (
+        <a href={attractions[to]?.href}>{text}</a>
+      ),
+    });
+  switch (report.kind) {
+    case "pending":
+      return <p class="stamp stamp--pending">{report.text ?? t("pending")}</p>;
+    case "error":
+      return <p class="form-error">{report.text}</p>;
+    case "already":
+      return report.slug === slug
+        ? <p class="notice">{t("already", { name })}</p>
+        : (
+          <p class="notice">
+            {elsewhere("elsewhereAlready", report.slug)}
+          </p>
+        );
+    case "ok":
+      return (
+        <>
+          <p class="notice notice--ok">
+            {report.slug === slug
+              ? t("done", { name })
+              : elsewhere("elsewhere", report.slug)}
+          </p>
+          {report.badge && (
+            <p class="badge-unlocked celebrate">
+              <span class="celebrate__icon" aria-hidden="true">
+                {report.badge.icon}
+              </span>{" "}
+              {t.rich("badges.unlocked", {
+                badge: sayBadgeName(t, report.badge),
+                strong,
+              })}
+            </p>
+          )}
+        </>
+      );
+  }
+}
+
+/** A message's `<strong>` part. */
+function strong(text: ComponentChildren[]) {
+  return <strong>{text}</strong>;
+}
