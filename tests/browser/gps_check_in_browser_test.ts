@@ -185,6 +185,31 @@ Deno.test({
     );
 
     await t.step(
+      "in English: «I'm here», the distance and the pending stamp in English",
+      async () => {
+        const { context, page, problems } = await openPhone(
+          north(MERCADO.location, 800),
+        );
+        await page.goto(`${origin}/en/turismo/atractivos/${MERCADO.slug}`);
+        await ready(page);
+        const here = page.getByRole("button", { name: "I'm here" });
+        await here.click();
+        await checkIn(page).getByText(
+          /^You're \d+ m from .+\. To get your stamp you need to be within 150 m\.$/,
+        ).waitFor();
+        await context.setOffline(true);
+        await here.click();
+        await checkIn(page).getByText(
+          "Stamp pending: we'll send it as soon as you have signal.",
+          { exact: false },
+        ).waitFor();
+        await assertAxeClean(page, "pending, in English");
+        assert.deepEqual(problems, []);
+        await context.close();
+      },
+    );
+
+    await t.step(
       "the speed rule: a place 6 km away, right after, is refused",
       async () => {
         const { context, page, problems } = first;
