@@ -84,7 +84,7 @@ function prefixOf(lang: string): string {
 
 /** Paths the worker never answers: the staff, sign-in, the API, itself. */
 function isNeverHandled(path: string): boolean {
-  return /^\/(?:panel|auth|api|og|datos)(?:\/|$)/.test(path) ||
+  return /^\/(?:panel|auth|api|og)(?:\/|$)/.test(path) ||
     path === "/sw.js" || path.endsWith("/manifest.webmanifest");
 }
 

@@ -395,10 +395,19 @@ Deno.test({
         });
         try {
           const axePage = await axeContext.newPage();
-          for (const path of ["/sin-conexion", "/en/sin-conexion"]) {
-            await axePage.goto(`${origin}${path}`);
-            const violations = await runAxe(axePage);
-            assert.equal(violations.length, 0, describeViolations(violations));
+          for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+            await axePage.setViewportSize(viewport);
+            for (const path of ["/sin-conexion", "/en/sin-conexion"]) {
+              await axePage.goto(`${origin}${path}`);
+              const violations = await runAxe(axePage);
+              assert.equal(
+                violations.length,
+                0,
+                `${path} at ${viewport.width} px:\n${
+                  describeViolations(violations)
+                }`,
+              );
+            }
           }
         } finally {
           await axeContext.close();
