@@ -21,6 +21,12 @@ export interface OfflineConfig {
   pages: string[];
   /** The passport's default-language path. */
   passportPath: string;
+  /**
+   * How long a personal page is kept without an online visit: an account's
+   * session's life, so a session that ended without a sign-out leaves
+   * nothing readable on a shared phone for longer than it lasted.
+   */
+  personalMaxAgeSeconds: number;
   /** The offline page's default-language path. */
   offlinePath: string;
   /** The data set's theme and logo URLs (with `?v=`), fetched at install. */

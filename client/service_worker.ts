@@ -157,7 +157,10 @@ const personalPages = new NetworkFirst({
   plugins: [
     storeOnly({ personal: true }),
     warmOwnRoute,
-    new ExpirationPlugin({ maxEntries: 12 }),
+    new ExpirationPlugin({
+      maxEntries: 12,
+      maxAgeSeconds: config.personalMaxAgeSeconds,
+    }),
   ],
 });
 /** The theme and logo of the data set in force (`?v=` names it). */

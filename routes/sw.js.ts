@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
 import type { OfflineConfig } from "@/client/offline_config.ts";
 import { getIslandMessages, getLangs, localizePath } from "@/lib/i18n/mod.ts";
+import { SESSION_TTL_MS } from "@/lib/oauth/mod.ts";
 import { getAssets, STATIC_DIR } from "@/lib/pages/mod.ts";
 import { OFFLINE_PATH } from "./sin-conexion.tsx";
 
@@ -61,6 +62,7 @@ async function getOfflineConfig(
       ),
     ],
     passportPath: "/mi-pasaporte",
+    personalMaxAgeSeconds: SESSION_TTL_MS / 1000,
     offlinePath: OFFLINE_PATH,
     assets: [`/theme.css?v=${v}`, `/logo.svg?v=${v}`],
     precache: langs.map((lang) => ({
