@@ -4,7 +4,9 @@
  * only there is no code field; inside its radius the visit is recorded (by
  * position, which is not kept), outside it is refused with the distance;
  * a second place too far to have been reached so soon is refused (the speed
- * rule); a denied permission says how to allow it; with no signal the
+ * rule); a switch to position only while the page is open refuses the code
+ * with the reason and offers "Estoy aquí"; a denied permission says how to
+ * allow it; with no signal the
  * position waits on the device like a code and is sent when the signal
  * returns; "position or code" offers both. Axe finds nothing in each new
  * state. Skipped, with the reason printed, when Chromium is missing.
@@ -29,6 +31,9 @@ const MERCADO = SHIPPED.attractions.find((a) =>
 )!;
 const MIRADOR = SHIPPED.attractions.find((a) =>
   a.slug === "mirador-paisaje-agavero"
+)!;
+const PRESIDENCIA = SHIPPED.attractions.find((a) =>
+  a.slug === "presidencia-municipal"
 )!;
 const HACIENDA = SHIPPED.attractions.find((a) =>
   a.slug === "hacienda-san-jose-del-refugio"
@@ -224,6 +229,38 @@ Deno.test({
           "No pudimos registrar tu sello: tu sello anterior es de un lugar demasiado lejano para haber llegado aquí tan pronto.",
         ).waitFor();
         assert.equal((await listAllVisits(kv)).length, 1);
+        assert.deepEqual(problems, []);
+        await context.close();
+      },
+    );
+
+    await t.step(
+      "switched to position only while the page was open: the code is refused with the reason, and «Estoy aquí» is offered",
+      async () => {
+        const { context, page, problems } = await openPhone(
+          north(PRESIDENCIA.location, 20),
+        );
+        await page.goto(pageOf(PRESIDENCIA.slug));
+        await ready(page);
+        assert.equal(await imHere(page).count(), 0, "by code when opened");
+        await saveCheckInMethod(kv, {
+          slug: PRESIDENCIA.slug,
+          rule: { method: "gps", radiusM: 150 },
+          staff,
+          now: new Date(),
+          auditTarget: PRESIDENCIA.slug,
+        });
+        await page.getByLabel("Código del atractivo").fill(
+          PRESIDENCIA.guideCode,
+        );
+        await page.getByRole("button", { name: "Registrar mi visita" }).click();
+        await checkIn(page).getByText(
+          "En este lugar el sello se registra con tu ubicación, no con código: toca «Estoy aquí» cuando estés ahí.",
+        ).waitFor();
+        await imHere(page).click();
+        await checkIn(page).getByText(
+          `¡Listo! Registramos tu visita a ${PRESIDENCIA.name}.`,
+        ).waitFor();
         assert.deepEqual(problems, []);
         await context.close();
       },
