@@ -6,9 +6,8 @@
  * a second place too far to have been reached so soon is refused (the speed
  * rule); a switch to position only while the page is open refuses the code
  * with the reason and offers "Estoy aquí"; a denied permission says how to
- * allow it; with no signal the
- * position waits on the device like a code and is sent when the signal
- * returns; "position or code" offers both. Axe finds nothing in each new
+ * allow it; with no signal the position waits on the device like a code
+ * and is sent when the signal returns; "position or code" offers both. Axe finds nothing in each new
  * state. Skipped, with the reason printed, when Chromium is missing.
  */
 import assert from "node:assert/strict";
