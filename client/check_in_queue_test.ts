@@ -282,8 +282,13 @@ Deno.test("the device's check-in queue", async (t) => {
     "a network failure keeps it pending; the next sync sends the same id and gets the answer",
     async () => {
       await fresh();
-      const item = await enqueueCheckIn({ slug: "a", code: "AB12" });
-      const later = await enqueueCheckIn({ slug: "b", code: "CD34" });
+      // Made a minute apart: the queue is sent oldest first.
+      const item = await enqueueCheckIn({ slug: "a", code: "AB12" }, {
+        now: () => NOW,
+      });
+      const later = await enqueueCheckIn({ slug: "b", code: "CD34" }, {
+        now: () => LATER,
+      });
       let online = false;
       const server = fakeServer(() => {
         if (!online) throw new TypeError("Failed to fetch");
