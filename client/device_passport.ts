@@ -114,8 +114,19 @@ async function readSaved(): Promise<DeviceStamp[]> {
  */
 export async function saveDeviceStamps(
   stamps: DeviceStamp[],
-  { replace }: { replace: boolean },
+  { replace, asOf }: {
+    replace: boolean;
+    /**
+     * With `replace`, when the server rendered the list (ISO 8601): a list
+     * older than the last one replaced (a page the service worker answered
+     * from its cache on a slow network) is ignored.
+     */
+    asOf?: string;
+  },
 ): Promise<void> {
+  if (replace && asOf) {
+    if (!isNewerList(asOf)) return;
+  }
   const verified = stamps.filter((stamp) => stamp.status === "verified");
   try {
     const db = await openStamps();
@@ -142,8 +153,28 @@ export async function saveDeviceStamps(
   announceChange();
 }
 
+/** Where the time of the last list replaced is kept (cleared with the site's data). */
+const LIST_AS_OF_KEY = "pasaporte-sello:asOf";
+
+/** Whether a list rendered at `asOf` is newer than the last one replaced; if so, it becomes the last. */
+function isNewerList(asOf: string): boolean {
+  try {
+    const last = localStorage.getItem(LIST_AS_OF_KEY);
+    if (last && Date.parse(last) > Date.parse(asOf)) return false;
+    localStorage.setItem(LIST_AS_OF_KEY, asOf);
+  } catch {
+    // No storage (a worker, a locked-down browser): replace as asked.
+  }
+  return true;
+}
+
 /** Forgets the device's stamps (sign-out, erasure). Never throws. */
 export async function clearDevicePassport(): Promise<void> {
+  try {
+    localStorage.removeItem(LIST_AS_OF_KEY);
+  } catch {
+    // No storage: nothing kept there.
+  }
   try {
     await (await openStamps()).clear(STORE);
   } catch {

@@ -128,4 +128,36 @@ Deno.test("the device's passport", async (t) => {
       await clearDevicePassport();
     },
   );
+
+  await t.step(
+    "an older rendering of the passport never replaces a newer one",
+    async () => {
+      await saveDeviceStamps([verified("plaza"), verified("museo")], {
+        replace: true,
+        asOf: "2026-11-20T18:05:00.000Z",
+      });
+      // The service worker answered from its cache: the list of an hour before.
+      await saveDeviceStamps([verified("plaza")], {
+        replace: true,
+        asOf: "2026-11-20T17:05:00.000Z",
+      });
+      assert.deepEqual([...(await readDeviceStamps()).keys()].sort(), [
+        "museo",
+        "plaza",
+      ]);
+      await saveDeviceStamps([verified("plaza")], {
+        replace: true,
+        asOf: "2026-11-20T18:10:00.000Z",
+      });
+      assert.deepEqual([...(await readDeviceStamps()).keys()], ["plaza"]);
+      await clearDevicePassport();
+      // After a clear, any list is the newest.
+      await saveDeviceStamps([verified("museo")], {
+        replace: true,
+        asOf: "2026-11-20T17:00:00.000Z",
+      });
+      assert.deepEqual([...(await readDeviceStamps()).keys()], ["museo"]);
+      await clearDevicePassport();
+    },
+  );
 });

@@ -40,13 +40,21 @@ const SHOW_REFUSED_MS = 24 * 60 * 60 * 1000;
  * network returns.
  */
 export function useDevicePassport(
-  { visits, lang }: { visits: KnownVisit[]; lang: string },
+  { visits, renderedAt, lang }: {
+    visits: KnownVisit[];
+    /** When the server rendered `visits` (ISO 8601): an older copy never replaces a newer one. */
+    renderedAt?: string;
+    lang: string;
+  },
 ) {
   const [device, setDevice] = useState<Map<string, DeviceStamp>>(new Map());
   const [queue, setQueue] = useState<QueuedCheckIn[]>([]);
   useEffect(() => {
     if (navigator.onLine) {
-      saveDeviceStamps(visits.map(toDeviceStamp), { replace: true });
+      saveDeviceStamps(visits.map(toDeviceStamp), {
+        replace: true,
+        asOf: renderedAt,
+      });
     }
     const sync = () => syncQueuedCheckIns({ lang }).then(setQueue, () => {});
     const stop = watchDeviceStamps((stamps) => {

@@ -59,6 +59,8 @@ export type PassportProps = IslandLanguage & {
   visits: PassportVisit[];
   badges: PassportBadge[];
   totalAttractions: number;
+  /** When the server rendered this passport (ISO 8601). */
+  renderedAt?: string;
 };
 
 type Notice = {
@@ -94,6 +96,7 @@ export default function Passport(props: PassportProps) {
   // Pending stamps, and check-ins sent while no page was open.
   const { device, queue, setQueue } = useDevicePassport({
     visits: props.visits,
+    renderedAt: props.renderedAt,
     lang,
   });
   const input = useRef<HTMLInputElement>(null);

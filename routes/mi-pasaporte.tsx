@@ -102,6 +102,7 @@ export default function passportPage(deps: AppDeps) {
                 unlockedLabel: formatDate(badge.unlockedAt, timeZone, lang),
               })),
               totalAttractions: route.totalAttractions,
+              renderedAt: deps.now().toISOString(),
             }}
           />
           <section aria-labelledby="boleto-titulo">
