@@ -274,7 +274,9 @@ Deno.test("short privacy notices where data is collected", async (t) => {
     async () => {
       const slug = SHIPPED.attractions[0].slug;
       const { html } = await getPage(ctx, `/turismo/atractivos/${slug}`);
-      const form = slice(html, '<form class="verify-form"', "</form>");
+      // Under the code form and "Estoy aquí" alike, before the answer.
+      const form = slice(html, '<div class="check-in"', '<div role="status"');
+      assert.ok(form.includes('<form class="verify-form"'));
       assert.ok(form.includes(`href="${NOTICE}#pasaporte"`));
       assert.match(
         textOf(form),
