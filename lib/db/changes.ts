@@ -10,6 +10,8 @@ export type DataChange =
   | { kind: "rating"; userId: string; slug: string }
   /** An admin hid a visit's notes from the public pages, or showed them again. */
   | { kind: "note_visibility"; userId: string; slug: string }
+  /** An admin changed how visits are checked in at an attraction: its page. */
+  | { kind: "check_in_rule"; slug: string }
   /** A ticket was created or found again, linked to a user or not. */
   | { kind: "ticket"; shareCode: string; userId: string | null }
   /** A guest passport moved into an account: both routes and these attractions. */

@@ -167,6 +167,9 @@ export class ShareCards {
         this.#scheduleUser(change.fromUserId);
         this.#scheduleUser(change.intoUserId);
         return;
+      case "check_in_rule":
+        // Not on any card.
+        return;
       case "erasure":
         // Never served after the tombstone anyway; not kept either.
         this.#routeImages.clear();

@@ -48,6 +48,8 @@ export function getStaleTags(change: DataChange): string[] {
     case "rating":
     case "note_visibility":
       return [pageTags.user(change.userId), pageTags.attraction(change.slug)];
+    case "check_in_rule":
+      return [pageTags.attraction(change.slug)];
     case "ticket":
       return [
         pageTags.shareCode(change.shareCode),

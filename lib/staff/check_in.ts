@@ -23,6 +23,7 @@ import {
   resolveCheckInRule,
   saveCheckInMethod,
 } from "@/lib/db/check_in_methods.ts";
+import type { OnDataChange } from "@/lib/db/changes.ts";
 import { BadRequestError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 
@@ -120,11 +121,13 @@ export function parseCheckInRuleForm(
  */
 export async function setAttractionCheckIn(
   kv: Deno.Kv,
-  { slug, rule, staff, now }: {
+  { slug, rule, staff, now, onChange }: {
     slug: string;
     rule: CheckInRule;
     staff: StaffMember;
     now: Date;
+    /** Told of the change: the attraction's cached page shows the new rule at once. */
+    onChange: OnDataChange;
   },
 ): Promise<AttractionCheckInView> {
   const record = await saveCheckInMethod(kv, {
@@ -136,5 +139,6 @@ export async function setAttractionCheckIn(
       CHECK_IN_METHOD_WORDS[rule.method]
     }, ${rule.radiusM} m)`,
   });
+  onChange({ kind: "check_in_rule", slug });
   return toView(record, record.setAt);
 }

@@ -1,7 +1,8 @@
 /**
  * How visits are checked in at an attraction, set on its console page
  * (`POST /panel/atractivos/:slug/registro`): an admin's change is stored
- * and audited in words, a viewer sees the rule but may not change it, a
+ * and audited in words (and the tourists' page, cached in memory, shows it
+ * at once), a viewer sees the rule but may not change it, a
  * bad radius or method is a 400 that writes nothing, and a form from
  * another site is refused.
  */
@@ -49,7 +50,7 @@ async function checkInActions(ctx: TestContext) {
 }
 
 Deno.test("the check-in rule on an attraction's console page", async (t) => {
-  await using ctx = await createTestContext();
+  await using ctx = await createTestContext({ cachePages: true });
   const admin = await signInStaff(ctx, { role: "admin" });
   const viewer = await signInStaff(ctx, {
     email: "vero@municipio.gob.mx",
@@ -128,7 +129,17 @@ Deno.test("the check-in rule on an attraction's console page", async (t) => {
   await t.step(
     "an admin sets position only: stored, audited, shown",
     async () => {
+      // The tourists' page, served from the page cache before the change.
+      const publicPage = `/turismo/atractivos/${PLAZA.slug}`;
+      const before = await (await ctx.app.request(publicPage)).text();
+      assert.ok(before.includes('"method":"code"'), "the island's rule");
       const res = await post(ctx, admin, { metodo: "gps", radio: "300" });
+      const after = await (await ctx.app.request(publicPage)).text();
+      assert.ok(
+        after.includes('"method":"gps"') &&
+          after.includes("<p>¿Estás aquí? Toca «Estoy aquí» y suma un sello"),
+        "the cached page is dropped at once",
+      );
       assert.equal(res.status, 303);
       assert.equal(
         res.headers.get("location"),

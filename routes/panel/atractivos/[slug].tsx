@@ -42,6 +42,7 @@ export default function attractionPage(deps: AppDeps) {
           rule,
           staff: getStaff(c),
           now: deps.now(),
+          onChange: deps.onChange,
         });
       } catch (error) {
         if (!(error instanceof HttpError) || error.status === 404) throw error;
