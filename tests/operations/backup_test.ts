@@ -333,7 +333,9 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
         ) as Extract<Ack, { kind: "ticket" }>[];
         assert.ok(tickets.length > 0);
         for (const ticket of tickets) {
-          const res = await fetch(
+          // Typed: the service worker's `webworker` lib, checked in the
+          // same program by `deno check .`, leaves this `fetch` ambiguous.
+          const res: Response = await fetch(
             `${restoredService.url}/ruta/${ticket.shareCode}`,
           );
           assert.equal(res.status, 200, ticket.shareCode);
