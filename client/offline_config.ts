@@ -4,6 +4,12 @@
  * the configuration `/sw.js` writes before the worker's code.
  */
 
+/**
+ * Sent (as "1") with every page the worker fetches ahead at install: the
+ * server counts those against a budget of their own (lib/limits/ip_budget.ts).
+ */
+export const WARM_UP_HEADER = "x-pasaporte-warm-up";
+
 /** Public pages: home, attraction list, attraction pages. */
 export const PAGES_CACHE = "pasaporte-paginas";
 /** The tourist's own pages: deleted on sign-out and erasure. */

@@ -52,6 +52,7 @@ import {
   type OfflineConfig,
   PAGES_CACHE,
   PERSONAL_CACHE,
+  WARM_UP_HEADER,
   type WorkerMessage,
 } from "./offline_config.ts";
 
@@ -196,7 +197,10 @@ async function warm(
   try {
     const [, done] = strategy.handleAll({
       event: event ?? new ExtendableEvent("warm"),
-      request: new Request(url, { credentials: "same-origin" }),
+      request: new Request(url, {
+        credentials: "same-origin",
+        headers: { [WARM_UP_HEADER]: "1" },
+      }),
     });
     await done;
   } catch {

@@ -327,33 +327,18 @@ async function bundleServiceWorker(
 ): Promise<string> {
   const temp = await Deno.makeTempDir({ prefix: "turismo-sw-" });
   try {
-    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--config",
-        `${ROOT}/deno.json`,
-        "--platform",
-        "browser",
-        "--format",
-        "iife",
-        "--minify",
-        "--output",
-        `${temp}/sw.js`,
-        `${ROOT}/client/service_worker.ts`,
-      ],
-      cwd: ROOT,
-      stdout: "null",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    if (code !== 0) {
-      throw new Error(
-        `deno bundle (service worker) failed:\n${
-          new TextDecoder().decode(stderr)
-        }`,
-      );
-    }
+    await runDenoBundle("service worker", [
+      "--config",
+      `${ROOT}/deno.json`,
+      "--platform",
+      "browser",
+      "--format",
+      "iife",
+      "--minify",
+      "--output",
+      `${temp}/sw.js`,
+      `${ROOT}/client/service_worker.ts`,
+    ]);
     const source = await Deno.readTextFile(`${temp}/sw.js`);
     const parts = source.split("self.__WB_MANIFEST");
     if (parts.length !== 2) {
@@ -399,6 +384,26 @@ async function writeCompressed(
   return { gzipBytes: gzip.byteLength, brotliBytes: brotli.byteLength };
 }
 
+/** Runs `deno bundle --quiet <args>` in `cwd`; a failure throws with its output, naming `what`. */
+async function runDenoBundle(
+  what: string,
+  args: string[],
+  cwd: string = ROOT,
+): Promise<void> {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", ...args],
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (code !== 0) {
+    throw new Error(
+      `deno bundle (${what}) failed:\n${new TextDecoder().decode(stderr)}`,
+    );
+  }
+}
+
 /**
  * Minifies the stylesheet with `deno bundle` (esbuild's CSS minifier); the
  * font URLs stay as written.
@@ -407,27 +412,14 @@ async function minifyCss(css: string): Promise<string> {
   const temp = await Deno.makeTempDir({ prefix: "turismo-css-" });
   try {
     await Deno.writeTextFile(`${temp}/styles.css`, css);
-    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--minify",
-        "--external",
-        "./fonts/*",
-        "--outdir",
-        `${temp}/out`,
-        `${temp}/styles.css`,
-      ],
-      cwd: temp,
-      stdout: "null",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    if (code !== 0) {
-      throw new Error(
-        `deno bundle (CSS) failed:\n${new TextDecoder().decode(stderr)}`,
-      );
-    }
+    await runDenoBundle("CSS", [
+      "--minify",
+      "--external",
+      "./fonts/*",
+      "--outdir",
+      `${temp}/out`,
+      `${temp}/styles.css`,
+    ], temp);
     return await Deno.readTextFile(`${temp}/out/styles.css`);
   } finally {
     await Deno.remove(temp, { recursive: true });
@@ -479,32 +471,19 @@ ${
 `,
     );
     const out = `${temp}/out`;
-    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--config",
-        `${ROOT}/deno.json`,
-        "--platform",
-        "browser",
-        "--format",
-        "esm",
-        "--minify",
-        "--code-splitting",
-        "--outdir",
-        out,
-        entry,
-      ],
-      cwd: ROOT,
-      stdout: "null",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    if (code !== 0) {
-      throw new Error(
-        `deno bundle failed:\n${new TextDecoder().decode(stderr)}`,
-      );
-    }
+    await runDenoBundle("islands", [
+      "--config",
+      `${ROOT}/deno.json`,
+      "--platform",
+      "browser",
+      "--format",
+      "esm",
+      "--minify",
+      "--code-splitting",
+      "--outdir",
+      out,
+      entry,
+    ]);
     let clientName = "";
     const sources = new Map<string, string>();
     for await (const file of Deno.readDir(out)) {

@@ -14,6 +14,13 @@ let clientIp: Promise<typeof import("@/lib/http/client_ip.ts")> | undefined;
 export const IP_BUDGET_WINDOW_MS = 60_000;
 
 /**
+ * The header the service worker sends with the pages it fetches ahead, at
+ * install, for use with no signal (client/offline_config.ts names the same;
+ * tests/http/ip_budget_test.ts holds them equal).
+ */
+export const OFFLINE_WARM_UP_HEADER = "x-pasaporte-warm-up";
+
+/**
  * Paths that never count: the health check (load balancers poll it) and
  * static files (one page view pulls several; their bytes are cached by
  * browsers and CDNs).
@@ -54,7 +61,9 @@ export function limitIpBudget(
     const { getClientIp } = await clientIp;
     const subject = getClientIp(c, config.trustedProxyHops);
     if (subject === "unknown") return await next();
-    const result = limiter.hit(subject);
+    const warmUp = c.req.method === "GET" &&
+      c.req.header(OFFLINE_WARM_UP_HEADER) === "1";
+    const result = limiter.hit(warmUp ? `warm-up ${subject}` : subject);
     if (!result.allowed) {
       const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
       throw new TooManyRequestsError(

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { IP_BUDGET_WINDOW_MS } from "@/lib/limits/ip_budget.ts";
+import {
+  IP_BUDGET_WINDOW_MS,
+  OFFLINE_WARM_UP_HEADER,
+} from "@/lib/limits/ip_budget.ts";
+import { WARM_UP_HEADER } from "@/client/offline_config.ts";
 import {
   assertJson,
   createTestContext,
@@ -249,4 +253,40 @@ Deno.test("per-IP request budget on a real server", async (t) => {
       assert.ok(keys.includes(JSON.stringify(["secrets", "jwt"])));
     },
   );
+});
+
+Deno.test("the service worker's warm-up pages count against a budget of their own", async () => {
+  assert.equal(
+    OFFLINE_WARM_UP_HEADER,
+    WARM_UP_HEADER,
+    "the worker sends the header the server reads",
+  );
+  await using ctx = await createTestContext({
+    env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "25" },
+    clockStart: MINUTE_START,
+  });
+  const slug = ctx.deps.data.current().data.attractions[0].slug;
+  const page = `/turismo/atractivos/${slug}`;
+  const ip = "203.0.113.9";
+  const warmUp = () =>
+    Promise.resolve(ctx.app.request(page, {
+      headers: { "x-forwarded-for": ip, [WARM_UP_HEADER]: "1" },
+    }));
+  // A first visit's worker fetches pages ahead: 25 pass, the 26th waits.
+  const counts = await countStatuses(
+    await Promise.all(Array.from({ length: 26 }, warmUp)),
+  );
+  assert.equal(counts.get(200), 25);
+  assert.equal(counts.get(429), 1);
+  // The tourist's own pages and calls still have the whole budget.
+  const own = await get(ctx, page, ip);
+  assert.equal(own.status, 200);
+  await own.body?.cancel();
+  assert.equal(getCount(ctx, ip), 1);
+  // Only a GET is a warm-up: a POST with the header counts as usual.
+  const post = await postFrom(ctx, "/api/turismo/verify-visit", ip, {}, {
+    [WARM_UP_HEADER]: "1",
+  });
+  await post.body?.cancel();
+  assert.equal(getCount(ctx, ip), 2);
 });
