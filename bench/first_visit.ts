@@ -12,8 +12,8 @@
  * kbit/s up, the CPU slowed 4x). Measured per context: the home page's
  * navigation (first byte, DOMContentLoaded, load, largest contentful
  * paint), then, 1 s after load (while the worker warms its caches), the
- * tap to the attraction list, the bytes the page received in the 10 s after
- * the first load, and the bytes in the worker's caches at the end. The
+ * tap to the attraction list, and the bytes in the worker's caches at the
+ * end. The
  * throttling applies to the page's requests; the worker's own warm-up
  * fetches are a separate target in Chromium and go at loopback speed, so
  * they weigh on the phone's CPU here, not on its network. Medians over the
@@ -50,8 +50,6 @@ interface Visit {
   lcpMs: number;
   /** The attraction list opened 1 s after the home page's load: its load time. */
   secondPageLoadMs: number;
-  /** Bytes received in the 10 s after the home page's load (the worker's warm-up included). */
-  bytesAfterLoad: number;
   /** Bytes in the worker's caches at the end (0 for the baseline). */
   cachedBytes: number;
 }
@@ -80,16 +78,10 @@ async function visit(
   });
   try {
     const page = await context.newPage();
-    const cdp = await throttle(context, page);
-    let received = 0;
-    let counting = false;
-    cdp.on("Network.dataReceived", (event) => {
-      if (counting) received += event.encodedDataLength;
-    });
+    await throttle(context, page);
     const tapped = Date.now();
     await page.goto(`${origin}/`, { waitUntil: "load" });
     const wallLoadMs = Date.now() - tapped;
-    counting = true;
     const timing = await page.evaluate(() =>
       new Promise<
         { dcl: number; load: number; lcp: number }
@@ -114,7 +106,6 @@ async function visit(
     await page.goto(`${origin}/turismo/atractivos`, { waitUntil: "load" });
     const secondPageLoadMs = Date.now() - started;
     await page.waitForTimeout(9000 - secondPageLoadMs);
-    counting = false;
     const cachedBytes = await page.evaluate(async () => {
       let total = 0;
       for (const name of await caches.keys()) {
@@ -132,7 +123,6 @@ async function visit(
       loadMs: timing.load,
       lcpMs: timing.lcp,
       secondPageLoadMs,
-      bytesAfterLoad: received,
       cachedBytes,
     };
   } finally {
@@ -177,7 +167,6 @@ const rows: [string, keyof Visit, string][] = [
   ["load", "loadMs", "ms"],
   ["largest contentful paint", "lcpMs", "ms"],
   ["next page (list), 1 s after load", "secondPageLoadMs", "ms"],
-  ["bytes received in 10 s after load", "bytesAfterLoad", "B"],
   ["bytes in the worker's caches", "cachedBytes", "B"],
 ];
 console.log(

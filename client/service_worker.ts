@@ -209,19 +209,21 @@ async function warm(
 }
 
 /**
- * Fetches a language's public pages, its passport (and so the route page)
- * and the data set's theme and logo, as workbox-recipes' warmStrategyCache
- * does, but for the languages known at run time.
+ * Fetches a language's passport (and so the route page), the data set's
+ * theme and logo, and its public pages, as workbox-recipes'
+ * warmStrategyCache does, but for the languages known at run time. One
+ * page at a time: a first visit's next tap is not queued behind twenty
+ * pages on a phone's connection and the server's cores.
  */
 async function warmLang(lang: string, event?: ExtendableEvent): Promise<void> {
   const prefix = prefixOf(lang);
   await Promise.all([
-    ...config.pages.map((path) =>
-      warm(pages, `${prefix}${path === "/" ? "/" : path}`, event)
-    ),
     warm(personalPages, `${prefix}${config.passportPath}`, event),
     ...config.assets.map((url) => warm(dataAssets, url, event)),
   ]);
+  for (const path of config.pages) {
+    await warm(pages, `${prefix}${path === "/" ? "/" : path}`, event);
+  }
 }
 
 /** Whether a language's pages are all in the cache already. */
