@@ -12,7 +12,12 @@
  *
  * No DOM: the service worker imports it (`client/service_worker.ts`).
  */
-import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import {
+  type DBSchema,
+  type IDBPDatabase,
+  type IDBPObjectStore,
+  openDB,
+} from "idb";
 import { type ApiResult, createSessionApi } from "./session_client.ts";
 
 /** Why the server refused a check-in, for the page to word it in its language. */
@@ -101,6 +106,32 @@ function getDatabase(): Promise<IDBPDatabase<QueueSchema>> {
   return database;
 }
 
+/**
+ * Runs `fn` in one read-write transaction of the queue and waits for it to
+ * commit. The transaction's `done` is observed at once: when the browser
+ * closes the database under it (`Clear-Site-Data` at sign-out), both the
+ * request and `done` reject, and the page must not see an unhandled
+ * rejection for the one nobody awaited yet.
+ */
+async function inTransaction<T>(
+  fn: (
+    store: IDBPObjectStore<
+      QueueSchema,
+      [typeof STORE],
+      typeof STORE,
+      "readwrite"
+    >,
+  ) => Promise<T>,
+): Promise<T> {
+  const db = await getDatabase();
+  const tx = db.transaction(STORE, "readwrite");
+  const done = tx.done;
+  done.catch(() => {});
+  const result = await fn(tx.store);
+  await done;
+  return result;
+}
+
 /** Tells every open page (and this one's other islands) to read the queue again. */
 function announceChange(): void {
   if (typeof BroadcastChannel !== "function") return;
@@ -134,19 +165,18 @@ export async function enqueueCheckIn(
     claimedAt: made.toISOString(),
     status: "pending",
   };
-  const db = await getDatabase();
-  const tx = db.transaction(STORE, "readwrite");
-  for (const old of await tx.store.getAll()) {
-    if (
-      old.status === "rejected" &&
-      made.getTime() - Date.parse(old.resolvedAt ?? old.claimedAt) >
-        KEEP_REJECTED_MS
-    ) {
-      await tx.store.delete(old.checkInId);
+  await inTransaction(async (store) => {
+    for (const old of await store.getAll()) {
+      if (
+        old.status === "rejected" &&
+        made.getTime() - Date.parse(old.resolvedAt ?? old.claimedAt) >
+          KEEP_REJECTED_MS
+      ) {
+        await store.delete(old.checkInId);
+      }
     }
-  }
-  await tx.store.put(item);
-  await tx.done;
+    await store.put(item);
+  });
   announceChange();
   return item;
 }
@@ -334,24 +364,24 @@ async function saveDeferred(
   checkInId: string,
   deferred: NonNullable<QueuedCheckIn["deferred"]>,
 ): Promise<void> {
-  const db = await getDatabase();
-  const tx = db.transaction(STORE, "readwrite");
-  const current = await tx.store.get(checkInId);
-  if (current?.status === "pending") {
-    await tx.store.put({ ...current, deferred });
-  }
-  await tx.done;
-  if (current?.status === "pending") announceChange();
+  const changed = await inTransaction(async (store) => {
+    const current = await store.get(checkInId);
+    if (current?.status !== "pending") return false;
+    await store.put({ ...current, deferred });
+    return true;
+  });
+  if (changed) announceChange();
 }
 
 /** Stores a final answer, unless the queue was cleared meanwhile (sign-out). */
 async function saveSettled(settled: QueuedCheckIn): Promise<void> {
-  const db = await getDatabase();
-  const tx = db.transaction(STORE, "readwrite");
-  const current = await tx.store.get(settled.checkInId);
-  if (current?.status === "pending") await tx.store.put(settled);
-  await tx.done;
-  if (current?.status === "pending") announceChange();
+  const changed = await inTransaction(async (store) => {
+    const current = await store.get(settled.checkInId);
+    if (current?.status !== "pending") return false;
+    await store.put(settled);
+    return true;
+  });
+  if (changed) announceChange();
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
