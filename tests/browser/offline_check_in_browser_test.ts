@@ -45,6 +45,25 @@ async function assertAxeClean(page: Page, state: string) {
   );
 }
 
+/**
+ * Waits (bounded) until the service worker controls the page and keeps it:
+ * on a busy machine its install (the precache, twenty pages one at a time)
+ * may end after the test's last online reload, so it reloads once more.
+ */
+async function waitUntilKeptOffline(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  for (let attempt = 1; attempt <= 60; attempt++) {
+    const kept = await page.evaluate(async () =>
+      navigator.serviceWorker.controller !== null &&
+      (await caches.match(location.href)) !== undefined
+    );
+    if (kept) return;
+    if (attempt % 10 === 0) await page.reload();
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`${page.url()} was never kept for use offline`);
+}
+
 Deno.test({
   name:
     "a guide code with no signal in Chromium: pending at once, recorded once when the signal returns, refused with the reason",
@@ -249,6 +268,7 @@ Deno.test({
         await assertAxeClean(page, "stamped");
 
         // No signal: the page (kept by the service worker) still knows it.
+        await waitUntilKeptOffline(page);
         await context.setOffline(true);
         await page.reload();
         await checkIn(page).locator(".stamp--verified").waitFor();

@@ -54,7 +54,8 @@ async function waitForWorker(page: Page): Promise<boolean> {
     if (!("serviceWorker" in navigator)) return false;
     const registration = await Promise.race([
       navigator.serviceWorker.ready,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+      // Its install warms twenty pages one at a time: slow on a busy machine.
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
     ]);
     return registration !== null;
   });
