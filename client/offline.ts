@@ -8,9 +8,13 @@ import { PERSONAL_CACHE, type WorkerMessage } from "./offline_config.ts";
 
 /** Forms whose submission ends the tourist's data on this device. */
 const CLEARING_FORM = /\/(?:auth\/signout|mi-pasaporte\/borrar)$/;
+/** Of those, the sign-out: the tourist's pending check-ins still count. */
+const SIGN_OUT_FORM = /\/auth\/signout$/;
 
 /** The longest a sign-out waits for the device to be cleared. */
 const CLEAR_TIMEOUT_MS = 2_000;
+/** The longest a sign-out waits for pending check-ins to be sent. */
+const SEND_PENDING_TIMEOUT_MS = 5_000;
 
 /**
  * Deletes the cache of the tourist's own pages (passport, route pages), so
@@ -54,20 +58,61 @@ const cleared = new WeakSet<HTMLFormElement>();
  * A sign-out or erasure form: hold it, delete the personal pages, the
  * check-in queue and the device's passport, then send it. The server's
  * answer also says `Clear-Site-Data`, where the browser honours it.
+ *
+ * A sign-out first sends the check-ins still pending (typed with no
+ * signal); any that cannot be sent would be lost with the queue, so the
+ * tourist is asked first and may stay signed in until they are sent.
  */
 function clearBeforeLeaving(event: SubmitEvent): void {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || cleared.has(form)) return;
-  if (!CLEARING_FORM.test(new URL(form.action).pathname)) return;
+  const path = new URL(form.action).pathname;
+  if (!CLEARING_FORM.test(path)) return;
   event.preventDefault();
   cleared.add(form);
   const submitter = event.submitter;
-  const timeout = new Promise((resolve) =>
-    setTimeout(resolve, CLEAR_TIMEOUT_MS)
-  );
-  Promise.race([clearDevice(), timeout]).finally(() => {
-    form.requestSubmit(submitter instanceof HTMLElement ? submitter : null);
+  const ready = SIGN_OUT_FORM.test(path)
+    ? sendPendingOrConfirm(form)
+    : Promise.resolve(true);
+  ready.then((leave) => {
+    if (!leave) {
+      cleared.delete(form);
+      return;
+    }
+    const timeout = new Promise((resolve) =>
+      setTimeout(resolve, CLEAR_TIMEOUT_MS)
+    );
+    Promise.race([clearDevice(), timeout]).finally(() => {
+      form.requestSubmit(submitter instanceof HTMLElement ? submitter : null);
+    });
   });
+}
+
+/**
+ * Sends the pending check-ins (at most {@linkcode SEND_PENDING_TIMEOUT_MS});
+ * true when none is left, or when the tourist, told how many would be lost,
+ * signs out anyway. The warning's words come from the form, in the page's
+ * language (`data-pending-one`, `data-pending-other` with `{count}`).
+ */
+async function sendPendingOrConfirm(form: HTMLFormElement): Promise<boolean> {
+  let pending: number;
+  try {
+    const queue = await import("./check_in_queue.ts");
+    const lang = document.documentElement.lang.split("-")[0];
+    const timeout = new Promise<void>((resolve) =>
+      setTimeout(resolve, SEND_PENDING_TIMEOUT_MS)
+    );
+    await Promise.race([queue.syncQueuedCheckIns({ lang }), timeout]);
+    pending = (await queue.listQueuedCheckIns())
+      .filter((item) => item.status === "pending").length;
+  } catch {
+    return true; // No IndexedDB here: nothing was ever queued.
+  }
+  if (pending === 0) return true;
+  const { pendingOne, pendingOther } = form.dataset;
+  const warning = pending === 1 ? pendingOne : pendingOther;
+  if (!warning) return true;
+  return confirm(warning.replace("{count}", String(pending)));
 }
 
 async function clearDevice(): Promise<void> {

@@ -199,7 +199,13 @@ function Greeting(
             ? tr("helloNamed", { name: session.name })
             : tr("hello")}
         </p>
-        <form method="post" action={localizePath(lang, "/auth/signout")}>
+        <form
+          method="post"
+          action={localizePath(lang, "/auth/signout")}
+          data-pending-one={tr("signOutPendingOne")}
+          // The page fills in the count of stamps it could not send.
+          data-pending-other={tr("signOutPendingOther", { count: "{count}" })}
+        >
           <button class="button button--ghost" type="submit">
             {tr("signOut")}
           </button>
