@@ -25,40 +25,14 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 // One formatter per time zone: building one costs far more than using it.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The day, month and hour it is at `at` in `timeZone` (the municipality's). */
-export function getLocalTime(at: Date | string, timeZone: string): LocalTime {
+/** The wall clock's parts at `at` in `timeZone`, each as digits. */
+function readWallClock(
+  at: Date | string,
+  timeZone: string,
+): Record<"year" | "month" | "day" | "hour" | "minute" | "second", string> {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     // en-CA writes its parts as digits, year first.
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of formatter.formatToParts(new Date(at))) {
-    parts[part.type] = part.value;
-  }
-  const month = `${parts.year}-${parts.month}`;
-  return { day: `${month}-${parts.day}`, month, hour: Number(parts.hour) };
-}
-
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The wall clock at `at` in `timeZone`, `YYYY-MM-DDTHH:MM:SS` with no zone:
- * what the staff's spreadsheets show as a local date and time (Excel and
- * LibreOffice read `YYYY-MM-DD HH:MM` as one; an ISO instant in UTC they
- * keep as text, or in the wrong hour).
- */
-export function getLocalWallClock(at: Date | string, timeZone: string): string {
-  let formatter = wallClocks.get(timeZone);
-  if (!formatter) {
     formatter = new Intl.DateTimeFormat("en-CA", {
       timeZone,
       year: "numeric",
@@ -69,12 +43,37 @@ export function getLocalWallClock(at: Date | string, timeZone: string): string {
       second: "2-digit",
       hourCycle: "h23",
     });
-    wallClocks.set(timeZone, formatter);
+    formatters.set(timeZone, formatter);
   }
-  const p: Record<string, string> = {};
+  const parts = {
+    year: "",
+    month: "",
+    day: "",
+    hour: "",
+    minute: "",
+    second: "",
+  };
   for (const part of formatter.formatToParts(new Date(at))) {
-    p[part.type] = part.value;
+    if (part.type in parts) parts[part.type as keyof typeof parts] = part.value;
   }
+  return parts;
+}
+
+/** The day, month and hour it is at `at` in `timeZone` (the municipality's). */
+export function getLocalTime(at: Date | string, timeZone: string): LocalTime {
+  const parts = readWallClock(at, timeZone);
+  const month = `${parts.year}-${parts.month}`;
+  return { day: `${month}-${parts.day}`, month, hour: Number(parts.hour) };
+}
+
+/**
+ * The wall clock at `at` in `timeZone`, `YYYY-MM-DDTHH:MM:SS` with no zone:
+ * what the staff's spreadsheets show as a local date and time (Excel and
+ * LibreOffice read `YYYY-MM-DD HH:MM` as one; an ISO instant in UTC they
+ * keep as text, or in the wrong hour).
+ */
+export function getLocalWallClock(at: Date | string, timeZone: string): string {
+  const p = readWallClock(at, timeZone);
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
 
