@@ -15,8 +15,11 @@
  * `resourceLimits`, which Web Workers lack): V8 grows a busy heap lazily, to
  * 100+ MiB when allowed, while a render keeps under 30 MiB alive. Resilient:
  * a worker that dies (out of memory included) is replaced and its card tried
- * once more in a fresh one, then in process; where workers cannot start
- * (three failed starts in a row), cards render in process.
+ * once more in a fresh one, then in process. Where workers fail three
+ * times in a row (not starting in time, or dying), cards render in process
+ * for `retryWorkersAfterMs`, then a worker is tried again: a machine too
+ * busy for a minute does not lose its workers for the process's life. Where
+ * the platform has no workers at all, cards always render in process.
  */
 import type { Worker } from "node:worker_threads";
 import { HttpError } from "@/lib/errors/mod.ts";
@@ -60,6 +63,12 @@ export interface RenderPoolOptions {
   /** The worker module; tests pass one that fails. */
   workerUrl?: URL;
   /**
+   * After three worker failures in a row, how long cards render in process
+   * before a worker is tried again (default
+   * {@linkcode DEFAULT_RETRY_WORKERS_AFTER_MS}).
+   */
+  retryWorkersAfterMs?: number;
+  /**
    * A worker with nothing to do for this long is stopped, giving its memory
    * back (default {@linkcode DEFAULT_IDLE_MS}); the next card starts a fresh
    * one (about a second of CPU before its first render).
@@ -90,7 +99,7 @@ export interface RenderPoolStats {
   busy: number;
   queued: number;
   rendered: number;
-  /** Renders done on the main thread because no worker could start. */
+  /** Renders done on the main thread: workers failed, or cannot run here. */
   inProcess: number;
 }
 
@@ -140,6 +149,12 @@ export const WARM_DELAY_MS = 500;
  */
 export const DEFAULT_IDLE_MS = 20_000;
 
+/**
+ * How long cards render in process after workers failed three times in a
+ * row, before a worker is tried again.
+ */
+export const DEFAULT_RETRY_WORKERS_AFTER_MS = 120_000;
+
 /** A worker's young generation in MiB: small, so garbage is swept often. */
 const YOUNG_GENERATION_MIB = 4;
 /** A worker that has not loaded its modules by then is replaced. */
@@ -185,6 +200,7 @@ export class RenderPool {
   readonly timeoutMs: number;
   readonly maxWaitMs: number;
   readonly idleMs: number;
+  readonly retryWorkersAfterMs: number;
   readonly start: RenderWorkerStart;
   /** Whether a worker was started ahead of a card (at most once per process). */
   #warmed = false;
@@ -194,7 +210,10 @@ export class RenderPool {
   #nextId = 1;
   #rendered = 0;
   #inProcess = 0;
-  #workersFailed = false;
+  /** Set where the platform cannot run workers at all: for good. */
+  #noWorkers = false;
+  /** Until then (`performance.now()`), cards render in process: workers kept failing. */
+  #inProcessUntil = 0;
   #failuresInARow = 0;
   #closed = false;
   readonly #workerUrl: URL;
@@ -210,6 +229,8 @@ export class RenderPool {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxWaitMs = options.maxWaitMs ?? 4 * this.timeoutMs;
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.retryWorkersAfterMs = options.retryWorkersAfterMs ??
+      DEFAULT_RETRY_WORKERS_AFTER_MS;
     this.start = options.start ?? "first-card";
     if (!Number.isInteger(this.size) || this.size < 1) {
       throw new RangeError("size must be a positive integer");
@@ -234,7 +255,7 @@ export class RenderPool {
    */
   warm(): void {
     clearTimeout(this.#warmTimer);
-    if (this.#warmed || this.#closed || this.#workersFailed) return;
+    if (this.#warmed || this.#closed || this.#renderingInProcess()) return;
     this.#warmed = true;
     if (this.#slots.length === 0) this.#spawn({ warmUp: true });
   }
@@ -251,7 +272,7 @@ export class RenderPool {
     if (this.#closed) {
       return Promise.reject(new Error("The render pool is closed"));
     }
-    if (this.#workersFailed) return this.#renderInProcess(card);
+    if (this.#renderingInProcess()) return this.#renderInProcess(card);
     if (this.#queue.length >= this.maxQueue) {
       return Promise.reject(new RenderQueueFullError());
     }
@@ -366,14 +387,30 @@ export class RenderPool {
     return await renderCard(card);
   }
 
-  /** From now on every card renders on the main thread: workers cannot run here. */
-  #giveUpWorkers(reason: unknown): void {
-    if (this.#workersFailed) return;
+  /** Whether cards render on the main thread now, instead of in workers. */
+  #renderingInProcess(): boolean {
+    return this.#noWorkers || performance.now() < this.#inProcessUntil;
+  }
+
+  /**
+   * Cards render on the main thread: for good where the platform has no
+   * workers (`forGood`), else for `retryWorkersAfterMs`; after that, one
+   * more failure starts another such pause, and a render resets the count.
+   */
+  #giveUpWorkers(reason: unknown, { forGood = false } = {}): void {
+    if (forGood) this.#noWorkers = true;
+    else {
+      this.#inProcessUntil = performance.now() + this.retryWorkersAfterMs;
+      this.#failuresInARow = MAX_WORKER_FAILURES - 1;
+    }
     console.warn(
-      "Share cards render in process (workers cannot start):",
+      forGood
+        ? "Share cards render in process (workers cannot run here):"
+        : `Share cards render in process for ${
+          Math.round(this.retryWorkersAfterMs / 1000)
+        } s (workers failed ${MAX_WORKER_FAILURES} times in a row):`,
       reason,
     );
-    this.#workersFailed = true;
     for (const job of this.#queue.splice(0)) {
       this.#renderInProcess(job.card).then(job.resolve, job.reject);
     }
@@ -393,7 +430,7 @@ export class RenderPool {
           if (warmUp && this.#slots.length === 0) this.#spawn({ warmUp });
           else this.#dispatch();
         },
-        (error) => this.#giveUpWorkers(error),
+        (error) => this.#giveUpWorkers(error, { forGood: true }),
       );
       return;
     }
@@ -408,7 +445,7 @@ export class RenderPool {
       });
     } catch (error) {
       // A platform without workers.
-      this.#giveUpWorkers(error);
+      this.#giveUpWorkers(error, { forGood: true });
       return;
     }
     const slot: Slot = { worker, ready: false };

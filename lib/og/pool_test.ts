@@ -269,6 +269,45 @@ Deno.test("share-card worker pool", async (t) => {
       assert.ok(broken.stats.inProcess >= 2);
     },
   );
+
+  await t.step(
+    "workers that failed for a while are tried again after the pause, and render",
+    async () => {
+      const flag = await Deno.makeTempFile();
+      Deno.env.set("RENDER_TEST_WORKERS_BROKEN", flag);
+      try {
+        using recovering = new RenderPool({
+          size: 1,
+          retryWorkersAfterMs: 500,
+          workerUrl: new URL(
+            "./testdata/recovering_worker.ts",
+            import.meta.url,
+          ),
+        });
+        // Three failed workers in a row: these render in process.
+        await recovering.render(card({ name: "Ana" }));
+        await recovering.render(card({ name: "Luis" }));
+        assert.equal(recovering.stats.rendered, 0);
+        const inProcess = recovering.stats.inProcess;
+        assert.ok(inProcess >= 2);
+        await Deno.remove(flag);
+        // Within the pause: still in process, no worker started.
+        await recovering.render(card({ name: "Eva" }));
+        assert.equal(recovering.stats.inProcess, inProcess + 1);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        assert.deepEqual(
+          await recovering.render(card({ name: "Sol" })),
+          await renderInProcess(card({ name: "Sol" })),
+        );
+        assert.equal(recovering.stats.rendered, 1, "a worker drew it");
+        assert.equal(recovering.stats.inProcess, inProcess + 1);
+        assert.equal(recovering.stats.workers, 1);
+      } finally {
+        Deno.env.delete("RENDER_TEST_WORKERS_BROKEN");
+        await Deno.remove(flag).catch(() => {});
+      }
+    },
+  );
 });
 
 Deno.test("a worker with nothing to do is stopped, and the next card starts a fresh one", async () => {
