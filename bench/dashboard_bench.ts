@@ -16,7 +16,7 @@
  * Measured, in one run: the read of the counters alone (`getDashboard`, the
  * baseline), the same read plus the charts, and `GET /panel` in process
  * (`app.request`, a staff session, the guard, the read, the charts, the
- * page) for the last 30 days.
+ * page) for the last 30 days, and one attraction's console page for them.
  */
 import { renderDashboardCharts } from "@/lib/staff/mod.ts";
 import { keys } from "@/lib/db/keys.ts";
@@ -251,6 +251,18 @@ async function getPanel(): Promise<void> {
   }
 }
 
+/** The console's page of one attraction (the data set's first), same 30 days. */
+const attraction = [...names.keys()][0];
+async function getAttractionPanel(): Promise<void> {
+  const res = await ctx.app.request(`/panel/atractivos/${attraction}`, {
+    headers: { cookie: `staff=${sessionId}` },
+  });
+  const html = await res.text();
+  if (res.status !== 200 || !html.includes("<svg")) {
+    throw new Error(`/panel/atractivos/${attraction}: ${res.status}`);
+  }
+}
+
 // Plot and linkedom are imported by the first render: measured apart.
 const coldStart = performance.now();
 await getPanel();
@@ -283,6 +295,12 @@ Deno.bench("GET /panel (guard, read, charts, page)", {
   group: "dashboard, 30 days, 1,000,000 visits",
 }, async () => {
   await getPanel();
+});
+
+Deno.bench("GET /panel/atractivos/<slug> (one attraction's page)", {
+  group: "dashboard, 30 days, 1,000,000 visits",
+}, async () => {
+  await getAttractionPanel();
 });
 
 globalThis.addEventListener("unload", () => {
