@@ -146,25 +146,11 @@ function announceChange(): void {
 
 /** Keeps a new check-in as pending: a code, or a position at the page's attraction. */
 export async function enqueueCheckIn(
-  input: Pick<QueuedCheckIn, "slug" | "code" | "position">,
+  input: CheckInInput,
   { now = () => new Date() }: { now?: () => Date } = {},
 ): Promise<QueuedCheckIn> {
   const made = now();
-  const item: QueuedCheckIn = {
-    checkInId: crypto.randomUUID(),
-    slug: input.slug,
-    ...(input.position
-      ? {
-        position: {
-          lat: input.position.lat,
-          lng: input.position.lng,
-          accuracy: input.position.accuracy,
-        },
-      }
-      : { code: input.code ?? "" }),
-    claimedAt: made.toISOString(),
-    status: "pending",
-  };
+  const item = makeCheckIn(input, made);
   await inTransaction(async (store) => {
     for (const old of await store.getAll()) {
       if (
@@ -179,6 +165,83 @@ export async function enqueueCheckIn(
   });
   announceChange();
   return item;
+}
+
+/** What a check-in is made of: a code, or a position at an attraction. */
+export type CheckInInput = Pick<QueuedCheckIn, "slug" | "code" | "position">;
+
+/** A new pending check-in, with its own id, claimed at `made`. */
+export function makeCheckIn(input: CheckInInput, made: Date): QueuedCheckIn {
+  return {
+    checkInId: crypto.randomUUID(),
+    slug: input.slug,
+    ...(input.position
+      ? {
+        position: {
+          lat: input.position.lat,
+          lng: input.position.lng,
+          accuracy: input.position.accuracy,
+        },
+      }
+      : { code: input.code ?? "" }),
+    claimedAt: made.toISOString(),
+    status: "pending",
+  };
+}
+
+/**
+ * Sends one check-in now, without the queue, for a browser that keeps none
+ * (IndexedDB refused): the server's final answer as a settled check-in, or
+ * the failure that left it unsent (`offline`: no answer at all; `later`: a
+ * retryable status, with the answer).
+ */
+export async function sendCheckInNow(
+  item: QueuedCheckIn,
+  { lang, fetchFn, now = () => new Date() }: {
+    lang?: string;
+    fetchFn?: typeof fetch;
+    now?: () => Date;
+  } = {},
+): Promise<
+  | { settled: QueuedCheckIn }
+  | { failed: "offline" }
+  | { failed: "later"; result: ApiResult }
+> {
+  let result: ApiResult;
+  try {
+    result = await postCheckIn(createCheckInApi(lang, fetchFn), item);
+  } catch {
+    return { failed: "offline" };
+  }
+  const settled = settleCheckIn(item, result, now());
+  return settled ? { settled } : { failed: "later", result };
+}
+
+/** The session API that check-ins are sent with (a guest passport if no session). */
+function createCheckInApi(lang?: string, fetchFn?: typeof fetch) {
+  return createSessionApi({
+    guest: true,
+    lang,
+    // Looked up when the request goes (a service worker's `fetch` may be
+    // wrapped after this module loaded).
+    fetchFn: fetchFn ??
+      ((input, init) =>
+        fetch(input, {
+          ...init,
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        })),
+  });
+}
+
+/** `POST /api/turismo/check-in` for `item`; throws when no answer came. */
+function postCheckIn(
+  api: ReturnType<typeof createSessionApi>,
+  item: QueuedCheckIn,
+): Promise<ApiResult> {
+  return api.post(
+    "/api/turismo/check-in",
+    (userId) => toCheckInBody(item, userId),
+  );
 }
 
 /** Every check-in on the device, oldest first. */
@@ -323,25 +386,11 @@ async function sendPending(
     item.status === "pending"
   );
   if (pending.length > 0) {
-    // Looked up when the request goes (a service worker's `fetch` may be
-    // wrapped after this module loaded).
-    const api = createSessionApi({
-      guest: true,
-      lang,
-      fetchFn: fetchFn ??
-        ((input, init) =>
-          fetch(input, {
-            ...init,
-            signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-          })),
-    });
+    const api = createCheckInApi(lang, fetchFn);
     for (const item of pending) {
       let result: ApiResult;
       try {
-        result = await api.post(
-          "/api/turismo/check-in",
-          (userId) => toCheckInBody(item, userId),
-        );
+        result = await postCheckIn(api, item);
       } catch {
         break; // No network, or no session: every later one would fail too.
       }

@@ -4,8 +4,10 @@ import {
   clearCheckInQueue,
   enqueueCheckIn,
   listQueuedCheckIns,
+  makeCheckIn,
   PASSPORT_CHANNEL,
   type QueuedCheckIn,
+  sendCheckInNow,
   syncQueuedCheckIns,
   syncQueuedCheckInsInBackground,
 } from "./check_in_queue.ts";
@@ -431,4 +433,57 @@ Deno.test("the device's check-in queue", async (t) => {
       assert.ok(old);
     },
   );
+});
+
+Deno.test("a check-in sent now, without the queue (no IndexedDB)", async (t) => {
+  const item = makeCheckIn({ slug: "plaza-principal", code: "AB12" }, NOW);
+
+  await t.step("a stamp: verified, and nothing is queued", async () => {
+    await fresh();
+    const server = fakeServer(() =>
+      json(200, { visitId: "v-1", atractivo: "plaza-principal", badge: null })
+    );
+    const sent = await sendCheckInNow(item, {
+      fetchFn: server.fetchFn,
+      now: () => LATER,
+    });
+    assert.ok("settled" in sent);
+    assert.equal(sent.settled.status, "verified");
+    assert.equal(sent.settled.visitId, "v-1");
+    assert.deepEqual(server.sent, [{
+      userId: "u-1",
+      checkInId: item.checkInId,
+      claimedAt: NOW.toISOString(),
+      code: "AB12",
+    }]);
+    assert.deepEqual(await listQueuedCheckIns(), []);
+  });
+
+  await t.step("a refusal is final: rejected with its reason", async () => {
+    const server = fakeServer(() =>
+      json(404, { error: "Not found", details: "x", remainingAttempts: 4 })
+    );
+    const sent = await sendCheckInNow(item, { fetchFn: server.fetchFn });
+    assert.ok("settled" in sent);
+    assert.equal(sent.settled.status, "rejected");
+    assert.equal(sent.settled.refusal?.remainingAttempts, 4);
+  });
+
+  await t.step("no answer at all: offline", async () => {
+    const server = fakeServer(() => {
+      throw new TypeError("Failed to fetch");
+    });
+    assert.deepEqual(await sendCheckInNow(item, { fetchFn: server.fetchFn }), {
+      failed: "offline",
+    });
+  });
+
+  await t.step("a retryable status: later, with the answer", async () => {
+    const server = fakeServer(() =>
+      json(503, { error: "Unavailable", details: "x" }, { "retry-after": "5" })
+    );
+    const sent = await sendCheckInNow(item, { fetchFn: server.fetchFn });
+    assert.ok("failed" in sent && sent.failed === "later");
+    assert.equal(sent.result.status, 503);
+  });
 });

@@ -10,7 +10,13 @@ import {
   findPageStamp,
   normalizeCode,
 } from "@/client/check_in.ts";
-import { enqueueCheckIn } from "@/client/check_in_queue.ts";
+import {
+  type CheckInInput,
+  enqueueCheckIn,
+  makeCheckIn,
+  type QueuedCheckIn,
+  sendCheckInNow,
+} from "@/client/check_in_queue.ts";
 import { saveDeviceStamps } from "@/client/device_passport.ts";
 import {
   askBackgroundSync,
@@ -70,6 +76,8 @@ export default function CheckIn(
   const [ready, setReady] = useState(false);
   const { queue, stamps, refresh, sync } = useCheckInQueue(lang);
   const [currentId, setCurrentId] = useState<string | null>(null);
+  // Sent without the queue (a browser that keeps none): its answer.
+  const [sentNow, setSentNow] = useState<QueuedCheckIn | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   // The server said this place now takes the other kind (an admin switched it).
   const [override, setOverride] = useState<CheckInMethodName | null>(null);
@@ -98,30 +106,54 @@ export default function CheckIn(
   }, [fromLink]);
 
   /** Queues the check-in, then sends it at once when there is signal. */
-  async function checkIn(
-    kind: "code" | "gps",
-    what: Parameters<typeof enqueueCheckIn>[0],
-  ) {
+  async function checkIn(kind: "code" | "gps", what: CheckInInput) {
     setBusy(kind);
-    try {
-      const item = await enqueueCheckIn(what);
-      setCurrentId(item.checkInId);
-      if (kind === "code") forgetLinkedCode(slug);
-      setFromLink(false);
-      let after = await refresh();
-      if (navigator.onLine) after = await sync();
-      else askBackgroundSync();
-      const mine = after.find((i) => i.checkInId === item.checkInId);
-      if (mine?.visitId) setCode("");
-      if (mine?.refusal?.reason === "code_not_accepted") setOverride("gps");
-      if (mine?.refusal?.reason === "position_not_accepted") {
-        setOverride("code");
-      }
-    } catch {
-      // No IndexedDB here (a locked-down browser): nothing was kept.
-      setProblem(t("session.verifyFailed"));
-    }
+    const item = await enqueueCheckIn(what).catch(() => null);
+    if (!item) return await checkInNow(kind, what);
+    setCurrentId(item.checkInId);
+    if (kind === "code") forgetLinkedCode(slug);
+    setFromLink(false);
+    let after = await refresh();
+    if (navigator.onLine) after = await sync();
+    else askBackgroundSync();
+    settled(after.find((i) => i.checkInId === item.checkInId));
     setBusy(null);
+  }
+
+  /**
+   * A browser that keeps no queue (IndexedDB refused: some private modes
+   * and in-app browsers): the check-in is sent now, and with no signal the
+   * tourist is told to try again, since nothing can wait on this device.
+   */
+  async function checkInNow(kind: "code" | "gps", what: CheckInInput) {
+    const sent = await sendCheckInNow(makeCheckIn(what, new Date()), {
+      lang,
+    });
+    setBusy(null);
+    if ("failed" in sent) {
+      setProblem(
+        t(
+          sent.failed === "offline"
+            ? "session.offline"
+            : "session.verifyFailed",
+        ),
+      );
+      return;
+    }
+    if (kind === "code") forgetLinkedCode(slug);
+    setFromLink(false);
+    setSentNow(sent.settled);
+    setCurrentId(sent.settled.checkInId);
+    settled(sent.settled);
+  }
+
+  /** After an answer: the field cleared on a stamp; the other way offered if this one is refused. */
+  function settled(mine: QueuedCheckIn | undefined) {
+    if (mine?.visitId) setCode("");
+    if (mine?.refusal?.reason === "code_not_accepted") setOverride("gps");
+    if (mine?.refusal?.reason === "position_not_accepted") {
+      setOverride("code");
+    }
   }
 
   function submit(event: Event) {
@@ -152,12 +184,34 @@ export default function CheckIn(
 
   const rule = override ?? method;
   const stamp = findPageStamp(slug, stamps);
-  const latest = findLatestCheckIn(slug, queue, { currentId, now: new Date() });
+  const latest = findLatestCheckIn(
+    slug,
+    sentNow ? [...queue, sentNow] : queue,
+    { currentId, now: new Date() },
+  );
   const report = latest && describeQueuedCheckIn(latest, { t, locale, name });
   const recordedHere = report?.kind === "pending" ||
     ((report?.kind === "ok" || report?.kind === "already") &&
       report.slug === slug);
   const showForm = busy !== null || !stamp;
+  // This page's stamp, from the device's passport, or just now from the
+  // server's answer (a browser that keeps no passport has only that).
+  const visitToRate = stamp?.status === "verified" && stamp.visitId
+    ? {
+      visitId: stamp.visitId,
+      rating: stamp.rating,
+      notes: stamp.notes,
+      at: stamp.at,
+    }
+    : (report?.kind === "ok" || report?.kind === "already") &&
+        report.slug === slug && report.visitId
+    ? {
+      visitId: report.visitId,
+      rating: null,
+      notes: null,
+      at: latest?.resolvedAt ?? new Date().toISOString(),
+    }
+    : null;
 
   return (
     <div class="check-in">
@@ -242,25 +296,20 @@ export default function CheckIn(
           />
         )}
       </div>
-      {stamp?.status === "verified" && stamp.visitId && (
+      {visitToRate && (
         <VisitRating
           api={api}
-          visit={{
-            visitId: stamp.visitId,
-            slug,
-            rating: stamp.rating,
-            notes: stamp.notes,
-          }}
-          key={stamp.visitId}
+          visit={{ ...visitToRate, slug }}
+          key={visitToRate.visitId}
           t={t}
           onSaved={({ rating, notes }) =>
             saveDeviceStamps([{
               slug,
               status: "verified",
-              visitId: stamp.visitId,
+              visitId: visitToRate.visitId,
               rating,
               notes,
-              at: stamp.at,
+              at: visitToRate.at,
             }], { replace: false })}
         />
       )}
