@@ -40,3 +40,13 @@ export async function assertNothingNames(
     assert.deepEqual(found, [], `KV still holds the ${what}`);
   }
 }
+
+/** How many entries KV holds under `prefix`. */
+export async function countEntries(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+): Promise<number> {
+  let n = 0;
+  for await (const _ of kv.list({ prefix })) n++;
+  return n;
+}

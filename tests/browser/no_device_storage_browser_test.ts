@@ -15,6 +15,7 @@ import {
   startBrowserApp,
   watchPage,
 } from "../browser.ts";
+import { countEntries } from "../kv_dump.ts";
 import { SHIPPED } from "../test_utils.ts";
 
 const [PLAZA, SECOND, THIRD] = SHIPPED.attractions;
@@ -23,11 +24,7 @@ const BARRANCA = SHIPPED.attractions.find((a) =>
 )!;
 
 /** How many visits KV holds. */
-async function countVisits(kv: Deno.Kv): Promise<number> {
-  let n = 0;
-  for await (const _ of kv.list({ prefix: keys.visits() })) n++;
-  return n;
-}
+const countVisits = (kv: Deno.Kv) => countEntries(kv, keys.visits());
 
 Deno.test({
   name:

@@ -21,19 +21,13 @@ import {
   startBrowserApp,
   watchPage,
 } from "../browser.ts";
+import { countEntries as count } from "../kv_dump.ts";
 import { SHIPPED } from "../test_utils.ts";
 
 const [PLAZA, SECOND, THIRD] = SHIPPED.attractions;
 const ROJENA = SHIPPED.attractions.find((a) =>
   a.name === "Destilería La Rojeña"
 )!;
-
-/** How many entries KV holds under `prefix`. */
-async function count(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number> {
-  let n = 0;
-  for await (const _ of kv.list({ prefix })) n++;
-  return n;
-}
 
 /** Axe finds nothing on the page as it is now. */
 async function assertAxeClean(page: Page, state: string) {

@@ -12,16 +12,13 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { keys } from "@/lib/db/keys.ts";
 import { browserSkipReason, launchBrowser } from "../browser.ts";
 import { startAppWithProvider } from "../oidc_provider.ts";
+import { countEntries } from "../kv_dump.ts";
 import { SHIPPED } from "../test_utils.ts";
 
 const [FIRST, SECOND] = SHIPPED.attractions;
 
 /** How many visits KV holds. */
-async function countVisits(kv: Deno.Kv): Promise<number> {
-  let n = 0;
-  for await (const _ of kv.list({ prefix: keys.visits() })) n++;
-  return n;
-}
+const countVisits = (kv: Deno.Kv) => countEntries(kv, keys.visits());
 
 /** A new browser profile signed in as maria at the provider. */
 async function signIn(
