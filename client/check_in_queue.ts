@@ -246,7 +246,10 @@ function postCheckIn(
 
 /** Every check-in on the device, oldest first. */
 export async function listQueuedCheckIns(): Promise<QueuedCheckIn[]> {
-  const items = await (await getDatabase()).getAll(STORE);
+  // Not idb's `db.getAll` shortcut: it leaves a read's `done` unobserved,
+  // an unhandled rejection when the browser closes the database under it.
+  const tx = (await getDatabase()).transaction(STORE);
+  const [items] = await Promise.all([tx.store.getAll(), tx.done]);
   return items.sort((a, b) => a.claimedAt.localeCompare(b.claimedAt));
 }
 

@@ -101,7 +101,12 @@ export async function readDeviceStamps(): Promise<Map<string, DeviceStamp>> {
 
 async function readSaved(): Promise<DeviceStamp[]> {
   try {
-    return await (await openStamps()).getAll(STORE);
+    // Not idb's `db.getAll` shortcut: it leaves a read's `done` unobserved,
+    // an unhandled rejection when the browser closes the database under it
+    // (Clear-Site-Data at sign-out).
+    const tx = (await openStamps()).transaction(STORE);
+    const [saved] = await Promise.all([tx.store.getAll(), tx.done]);
+    return saved;
   } catch {
     return [];
   }

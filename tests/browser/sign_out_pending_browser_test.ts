@@ -56,12 +56,19 @@ function watchDialogs(page: Page): Dialogs {
   return dialogs;
 }
 
-/** Check-ins fail as with no signal; the rest of the page works. */
-async function cutCheckIns(page: Page): Promise<void> {
+/**
+ * Check-ins fail as with no signal while `cut` is set; the rest of the page
+ * works. The route stays for the page's life: removing one while a request
+ * starts can leave that request paused in the browser.
+ */
+async function cutCheckIns(page: Page): Promise<{ cut: boolean }> {
+  const control = { cut: true };
   await page.route(
     "**/api/turismo/check-in",
-    (route) => route.abort("internetdisconnected"),
+    (route) =>
+      control.cut ? route.abort("internetdisconnected") : route.continue(),
   );
+  return control;
 }
 
 /** How many check-ins wait in the device's queue. */
@@ -100,10 +107,10 @@ Deno.test({
     try {
       const { context, page, dialogs } = await signIn(browser, origin, "es");
 
+      const checkIns = await cutCheckIns(page);
       await t.step(
         "a code typed while check-ins cannot go out is pending",
         async () => {
-          await cutCheckIns(page);
           await page.getByLabel("Código del atractivo").fill(FIRST.guideCode);
           await page.getByRole("button", { name: "Verificar visita" }).click();
           await page.locator(".verify-result")
@@ -138,7 +145,7 @@ Deno.test({
           dialogs.seen.length = 0;
           // The page would also send it on its own at the next load or
           // `online` event: sign-out must not wait for either.
-          await page.unroute("**/api/turismo/check-in");
+          checkIns.cut = false;
           await page.getByRole("button", { name: "Cerrar sesión" }).click();
           await page.waitForURL(`${origin}/`);
           assert.deepEqual(dialogs.seen, []);
