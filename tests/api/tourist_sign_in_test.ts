@@ -186,7 +186,7 @@ Deno.test("GET /auth/signin and /auth/callback with a real OpenID provider", asy
       assert.match(page.html, /Hi, Turista ana\. Check in at every attraction/);
       assert.match(
         page.html,
-        /<form method="post" action="\/en\/auth\/signout"><button class="button button--ghost" type="submit">Sign out<\/button>/,
+        /<form method="post" action="\/en\/auth\/signout" data-pending-one="You have 1 pending stamp[^"]*"[^>]*><button class="button button--ghost" type="submit">Sign out<\/button>/,
       );
       assert.match(page.html, /<h2 id="datos-titulo">Your data<\/h2>/);
       const out = await browser.fetch(`${h.origin}/en/auth/signout`, {
