@@ -1,6 +1,11 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { VisitRating } from "@/components/VisitRating.tsx";
+import {
+  BadgeList,
+  type PassportBadge,
+  type PassportVisit,
+  VisitList,
+} from "@/components/PassportLists.tsx";
 import { StampGrid } from "@/components/StampGrid.tsx";
 import {
   normalizeCode,
@@ -26,26 +31,8 @@ import {
   describeVerifyError,
 } from "@/client/session_client.ts";
 import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
-import { localizePath } from "@/client/paths.ts";
 
-/** A visit as the passport shows it; dates are already worded by the server. */
-export interface PassportVisit {
-  visitId: string;
-  slug: string;
-  name: string;
-  visitedLabel: string;
-  rating: number | null;
-  notes: string | null;
-  /** ISO 8601, kept in the device's passport. */
-  visitedAt?: string;
-}
-
-export interface PassportBadge {
-  id: string;
-  name: string;
-  icon: string;
-  unlockedLabel: string;
-}
+export type { PassportBadge, PassportVisit };
 
 /** Its messages: `passport`, with the shared `session`, `rating` and `badges`. */
 export type PassportProps = IslandLanguage & {
@@ -295,55 +282,9 @@ export default function Passport(props: PassportProps) {
         t={t}
       />
 
-      <section aria-labelledby="insignias-titulo">
-        <h2 id="insignias-titulo">{t("badgesTitle")}</h2>
-        {badges.length === 0 ? <p>{t("noBadges")}</p> : (
-          <ul class="badge-list">
-            {badges.map((badge) => (
-              <li key={badge.id}>
-                <span aria-hidden="true">{badge.icon}</span>{" "}
-                {sayBadgeName(t, badge)}{" "}
-                <span class="muted">({badge.unlockedLabel})</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <BadgeList badges={badges} t={t} />
 
-      <section aria-labelledby="visitas-titulo">
-        <h2 id="visitas-titulo">{t("visitsTitle")}</h2>
-        {shown.length === 0 ? <p>{t("noVisits")}</p> : (
-          <ol class="visit-list">
-            {shown.map((visit) => (
-              <li key={visit.visitId}>
-                <h3>
-                  <a
-                    href={localizePath(
-                      lang,
-                      `/turismo/atractivos/${visit.slug}`,
-                    )}
-                  >
-                    {visit.name}
-                  </a>
-                </h3>
-                <p class="muted">
-                  {t("visitedOn", { date: visit.visitedLabel })}
-                </p>
-                <VisitRating
-                  api={api}
-                  visit={visit}
-                  t={t}
-                  // The attraction's page shows it, offline too.
-                  onSaved={(saved) =>
-                    saveDeviceStamps([{ ...toDeviceStamp(visit), ...saved }], {
-                      replace: false,
-                    })}
-                />
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <VisitList visits={shown} api={api} lang={lang} t={t} />
     </div>
   );
 }
