@@ -5,7 +5,12 @@
  * skipped with the reason printed, never passed silently
  * (`.ci/setup-chromium.sh` installs it).
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+} from "playwright-core";
 import { ensureBuild } from "@/scripts/build.ts";
 import { createTestContext, serveApp, type TestContext } from "./test_utils.ts";
 
@@ -196,4 +201,21 @@ export function describeViolations(violations: AxeViolation[]): string {
       v.nodes.map((n) => `    ${n.target}: ${n.html}`).join("\n")
     }`
   ).join("\n");
+}
+
+/**
+ * Makes `POST /api/turismo/check-in` fail as with no signal (the rest of the
+ * site works) while the returned switch's `cut` is true. The route stays for
+ * `target`'s life: removing one just as a request starts can leave that
+ * request paused in the browser (seen: 15 s, until the page's time-out).
+ */
+export async function cutCheckIns(
+  target: Page | BrowserContext,
+): Promise<{ cut: boolean }> {
+  const control = { cut: true };
+  await target.route(
+    "**/api/turismo/check-in",
+    (route) => control.cut ? route.abort() : route.continue(),
+  );
+  return control;
 }

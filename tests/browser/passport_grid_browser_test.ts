@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import {
   browserSkipReason,
+  cutCheckIns,
   describeViolations,
   runAxe,
   saveScreenshot,
@@ -107,10 +108,7 @@ Deno.test({
     await t.step(
       "a check-in that could not be sent from an attraction's page is pending in the grid",
       async () => {
-        await context.route(
-          "**/api/turismo/check-in",
-          (route) => route.abort(),
-        );
+        const checkIns = await cutCheckIns(context);
         watch.allow(/net::ERR_FAILED/);
         await page.goto(`${origin}/turismo/atractivos/${THIRD.slug}`);
         const form = page.locator('[data-island="CheckIn"]');
@@ -135,7 +133,7 @@ Deno.test({
         await saveScreenshot(page, "passport-stamp-grid-360", {
           fullPage: false,
         });
-        await context.unroute("**/api/turismo/check-in");
+        checkIns.cut = false;
       },
     );
 

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { keys } from "@/lib/db/keys.ts";
-import { browserSkipReason, launchBrowser } from "../browser.ts";
+import { browserSkipReason, cutCheckIns, launchBrowser } from "../browser.ts";
 import { startAppWithProvider } from "../oidc_provider.ts";
 import { countEntries } from "../kv_dump.ts";
 import { SHIPPED } from "../test_utils.ts";
@@ -54,21 +54,6 @@ function watchDialogs(page: Page): Dialogs {
   });
   page.on("pageerror", (error) => dialogs.errors.push(String(error)));
   return dialogs;
-}
-
-/**
- * Check-ins fail as with no signal while `cut` is set; the rest of the page
- * works. The route stays for the page's life: removing one while a request
- * starts can leave that request paused in the browser.
- */
-async function cutCheckIns(page: Page): Promise<{ cut: boolean }> {
-  const control = { cut: true };
-  await page.route(
-    "**/api/turismo/check-in",
-    (route) =>
-      control.cut ? route.abort("internetdisconnected") : route.continue(),
-  );
-  return control;
 }
 
 /** How many check-ins wait in the device's queue. */
