@@ -51,8 +51,10 @@ function register(): void {
     });
 }
 
-/** Forms already cleared for, sent on as they are. */
-const cleared = new WeakSet<HTMLFormElement>();
+/** Forms being cleared for: a second tap meanwhile is ignored, not sent. */
+const held = new WeakSet<HTMLFormElement>();
+/** Forms cleared for, sent on as they are. */
+const released = new WeakSet<HTMLFormElement>();
 
 /**
  * A sign-out or erasure form: hold it, delete the personal pages, the
@@ -65,24 +67,26 @@ const cleared = new WeakSet<HTMLFormElement>();
  */
 function clearBeforeLeaving(event: SubmitEvent): void {
   const form = event.target;
-  if (!(form instanceof HTMLFormElement) || cleared.has(form)) return;
+  if (!(form instanceof HTMLFormElement) || released.has(form)) return;
   const path = new URL(form.action).pathname;
   if (!CLEARING_FORM.test(path)) return;
   event.preventDefault();
-  cleared.add(form);
+  if (held.has(form)) return;
+  held.add(form);
   const submitter = event.submitter;
   const ready = SIGN_OUT_FORM.test(path)
     ? sendPendingOrConfirm(form)
     : Promise.resolve(true);
   ready.then((leave) => {
     if (!leave) {
-      cleared.delete(form);
+      held.delete(form);
       return;
     }
     const timeout = new Promise((resolve) =>
       setTimeout(resolve, CLEAR_TIMEOUT_MS)
     );
     Promise.race([clearDevice(), timeout]).finally(() => {
+      released.add(form);
       form.requestSubmit(submitter instanceof HTMLElement ? submitter : null);
     });
   });

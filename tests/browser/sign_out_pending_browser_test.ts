@@ -109,7 +109,9 @@ Deno.test({
         "still unsent at sign-out: the tourist is asked, says no, and stays signed in with the stamp pending",
         async () => {
           dialogs.accept = false;
-          await page.getByRole("button", { name: "Cerrar sesión" }).click();
+          // Two taps while the first is being handled: one question, and
+          // the second tap does not sign out behind it.
+          await page.getByRole("button", { name: "Cerrar sesión" }).dblclick();
           for (let i = 0; i < 100 && dialogs.seen.length === 0; i++) {
             await page.waitForTimeout(100);
           }
