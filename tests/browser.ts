@@ -5,6 +5,7 @@
  * skipped with the reason printed, never passed silently
  * (`.ci/setup-chromium.sh` installs it).
  */
+import assert from "node:assert/strict";
 import {
   type Browser,
   type BrowserContext,
@@ -201,6 +202,16 @@ export function describeViolations(violations: AxeViolation[]): string {
       v.nodes.map((n) => `    ${n.target}: ${n.html}`).join("\n")
     }`
   ).join("\n");
+}
+
+/** Axe finds nothing on the page as it is now; `state` names it in the failure. */
+export async function assertAxeClean(page: Page, state: string): Promise<void> {
+  const violations = await runAxe(page);
+  assert.deepEqual(
+    violations,
+    [],
+    `${state}:\n${describeViolations(violations)}`,
+  );
 }
 
 /**

@@ -8,6 +8,7 @@
 import { createServer, type Server } from "node:http";
 import * as jose from "jose";
 import { Provider } from "oidc-provider";
+import type { Page } from "playwright-core";
 import { createTestContext, serveApp, type TestContext } from "./test_utils.ts";
 
 export interface TestOidcProvider {
@@ -187,3 +188,20 @@ export async function startAppWithProvider(): Promise<AppWithProvider> {
 // The parts of oidc-provider's Koa context that the grant loader reads.
 // deno-lint-ignore no-explicit-any
 type ProviderContext = { oidc: any };
+
+/**
+ * Signs in from the passport page open in `page` (`/mi-pasaporte` or
+ * `/en/mi-pasaporte`): its sign-in link, then the provider's login form as
+ * `login` (any password), back on that passport.
+ */
+export async function signInAtProvider(
+  page: Page,
+  { login = "maria", linkName = "Iniciar sesión" } = {},
+): Promise<void> {
+  const passport = page.url();
+  await page.getByRole("link", { name: linkName }).first().click();
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("secreto");
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(passport);
+}

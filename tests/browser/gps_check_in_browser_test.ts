@@ -15,10 +15,9 @@ import type { BrowserContext, Page } from "playwright-core";
 import { saveCheckInMethod } from "@/lib/db/check_in_methods.ts";
 import { keys } from "@/lib/db/keys.ts";
 import {
+  assertAxeClean,
   browserSkipReason,
-  describeViolations,
   PHONE,
-  runAxe,
   startBrowserApp,
   watchPage,
 } from "../browser.ts";
@@ -41,16 +40,6 @@ const HACIENDA = SHIPPED.attractions.find((a) =>
 /** A point `metres` north of `place`. */
 function north(place: { lat: number; lng: number }, metres: number) {
   return { latitude: place.lat + metres / 111_320, longitude: place.lng };
-}
-
-/** Axe finds nothing on the page as it is now. */
-async function assertAxeClean(page: Page, state: string) {
-  const violations = await runAxe(page);
-  assert.deepEqual(
-    violations,
-    [],
-    `${state}:\n${describeViolations(violations)}`,
-  );
 }
 
 /** Every visit in KV, with its user. */

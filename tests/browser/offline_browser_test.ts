@@ -26,7 +26,7 @@ import {
   startBrowserApp,
   watchPage,
 } from "../browser.ts";
-import { startAppWithProvider } from "../oidc_provider.ts";
+import { signInAtProvider, startAppWithProvider } from "../oidc_provider.ts";
 import { copyShippedData, SHIPPED, ticketBody } from "../test_utils.ts";
 
 const FIRST = SHIPPED.attractions[0];
@@ -439,12 +439,7 @@ Deno.test({
         const signIn = await browser.newContext({ locale: "es-MX" });
         const page = await signIn.newPage();
         await page.goto(`${origin}/mi-pasaporte`);
-        await page.getByRole("link", { name: "Iniciar sesión" }).first()
-          .click();
-        await page.locator('input[name="login"]').fill("maria");
-        await page.locator('input[name="password"]').fill("secreto");
-        await page.locator('button[type="submit"]').click();
-        await page.waitForURL(`${origin}/mi-pasaporte`);
+        await signInAtProvider(page);
         await page.getByText("Hola, Turista maria").waitFor();
         // Their visit and share ticket, made through the API.
         const { token, userId } = await page.evaluate(async () => {

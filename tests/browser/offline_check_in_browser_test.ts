@@ -14,10 +14,9 @@ import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { keys } from "@/lib/db/keys.ts";
 import {
+  assertAxeClean,
   browserSkipReason,
-  describeViolations,
   PHONE,
-  runAxe,
   startBrowserApp,
   watchPage,
 } from "../browser.ts";
@@ -28,16 +27,6 @@ const [PLAZA, SECOND, THIRD] = SHIPPED.attractions;
 const ROJENA = SHIPPED.attractions.find((a) =>
   a.name === "Destilería La Rojeña"
 )!;
-
-/** Axe finds nothing on the page as it is now. */
-async function assertAxeClean(page: Page, state: string) {
-  const violations = await runAxe(page);
-  assert.deepEqual(
-    violations,
-    [],
-    `${state}:\n${describeViolations(violations)}`,
-  );
-}
 
 /**
  * Waits (bounded) until the service worker controls the page and keeps it:

@@ -15,7 +15,7 @@ import {
   saveScreenshot,
   watchPage,
 } from "../browser.ts";
-import { startAppWithProvider } from "../oidc_provider.ts";
+import { signInAtProvider, startAppWithProvider } from "../oidc_provider.ts";
 import { SHIPPED } from "../test_utils.ts";
 
 /** The shipped data set's first attractions, with their guide codes (read by the test only). */
@@ -40,13 +40,7 @@ Deno.test({
 
       await t.step("a signed-out visitor is invited to sign in", async () => {
         await page.goto(`${origin}/mi-pasaporte`);
-        await page.getByRole("link", { name: "Iniciar sesión" }).first()
-          .click();
-        // The provider's own login form.
-        await page.locator('input[name="login"]').fill("maria");
-        await page.locator('input[name="password"]').fill("secreto");
-        await page.locator('button[type="submit"]').click();
-        await page.waitForURL(`${origin}/mi-pasaporte`);
+        await signInAtProvider(page);
         await page.getByText("Hola, Turista maria").waitFor();
       });
 

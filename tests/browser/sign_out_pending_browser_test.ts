@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { keys } from "@/lib/db/keys.ts";
 import { browserSkipReason, cutCheckIns, launchBrowser } from "../browser.ts";
-import { startAppWithProvider } from "../oidc_provider.ts";
+import { signInAtProvider, startAppWithProvider } from "../oidc_provider.ts";
 import { countEntries } from "../kv_dump.ts";
 import { SHIPPED } from "../test_utils.ts";
 
@@ -33,13 +33,9 @@ async function signIn(
   const dialogs = watchDialogs(page);
   const passport = lang === "es" ? "/mi-pasaporte" : "/en/mi-pasaporte";
   await page.goto(`${origin}${passport}`);
-  await page.getByRole("link", {
-    name: lang === "es" ? "Iniciar sesión" : "Sign in",
-  }).first().click();
-  await page.locator('input[name="login"]').fill("maria");
-  await page.locator('input[name="password"]').fill("secreto");
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${origin}${passport}`);
+  await signInAtProvider(page, {
+    linkName: lang === "es" ? "Iniciar sesión" : "Sign in",
+  });
   return { context, page, dialogs };
 }
 

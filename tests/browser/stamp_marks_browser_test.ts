@@ -9,11 +9,10 @@
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import {
+  assertAxeClean,
   browserSkipReason,
   cutCheckIns,
-  describeViolations,
   PHONE,
-  runAxe,
   saveScreenshot,
   startBrowserApp,
   watchPage,
@@ -60,15 +59,6 @@ async function waitForWorker(page: Page): Promise<boolean> {
     ]);
     return registration !== null;
   });
-}
-
-async function assertAxeClean(page: Page, what: string): Promise<void> {
-  const violations = await runAxe(page);
-  assert.deepEqual(
-    violations,
-    [],
-    `${what}:\n${describeViolations(violations)}`,
-  );
 }
 
 Deno.test({
