@@ -119,7 +119,30 @@ try {
         listed?.role ?? role
       }), single use, valid 15 minutes: ${url}`,
     );
+    const unanswered = await checkServiceAnswers(baseUrl);
+    if (unanswered) console.error(unanswered);
   }
 } finally {
   kv.close();
+}
+
+/**
+ * Why the link may not open the running service, or "" when a portal
+ * answers at `baseUrl`. Only a loopback address is tried (a public
+ * `BASE_URL` is the operator's word): a service started with another
+ * `PORT` than this task read is the usual reason.
+ */
+async function checkServiceAnswers(baseUrl: string): Promise<string> {
+  const { hostname } = new URL(baseUrl);
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(hostname)) return "";
+  try {
+    const res = await fetch(new URL("/healthz", baseUrl), {
+      signal: AbortSignal.timeout(2000),
+    });
+    const body = await res.json().catch(() => null);
+    if (res.ok && /^(ok|degraded)$/.test(body?.status)) return "";
+  } catch {
+    // Nothing listens there, or it did not answer in time: said below.
+  }
+  return `No portal answers at ${baseUrl} now. If the service runs on another port, give this task the same PORT (PORT=8080 deno task staff-link ...) or --base-url; the link works once it opens the service on the same KV.`;
 }
