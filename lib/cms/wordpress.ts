@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { apiMessage, BadGatewayError } from "@/lib/errors/mod.ts";
+import {
+  type ApiMessage,
+  apiMessage,
+  BadGatewayError,
+} from "@/lib/errors/mod.ts";
 import type { CmsTicket, TicketCms, TicketInput } from "@/lib/types/cms.ts";
 
 export interface WordPressOptions {
@@ -66,6 +70,17 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
         body: body ? JSON.stringify(body) : undefined,
         signal,
       });
+    // A timeout (the signal's deadline) or a broken connection, said once.
+    const fail = (error: unknown, step: string, broken: ApiMessage) => {
+      const timedOut = signal.aborted ||
+        (error instanceof DOMException && error.name === "TimeoutError");
+      console.error(
+        `WordPress ${method} ${options.postType}: ${
+          timedOut ? "timed out" : `${step}: ${String(error)}`
+        }`,
+      );
+      return new BadGatewayError(timedOut ? apiMessage("cms.timeout") : broken);
+    };
     try {
       try {
         res = await send();
@@ -76,18 +91,15 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
         res = await send();
       }
     } catch (error) {
-      const timedOut = error instanceof DOMException &&
-        error.name === "TimeoutError";
-      console.error(
-        `WordPress ${method} ${options.postType}: ${
-          timedOut ? "timed out" : String(error)
-        }`,
-      );
-      throw new BadGatewayError(
-        apiMessage(timedOut ? "cms.timeout" : "cms.unreachable"),
-      );
+      throw fail(error, "no answer", apiMessage("cms.unreachable"));
     }
-    const text = await res.text().catch(() => "");
+    // The body is read under the same deadline: one that stalls is a
+    // timeout, one that breaks off is no valid answer.
+    let bodyError: unknown;
+    const text = await res.text().catch((error) => {
+      bodyError = error;
+      return "";
+    });
     if (acceptStatus.includes(res.status)) return null;
     let json: unknown;
     try {
@@ -105,6 +117,9 @@ export function createWordPressCms(options: WordPressOptions): TicketCms {
       throw new BadGatewayError(
         apiMessage("cms.status", { status: String(res.status) }),
       );
+    }
+    if (bodyError !== undefined) {
+      throw fail(bodyError, "the answer broke off", apiMessage("cms.invalid"));
     }
     if (json === undefined) {
       console.error(
