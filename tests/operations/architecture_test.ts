@@ -182,6 +182,24 @@ function getFolderGraph(
   return folders;
 }
 
+/**
+ * Folders of lib/ with no unit test beside their code, each with the
+ * reason. Only a folder where nothing runs belongs here: its modules may
+ * export types and constants, never a function or a class.
+ */
+const FOLDERS_WITHOUT_UNIT_TESTS: Readonly<Record<string, string>> = {
+  types: "shared types and the list of staff roles: nothing to run",
+};
+
+/** Whether `dir` or a folder below it holds a `*_test.ts` (or `.tsx`). */
+function hasUnitTest(dir: string): boolean {
+  return [...Deno.readDirSync(dir)].some((entry) =>
+    entry.isDirectory
+      ? hasUnitTest(`${dir}/${entry.name}`)
+      : /_test\.tsx?$/.test(entry.name)
+  );
+}
+
 const islands = [...Deno.readDirSync(`${ROOT}islands`)]
   .filter((entry) => entry.name.endsWith(".tsx"))
   .map((entry) => `islands/${entry.name}`);
@@ -336,6 +354,46 @@ Deno.test("architecture", async (t) => {
     );
     assert.deepEqual(own, []);
   });
+
+  await t.step(
+    "every folder of lib/ with behaviour has a unit test beside its code",
+    () => {
+      const libFolders = [...Deno.readDirSync(`${ROOT}lib`)]
+        .filter((entry) => entry.isDirectory).map((entry) => entry.name)
+        .sort();
+      assert.deepEqual(
+        libFolders.filter((folder) =>
+          !(folder in FOLDERS_WITHOUT_UNIT_TESTS) &&
+          !hasUnitTest(`${ROOT}lib/${folder}`)
+        ),
+        [],
+        "folders without a unit test: add a <module>_test.ts beside the code (or, where nothing runs, an entry with its reason in FOLDERS_WITHOUT_UNIT_TESTS)",
+      );
+      const exempt = Object.keys(FOLDERS_WITHOUT_UNIT_TESTS);
+      assert.deepEqual(
+        exempt.filter((folder) =>
+          !libFolders.includes(folder) || hasUnitTest(`${ROOT}lib/${folder}`)
+        ),
+        [],
+        "entries of FOLDERS_WITHOUT_UNIT_TESTS that are gone or tested now: remove them",
+      );
+      const running = exempt.filter((folder) => libFolders.includes(folder))
+        .flatMap((folder) =>
+          [...Deno.readDirSync(`${ROOT}lib/${folder}`)]
+            .filter((entry) => entry.isFile && /\.tsx?$/.test(entry.name))
+            .filter((entry) =>
+              /^export (default )?(async )?(function|class)\b/m.test(
+                Deno.readTextFileSync(`${ROOT}lib/${folder}/${entry.name}`),
+              )
+            ).map((entry) => `lib/${folder}/${entry.name}`)
+        );
+      assert.deepEqual(
+        running,
+        [],
+        "modules of an exempt folder that export code: test them",
+      );
+    },
+  );
 
   await t.step("no loose module at the root of lib/", () => {
     const loose = [...Deno.readDirSync(`${ROOT}lib`)]
