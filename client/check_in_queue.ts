@@ -38,6 +38,10 @@ export type QueuedCheckIn = {
   checkInId: string;
   /** The attraction of the page it was made on (null: the passport's code form). */
   slug: string | null;
+  /**
+   * The guide code, kept only while pending (to send it): deleted from the
+   * record as soon as the server has answered, so the device keeps no code.
+   */
   code?: string;
   /** Kept until the server has answered, then forgotten. */
   position?: { lat: number; lng: number; accuracy: number };
@@ -83,6 +87,14 @@ interface QueueSchema extends DBSchema {
   [STORE]: { key: string; value: QueuedCheckIn };
 }
 
+/** The queue's store in a read-write transaction. */
+type QueueStore = IDBPObjectStore<
+  QueueSchema,
+  [typeof STORE],
+  typeof STORE,
+  "readwrite"
+>;
+
 let database: Promise<IDBPDatabase<QueueSchema>> | undefined;
 
 /** The queue's database, opened once per context (again after the browser closed it). */
@@ -114,14 +126,7 @@ function getDatabase(): Promise<IDBPDatabase<QueueSchema>> {
  * rejection for the one nobody awaited yet.
  */
 async function inTransaction<T>(
-  fn: (
-    store: IDBPObjectStore<
-      QueueSchema,
-      [typeof STORE],
-      typeof STORE,
-      "readwrite"
-    >,
-  ) => Promise<T>,
+  fn: (store: QueueStore) => Promise<T>,
 ): Promise<T> {
   const db = await getDatabase();
   const tx = db.transaction(STORE, "readwrite");
@@ -152,19 +157,34 @@ export async function enqueueCheckIn(
   const made = now();
   const item = makeCheckIn(input, made);
   await inTransaction(async (store) => {
-    for (const old of await store.getAll()) {
-      if (
-        old.status === "rejected" &&
-        made.getTime() - Date.parse(old.resolvedAt ?? old.claimedAt) >
-          KEEP_REJECTED_MS
-      ) {
-        await store.delete(old.checkInId);
-      }
-    }
+    await tidyQueue(store, made);
     await store.put(item);
   });
   announceChange();
   return item;
+}
+
+/**
+ * Drops the rejected check-ins older than {@linkcode KEEP_REJECTED_MS}, and
+ * deletes the code of any answered one that still has it (kept by an
+ * older version of this page, which forgot codes later).
+ */
+async function tidyQueue(
+  store: QueueStore,
+  now: Date,
+): Promise<void> {
+  for (const old of await store.getAll()) {
+    if (
+      old.status === "rejected" &&
+      now.getTime() - Date.parse(old.resolvedAt ?? old.claimedAt) >
+        KEEP_REJECTED_MS
+    ) {
+      await store.delete(old.checkInId);
+    } else if (old.status !== "pending" && "code" in old) {
+      const { code: _forgotten, ...kept } = old;
+      await store.put(kept);
+    }
+  }
 }
 
 /** What a check-in is made of: a code, or a position at an attraction. */
@@ -276,8 +296,8 @@ export function toCheckInBody(
 
 /**
  * What an answer makes of a pending check-in: verified or rejected (a final
- * answer: the server keeps it for this id), or null to send it again later
- * (401 after a fresh token, 408, 429, a 5xx).
+ * answer: the server keeps it for this id), without its code or position,
+ * or null to send it again later (401 after a fresh token, 408, 429, a 5xx).
  */
 export function settleCheckIn(
   item: QueuedCheckIn,
@@ -288,7 +308,8 @@ export function settleCheckIn(
   if (status === 401 || status === 408 || status === 429 || status >= 500) {
     return null;
   }
-  const { position: _forgotten, deferred: _over, ...kept } = item;
+  // The code and the position are forgotten once the server has decided.
+  const { code: _sent, position: _forgotten, deferred: _over, ...kept } = item;
   const settled = { ...kept, resolvedAt: resolvedAt.toISOString() };
   if (status === 200) {
     return {
@@ -385,6 +406,7 @@ async function sendPending(
     now: () => Date;
   },
 ): Promise<QueuedCheckIn[]> {
+  await inTransaction((store) => tidyQueue(store, now()));
   const pending = (await listQueuedCheckIns()).filter((item) =>
     item.status === "pending"
   );

@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
 import assert from "node:assert/strict";
+import { openDB } from "idb";
 import {
   clearCheckInQueue,
   enqueueCheckIn,
@@ -61,9 +62,20 @@ function fakeServer(
 
 const NOW = new Date("2026-11-20T18:30:00.000Z");
 const LATER = new Date("2026-11-20T19:45:00.000Z");
+const LATLNG = { lat: 20.9, lng: -103.8, accuracy: 12 };
 
 async function fresh() {
   await clearCheckInQueue();
+}
+
+/** Every record of the queue's database as stored, read past the module. */
+async function readStored(): Promise<Record<string, unknown>[]> {
+  const db = await openDB("pasaporte-cola");
+  try {
+    return await db.getAll("check-ins");
+  } finally {
+    db.close();
+  }
 }
 
 Deno.test("the device's check-in queue", async (t) => {
@@ -151,9 +163,11 @@ Deno.test("the device's check-in queue", async (t) => {
       assert.deepEqual(server.languages, ["en", "en"]);
       assert.equal(server.tokens, 1);
       assert.deepEqual(queue, await listQueuedCheckIns());
+      const { code: _sent, ...made } = code;
       assert.deepEqual(queue, [
+        // The code is forgotten once the server has decided.
         {
-          ...code,
+          ...made,
           status: "verified",
           visitId: `v-${code.checkInId}`,
           atractivo: "plaza-principal",
@@ -277,6 +291,130 @@ Deno.test("the device's check-in queue", async (t) => {
       assert.equal(pick(reused).refusal?.reason, "id_reused");
       assert.equal(pick(bad).status, "rejected");
       assert.equal(pick(bad).message, "code: demasiado corto");
+    },
+  );
+
+  await t.step(
+    "the device keeps a code only while it is pending: gone once verified or rejected",
+    async () => {
+      await fresh();
+      // A minute apart: sent in this order.
+      const at = (minute: number) => ({
+        now: () => new Date(NOW.getTime() + minute * 60_000),
+      });
+      const ok = await enqueueCheckIn({ slug: "a", code: "AB12" }, at(0));
+      const wrong = await enqueueCheckIn({ slug: null, code: "NOPE99" }, at(1));
+      const already = await enqueueCheckIn({ slug: "b", code: "CD34" }, at(2));
+      const waits = await enqueueCheckIn({ slug: "c", code: "EF56" }, at(3));
+      const answers: Record<string, () => Response> = {
+        [ok.checkInId]: () =>
+          json(200, { visitId: "v-1", atractivo: "a", badge: null }),
+        [wrong.checkInId]: () =>
+          json(404, { error: "x", details: "y", remainingAttempts: 3 }),
+        [already.checkInId]: () =>
+          json(409, {
+            error: "x",
+            details: "y",
+            reason: "already_visited",
+            visitId: "v-0",
+            atractivo: "b",
+          }),
+        [waits.checkInId]: () =>
+          json(503, { error: "x", details: "y" }, { "retry-after": "5" }),
+      };
+      const server = fakeServer((body) => answers[String(body.checkInId)]());
+      await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+      assert.deepEqual(server.sent.map((body) => body.code), [
+        "AB12",
+        "NOPE99",
+        "CD34",
+        "EF56",
+      ]);
+      const stored = new Map(
+        (await readStored()).map((item) => [item.checkInId, item]),
+      );
+      // What the pages need stays: the attraction, the state, the times, why.
+      assert.deepEqual(
+        [ok, wrong, already].map((item) => {
+          const { status, slug, claimedAt, resolvedAt, refusal } = stored.get(
+            item.checkInId,
+          ) as QueuedCheckIn;
+          return { status, slug, claimed: claimedAt, resolvedAt, refusal };
+        }),
+        [
+          {
+            status: "verified",
+            slug: "a",
+            claimed: ok.claimedAt,
+            resolvedAt: stored.get(ok.checkInId)?.resolvedAt,
+            refusal: undefined,
+          },
+          {
+            status: "rejected",
+            slug: null,
+            claimed: wrong.claimedAt,
+            resolvedAt: stored.get(wrong.checkInId)?.resolvedAt,
+            refusal: { status: 404, remainingAttempts: 3 },
+          },
+          {
+            status: "rejected",
+            slug: "b",
+            claimed: already.claimedAt,
+            resolvedAt: stored.get(already.checkInId)?.resolvedAt,
+            refusal: { status: 409, reason: "already_visited" },
+          },
+        ],
+      );
+      for (const item of [ok, wrong, already]) {
+        const record = stored.get(item.checkInId)!;
+        assert.equal(typeof record.resolvedAt, "string");
+        assert.ok(!("code" in record), `${record.status}: no code field`);
+        assert.ok(!JSON.stringify(record).includes(item.code!));
+      }
+      // Still to be sent: its code stays until the server answers.
+      assert.equal(stored.get(waits.checkInId)?.status, "pending");
+      assert.equal(stored.get(waits.checkInId)?.code, "EF56");
+      answers[waits.checkInId] = () =>
+        json(200, { visitId: "v-2", atractivo: "c", badge: null });
+      await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+      const sent = (await readStored()).find((item) =>
+        item.checkInId === waits.checkInId
+      )!;
+      assert.equal(sent.status, "verified");
+      assert.ok(!("code" in sent));
+    },
+  );
+
+  await t.step(
+    "a code an older version left on an answered check-in is deleted at the next sync or check-in",
+    async () => {
+      for (const next of ["sync", "check-in"] as const) {
+        await fresh();
+        const item = await enqueueCheckIn({ slug: "a", code: "AB12" });
+        // As the queue stored verified check-ins before it forgot codes.
+        const db = await openDB("pasaporte-cola");
+        await db.put("check-ins", {
+          ...item,
+          status: "verified",
+          visitId: "v-1",
+          atractivo: "a",
+          resolvedAt: LATER.toISOString(),
+        });
+        db.close();
+        if (next === "sync") {
+          const server = fakeServer(() => json(500, {}));
+          await syncQueuedCheckIns({ fetchFn: server.fetchFn });
+          assert.equal(server.sent.length, 0, "nothing pending is sent");
+        } else {
+          await enqueueCheckIn({ slug: "b", position: LATLNG });
+        }
+        const old = (await readStored()).find((each) =>
+          each.checkInId === item.checkInId
+        )!;
+        assert.equal(old.status, "verified", next);
+        assert.equal(old.visitId, "v-1", next);
+        assert.ok(!("code" in old), `${next}: its code deleted`);
+      }
     },
   );
 
@@ -450,6 +588,7 @@ Deno.test("a check-in sent now, without the queue (no IndexedDB)", async (t) => 
     assert.ok("settled" in sent);
     assert.equal(sent.settled.status, "verified");
     assert.equal(sent.settled.visitId, "v-1");
+    assert.ok(!("code" in sent.settled), "its code forgotten");
     assert.deepEqual(server.sent, [{
       userId: "u-1",
       checkInId: item.checkInId,

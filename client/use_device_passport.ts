@@ -123,8 +123,10 @@ export function getStampState(
 
 /**
  * The codes typed on the passport page (no attraction until the server
- * says) to list below its form: those waiting to be sent, and those refused
- * in the last day; `except` is the one the form's message reports already.
+ * says) to list below its form: those waiting to be sent (with their code),
+ * and those refused in the last day (by the day they were typed: an
+ * answered check-in keeps no code); `except` is the one the form's message
+ * reports already.
  */
 export function findQueuedCodes(
   queue: readonly QueuedCheckIn[],

@@ -253,7 +253,8 @@ export default function Passport(props: PassportProps) {
             {refused.map((item) => (
               <li key={item.checkInId} class="queued-codes__refused">
                 {t("refusedCode", {
-                  code: item.code ?? "",
+                  // Its code is no longer on the device: the day it was typed.
+                  date: formatDay(item.claimedAt, props.timeZone, locale),
                   reason: sayRefusal(item, t),
                 })}
               </li>
