@@ -15,6 +15,8 @@
  *   the same, in a cache of their own that a sign-out and an erasure delete
  *   (`clearPersonalCaches()` in client/offline.ts, and the responses'
  *   `Clear-Site-Data`).
+ * - **No guide code** in any cache: a sign's QR link (`…?codigo=`) is kept
+ *   under the page's address without it ({@linkcode forgetGuideCode}).
  * - **Anything else a page opens** goes to the network untouched; a page
  *   that fails gets the offline page in its language. The staff console,
  *   sign-in and the API are never handled, so never cached.
@@ -26,7 +28,7 @@
  * How it all fits: docs/OFFLINE.md.
  */
 /// <reference lib="webworker" />
-import { cacheNames } from "workbox-core";
+import { cacheNames, copyResponse } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import {
   cleanupOutdatedCaches,
@@ -124,6 +126,43 @@ function storeOnly({ personal }: { personal: boolean }): WorkboxPlugin {
   };
 }
 
+/** The query parameter of a sign's QR link that carries its guide code. */
+const GUIDE_CODE_PARAM = "codigo";
+
+/** `url` without a guide code (`?codigo=`): itself when it has none. */
+function withoutGuideCode(url: string): string {
+  const clean = new URL(url);
+  if (!clean.searchParams.has(GUIDE_CODE_PARAM)) return url;
+  clean.searchParams.delete(GUIDE_CODE_PARAM);
+  return clean.href;
+}
+
+/**
+ * Keeps a sign's guide code out of the caches: a page opened from its QR
+ * link (`…?codigo=`) is stored, and looked up, under its address without
+ * the code, and stored as a copy that does not remember the address it
+ * came from (a cached response keeps its URL). The page reads the code
+ * from its own address (client/linked_code.ts), not from the cache; the
+ * server never writes it into the page.
+ */
+const forgetGuideCode: WorkboxPlugin = {
+  cacheKeyWillBeUsed: ({ request }) => {
+    const url = withoutGuideCode(request.url);
+    return Promise.resolve(
+      // Its headers kept, for the cache's `Vary` matching (not its mode: a
+      // navigation's cannot be copied).
+      url === request.url ? request : new Request(url, {
+        headers: request.headers,
+        credentials: request.credentials,
+      }),
+    );
+  },
+  cacheWillUpdate: async ({ response }) =>
+    response.url && withoutGuideCode(response.url) !== response.url
+      ? await copyResponse(response)
+      : response,
+};
+
 /**
  * When the passport page is stored, its links to the tourist's route page
  * are fetched into the personal cache too: that page then opens offline
@@ -149,6 +188,7 @@ const pages = new NetworkFirst({
   networkTimeoutSeconds: NETWORK_TIMEOUT_S,
   plugins: [
     storeOnly({ personal: false }),
+    forgetGuideCode,
     new ExpirationPlugin({ maxEntries: 120 }),
   ],
 });
@@ -157,6 +197,7 @@ const personalPages = new NetworkFirst({
   networkTimeoutSeconds: NETWORK_TIMEOUT_S,
   plugins: [
     storeOnly({ personal: true }),
+    forgetGuideCode,
     warmOwnRoute,
     new ExpirationPlugin({
       maxEntries: 12,

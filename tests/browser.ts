@@ -230,3 +230,22 @@ export async function cutCheckIns(
   );
   return control;
 }
+
+/**
+ * Waits (bounded) until the service worker controls `page` and keeps it:
+ * on a busy machine its install (the precache, twenty pages one at a time)
+ * may end after the test's last online reload, so it reloads once more.
+ */
+export async function waitUntilKeptOffline(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  for (let attempt = 1; attempt <= 60; attempt++) {
+    const kept = await page.evaluate(async () =>
+      navigator.serviceWorker.controller !== null &&
+      (await caches.match(location.href)) !== undefined
+    );
+    if (kept) return;
+    if (attempt % 10 === 0) await page.reload();
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`${page.url()} was never kept for use offline`);
+}

@@ -18,6 +18,7 @@ import {
   browserSkipReason,
   PHONE,
   startBrowserApp,
+  waitUntilKeptOffline,
   watchPage,
 } from "../browser.ts";
 import { countEntries as count } from "../kv_dump.ts";
@@ -27,25 +28,6 @@ const [PLAZA, SECOND, THIRD] = SHIPPED.attractions;
 const ROJENA = SHIPPED.attractions.find((a) =>
   a.name === "Destilería La Rojeña"
 )!;
-
-/**
- * Waits (bounded) until the service worker controls the page and keeps it:
- * on a busy machine its install (the precache, twenty pages one at a time)
- * may end after the test's last online reload, so it reloads once more.
- */
-async function waitUntilKeptOffline(page: Page): Promise<void> {
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-  for (let attempt = 1; attempt <= 60; attempt++) {
-    const kept = await page.evaluate(async () =>
-      navigator.serviceWorker.controller !== null &&
-      (await caches.match(location.href)) !== undefined
-    );
-    if (kept) return;
-    if (attempt % 10 === 0) await page.reload();
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`${page.url()} was never kept for use offline`);
-}
 
 Deno.test({
   name:
