@@ -70,6 +70,12 @@ export const keys = {
   staffLink: (tokenHash: string) => ["staff_links", tokenHash] as const,
   /** Every unused staff sign-in link (a prefix: a removed member's links are deleted). */
   staffLinks: () => ["staff_links"] as const,
+  /**
+   * The SHA-256 of a member's newest sign-in link: a new link ends the one
+   * it names, in the same atomic, so each person has at most one unused link.
+   */
+  staffLinkByStaff: (staffId: string) =>
+    ["staff_links_by_staff", staffId] as const,
   /** One audited staff action; epoch milliseconds first, so a reverse list is newest first. */
   staffAction: (atMs: number, id: string) =>
     ["staff_actions", atMs, id] as const,
@@ -436,6 +442,10 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     lifetime: expiresIn(STAFF_SESSION_MS),
   },
   staff_links: {
+    owner: "lib/db/staff_sessions.ts",
+    lifetime: expiresIn(LIFETIMES.staffLinkMs),
+  },
+  staff_links_by_staff: {
     owner: "lib/db/staff_sessions.ts",
     lifetime: expiresIn(LIFETIMES.staffLinkMs),
   },

@@ -4,7 +4,7 @@
  * and the link hold only a random id; KV keeps their SHA-256, so a copy of
  * the database opens nothing.
  */
-import type { StaffMember } from "@/lib/types/staff.ts";
+import type { StaffMember, StaffRole } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
@@ -89,29 +89,82 @@ export function isRandomId(value: string): boolean {
 
 /**
  * Stores a new single-use sign-in link for `staff`, valid
- * {@linkcode STAFF_LINK_TTL_MS}, and returns its token (the only copy).
+ * {@linkcode STAFF_LINK_TTL_MS}, and returns its token (the only copy). The
+ * member's previous unused link, if any, stops working in the same atomic:
+ * each person has one link at a time, the newest.
  */
 export async function createStaffLink(
   kv: Deno.Kv,
   { staff, now }: { staff: StaffMember; now: Date },
 ): Promise<{ token: string; expiresAt: Date }> {
+  return await runTransaction(() => attemptStaffLink(kv, { staff, now }));
+}
+
+/**
+ * A new sign-in link for the console member `email` (**Enlace nuevo**), with
+ * the role the roster gives them now, audited as `staff_link_issued` by
+ * `by`: the roster is checked, their older unused link ended, the new one
+ * stored and the action recorded in one atomic. `null` when the roster no
+ * longer has them.
+ */
+export async function createStaffMemberLink(
+  kv: Deno.Kv,
+  { email, by, now }: { email: string; by: StaffMember; now: Date },
+): Promise<{ token: string; expiresAt: Date; role: StaffRole } | null> {
   return await runTransaction(async () => {
-    const token = generateSessionId();
-    const key = keys.staffLink(await getSessionHandle(token));
-    const link: StaffLink = {
-      staff,
-      createdAt: now.toISOString(),
-      expiresAt: now.getTime() + STAFF_LINK_TTL_MS,
-    };
-    const result = await commit(
-      kv.atomic().check({ key, versionstamp: null }).set(key, link, {
-        expireIn: STAFF_LINK_TTL_MS,
-      }),
-    );
-    return result.ok
-      ? { token, expiresAt: new Date(link.expiresAt) }
-      : CONFLICT;
+    const roster = await kv.get(keys.staffMembers());
+    const member = toStaffMembers(roster.value).find((m) => m.email === email);
+    if (!member) return null;
+    const made = await attemptStaffLink(kv, {
+      staff: { id: email, email, role: member.role },
+      now,
+      also: (operation) => {
+        operation.check(roster);
+        addStaffActionTo(operation, {
+          staff: by,
+          action: "staff_link_issued",
+          target: email,
+          at: now,
+        });
+      },
+    });
+    return made === CONFLICT ? CONFLICT : { ...made, role: member.role };
   });
+}
+
+/**
+ * One attempt at storing a link for `staff`: the index of their newest
+ * link is checked, the link it names deleted, the new link and the index
+ * written, with `also`'s checks and writes, in one atomic.
+ */
+async function attemptStaffLink(
+  kv: Deno.Kv,
+  { staff, now, also }: {
+    staff: StaffMember;
+    now: Date;
+    also?: (operation: Deno.AtomicOperation) => void;
+  },
+): Promise<{ token: string; expiresAt: Date } | typeof CONFLICT> {
+  const indexKey = keys.staffLinkByStaff(staff.id);
+  const index = await kv.get<string>(indexKey);
+  const token = generateSessionId();
+  const hash = await getSessionHandle(token);
+  const key = keys.staffLink(hash);
+  const link: StaffLink = {
+    staff,
+    createdAt: now.toISOString(),
+    expiresAt: now.getTime() + STAFF_LINK_TTL_MS,
+  };
+  const operation = kv.atomic().check(index).check({ key, versionstamp: null });
+  if (typeof index.value === "string") {
+    operation.delete(keys.staffLink(index.value));
+  }
+  operation
+    .set(key, link, { expireIn: STAFF_LINK_TTL_MS })
+    .set(indexKey, hash, { expireIn: STAFF_LINK_TTL_MS });
+  also?.(operation);
+  const result = await commit(operation);
+  return result.ok ? { token, expiresAt: new Date(link.expiresAt) } : CONFLICT;
 }
 
 /**
@@ -142,6 +195,10 @@ export async function redeemStaffLink(
     const operation = kv.atomic().check(entry).delete(linkKey)
       .check({ key, versionstamp: null })
       .set(key, session, { expireIn: STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS });
+    // The member's index of their newest link goes with it, if it names it.
+    const indexKey = keys.staffLinkByStaff(entry.value.staff.id);
+    const index = await kv.get<string>(indexKey);
+    if (index.value === linkKey[1]) operation.check(index).delete(indexKey);
     addStaffActionTo(operation, {
       staff: session.staff,
       action: "signin",
@@ -391,21 +448,28 @@ export async function removeStaffMemberSessions(
 /**
  * Deletes every unused sign-in link made for the member `staffId` (a
  * member removed on the console: a link handed over before cannot open a
- * session after). Returns how many.
+ * session after), with the index of their newest, in one atomic. Returns
+ * how many.
  */
 export async function deleteStaffLinksOf(
   kv: Deno.Kv,
   { staffId }: { staffId: string },
 ): Promise<number> {
-  let count = 0;
-  for await (
-    const entry of kv.list<StaffLink>({ prefix: keys.staffLinks() })
-  ) {
-    if (entry.value?.staff.id !== staffId) continue;
-    const result = await commit(kv.atomic().check(entry).delete(entry.key));
-    if (result.ok) count++;
-  }
-  return count;
+  return await runTransaction(async () => {
+    const indexKey = keys.staffLinkByStaff(staffId);
+    const operation = kv.atomic().check(await kv.get(indexKey))
+      .delete(indexKey);
+    let count = 0;
+    for await (
+      const entry of kv.list<StaffLink>({ prefix: keys.staffLinks() })
+    ) {
+      if (entry.value?.staff.id !== staffId) continue;
+      operation.check(entry).delete(entry.key);
+      count++;
+    }
+    const result = await commit(operation);
+    return result.ok ? count : CONFLICT;
+  });
 }
 
 /** Deletes the session at `key` with its audit entry, in one atomic; false when it is gone. */

@@ -339,7 +339,7 @@ export function listPersonalRecords(
     {
       id: "staff_link",
       store: "kv",
-      keyFamilies: ["staff_links"],
+      keyFamilies: ["staff_links", "staff_links_by_staff"],
       retention: [{ retention: getFamilyPeriod("staff_links", "created") }],
       exported: false,
     },

@@ -9,7 +9,6 @@
  */
 import { z } from "zod";
 import type { StaffEntry } from "@/lib/config/config.ts";
-import { recordStaffAction } from "@/lib/db/audit.ts";
 import {
   addStaffMember,
   changeStaffMemberRole,
@@ -19,6 +18,7 @@ import {
   type StaffMemberProblem,
 } from "@/lib/db/staff_members.ts";
 import {
+  createStaffMemberLink,
   deleteStaffLinksOf,
   removeStaffMemberSessions,
 } from "@/lib/db/staff_sessions.ts";
@@ -27,7 +27,7 @@ import {
   type StaffMember,
   type StaffRole,
 } from "@/lib/types/staff.ts";
-import { createStaffSignInLink } from "./sign_in.ts";
+import { createStaffSignInLink, STAFF_LINK_PATH } from "./sign_in.ts";
 
 /**
  * Why a change was refused, for the page to say: the roster's own reasons,
@@ -151,31 +151,26 @@ export async function inviteStaffMember(
 
 /**
  * `by` gets a new single-use sign-in link for a member added on the
- * console (theirs expired, or was lost), audited; throws `missing`.
+ * console (theirs expired, or was lost), audited; their previous unused
+ * link stops working in the same atomic. Throws `missing`.
  */
 export async function issueStaffLink(
   deps: StaffManagementDeps,
   { email, by, baseUrl }: { email: string; by: StaffMember; baseUrl: string },
 ): Promise<{ url: string; expiresAt: Date }> {
-  const member = (await listStaffMembers(deps.kv)).find((member) =>
-    member.email === email
-  );
-  if (!member || isBootstrap(deps.config.staff, email)) {
+  if (isBootstrap(deps.config.staff, email)) {
     throw new StaffChangeError("missing");
   }
-  const now = deps.now();
-  await recordStaffAction(deps.kv, {
-    staff: by,
-    action: "staff_link_issued",
-    target: email,
-    at: now,
-  });
-  return await createStaffSignInLink(deps.kv, {
+  const made = await createStaffMemberLink(deps.kv, {
     email,
-    role: member.role,
-    baseUrl,
-    now,
+    by,
+    now: deps.now(),
   });
+  if (!made) throw new StaffChangeError("missing");
+  return {
+    url: new URL(`${STAFF_LINK_PATH}${made.token}`, baseUrl).href,
+    expiresAt: made.expiresAt,
+  };
 }
 
 /**

@@ -120,7 +120,7 @@ export default function staffPage(deps: AppDeps) {
             Las personas de <code>STAFF</code>{" "}
             (la lista del servidor) no se pueden quitar ni cambiar de rol desde
             aquí: solo en esa variable. Quitar a alguien cierra sus sesiones al
-            instante.
+            instante. Un enlace nuevo anula el anterior que no se haya usado.
           </p>
           <div
             class="table-scroll"
