@@ -59,15 +59,30 @@ export async function listStaffMembers(
   return toStaffMembers((await kv.get(keys.staffMembers())).value);
 }
 
+/**
+ * The caller's own rule for a change, run inside its transaction on the
+ * roster as read (`before`) and as it would be written (`after`): it
+ * throws to refuse, and then nothing is written. So a rule that counts
+ * members (the console's last admin) holds against a change committed at
+ * the same moment: the later one is tried again on the new roster.
+ */
+export type RosterRule = (
+  before: readonly StaffMemberRecord[],
+  after: readonly StaffMemberRecord[],
+) => void;
+
 /** Reads, changes and writes the roster with the change's audit entry, retried on a lost race. */
 async function changeRoster(
   kv: Deno.Kv,
   change: (members: StaffMemberRecord[]) => StaffMemberRecord[],
   audit: (operation: Deno.AtomicOperation) => void,
+  rule?: RosterRule,
 ): Promise<void> {
   await runTransaction(async () => {
     const entry = await kv.get<StaffRoster>(keys.staffMembers());
-    const members = change(toStaffMembers(entry.value));
+    const before = toStaffMembers(entry.value);
+    const members = change(before);
+    rule?.(before, members);
     const operation = kv.atomic().check(entry).set(keys.staffMembers(), {
       members,
     });
@@ -80,15 +95,17 @@ async function changeRoster(
 /**
  * `by` adds `email` to the staff with `role`, audited as `staff_invited`.
  * Throws {@linkcode StaffMemberError} `exists` when the console already
- * has them, `full` past {@linkcode MAX_STAFF_MEMBERS}.
+ * has them, `full` past {@linkcode MAX_STAFF_MEMBERS}, and whatever
+ * `rule` throws.
  */
 export async function addStaffMember(
   kv: Deno.Kv,
-  { email, role, by, now }: {
+  { email, role, by, now, rule }: {
     email: string;
     role: StaffRole;
     by: StaffMember;
     now: Date;
+    rule?: RosterRule;
   },
 ): Promise<StaffMemberRecord> {
   const record: StaffMemberRecord = {
@@ -113,22 +130,24 @@ export async function addStaffMember(
       target: email,
       role,
       at: now,
-    }));
+    }), rule);
   return record;
 }
 
 /**
  * `by` gives the console member `email` the role `role`, audited as
  * `staff_role_changed`; it applies at the member's next request. Throws
- * {@linkcode StaffMemberError} `missing` or `unchanged`.
+ * {@linkcode StaffMemberError} `missing` or `unchanged`, and whatever
+ * `rule` throws.
  */
 export async function changeStaffMemberRole(
   kv: Deno.Kv,
-  { email, role, by, now }: {
+  { email, role, by, now, rule }: {
     email: string;
     role: StaffRole;
     by: StaffMember;
     now: Date;
+    rule?: RosterRule;
   },
 ): Promise<void> {
   await changeRoster(kv, (members) => {
@@ -147,18 +166,24 @@ export async function changeStaffMemberRole(
       target: email,
       role,
       at: now,
-    }));
+    }), rule);
 }
 
 /**
  * `by` removes the console member `email`, audited as `staff_removed`.
  * Their sessions are ended by the caller
  * (`removeStaffMemberSessions`), their unused links by
- * `deleteStaffLinksOf`. Throws {@linkcode StaffMemberError} `missing`.
+ * `deleteStaffLinksOf`. Throws {@linkcode StaffMemberError} `missing`,
+ * and whatever `rule` throws.
  */
 export async function deleteStaffMember(
   kv: Deno.Kv,
-  { email, by, now }: { email: string; by: StaffMember; now: Date },
+  { email, by, now, rule }: {
+    email: string;
+    by: StaffMember;
+    now: Date;
+    rule?: RosterRule;
+  },
 ): Promise<void> {
   await changeRoster(kv, (members) => {
     if (!members.some((member) => member.email === email)) {
@@ -171,5 +196,5 @@ export async function deleteStaffMember(
       action: "staff_removed",
       target: email,
       at: now,
-    }));
+    }), rule);
 }

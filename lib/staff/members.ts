@@ -14,8 +14,10 @@ import {
   changeStaffMemberRole,
   deleteStaffMember,
   listStaffMembers,
+  type RosterRule,
   StaffMemberError,
   type StaffMemberProblem,
+  type StaffMemberRecord,
 } from "@/lib/db/staff_members.ts";
 import {
   createStaffMemberLink,
@@ -27,19 +29,22 @@ import {
   type StaffMember,
   type StaffRole,
 } from "@/lib/types/staff.ts";
+import { StaffForbiddenError } from "./guard.ts";
 import { createStaffSignInLink, STAFF_LINK_PATH } from "./sign_in.ts";
 
 /**
  * Why a change was refused, for the page to say: the roster's own reasons,
  * an address or role that is not one, someone `STAFF` lists (changed only
- * in the environment), or the admin's own access.
+ * in the environment), the admin's own removal, or a change that would
+ * leave the console without an admin.
  */
 export type StaffChangeProblem =
   | StaffMemberProblem
   | "invalid_email"
   | "invalid_role"
   | "bootstrap"
-  | "self";
+  | "self"
+  | "last_admin";
 
 /** A refused change; nothing was written. */
 export class StaffChangeError extends Error {
@@ -96,6 +101,71 @@ function isBootstrap(entries: readonly StaffEntry[], email: string): boolean {
   return entries.some((entry) => entry.email === email);
 }
 
+/**
+ * The admins the staff list keeps for good: `STAFF`'s admin entries (by
+ * e-mail or subject: permanent, the console cannot remove them) and the
+ * console members with the admin role whom `STAFF` does not list (an entry
+ * of `STAFF` wins over their record). Someone signed in by a terminal link
+ * and on neither list is an admin only until that session ends, so is not
+ * counted.
+ */
+export function countStaffAdmins(
+  entries: readonly StaffEntry[],
+  members: readonly StaffMemberRecord[],
+): number {
+  return entries.filter((entry) => entry.role === "admin").length +
+    members.filter((member) =>
+      member.role === "admin" && !isBootstrap(entries, member.email)
+    ).length;
+}
+
+/**
+ * Whether the admin `by` is still one with the roster `members`: `STAFF`
+ * gives them their role if it lists their address; else their console
+ * record does, if they have one; else their role came from `STAFF` by
+ * subject or from a terminal link, which the roster cannot change. (An
+ * identity `STAFF` lists as an admin by subject whose address the console
+ * also lists as a viewer counts as a viewer here: a contradiction the list
+ * should not hold.)
+ */
+function isAdminWith(
+  entries: readonly StaffEntry[],
+  by: StaffMember,
+  members: readonly StaffMemberRecord[],
+): boolean {
+  if (isBootstrap(entries, by.email)) return true;
+  const member = by.email
+    ? members.find((member) => member.email === by.email)
+    : undefined;
+  return member === undefined || member.role === "admin";
+}
+
+/**
+ * The rule every change of the roster follows, checked in its own
+ * transaction: the admin making it is still one on the roster as stored
+ * (an admin demoted a moment ago, on any instance, gets the 403 page), and
+ * the change leaves an admin: it never takes the last one (by
+ * {@linkcode countStaffAdmins}) away, nor the admin's own role when no
+ * other is left. So two admins demoting each other at the same moment do
+ * not both succeed.
+ */
+function keepsAnAdmin(
+  entries: readonly StaffEntry[],
+  by: StaffMember,
+): RosterRule {
+  return (before, after) => {
+    if (!isAdminWith(entries, by, before)) {
+      throw new StaffForbiddenError("role");
+    }
+    if (countStaffAdmins(entries, after) > 0) return;
+    if (
+      countStaffAdmins(entries, before) > 0 || !isAdminWith(entries, by, after)
+    ) {
+      throw new StaffChangeError("last_admin");
+    }
+  };
+}
+
 const EMAIL = z.email();
 
 /** A form's e-mail address, trimmed and in lower case; throws `invalid_email`. */
@@ -130,7 +200,9 @@ async function asStaffChange<T>(change: () => Promise<T>): Promise<T> {
 /**
  * `by` adds `email` to the staff with `role` (audited) and gets a
  * single-use sign-in link for them at `baseUrl`, valid 15 minutes, to hand
- * over: nothing is sent. Someone `STAFF` lists is refused (`bootstrap`).
+ * over: nothing is sent. Someone `STAFF` lists is refused (`bootstrap`);
+ * so is the admin's own address with the viewer role when no other admin
+ * would be left (`last_admin`).
  */
 export async function inviteStaffMember(
   deps: StaffManagementDeps,
@@ -145,7 +217,15 @@ export async function inviteStaffMember(
     throw new StaffChangeError("bootstrap");
   }
   const now = deps.now();
-  await asStaffChange(() => addStaffMember(deps.kv, { email, role, by, now }));
+  await asStaffChange(() =>
+    addStaffMember(deps.kv, {
+      email,
+      role,
+      by,
+      now,
+      rule: keepsAnAdmin(deps.config.staff, by),
+    })
+  );
   return await createStaffSignInLink(deps.kv, { email, role, baseUrl, now });
 }
 
@@ -175,8 +255,9 @@ export async function issueStaffLink(
 
 /**
  * `by` changes a console member's role (audited); it applies at their
- * next request, on any instance. `STAFF`'s entries and the admin's own
- * role are refused.
+ * next request, on any instance. `STAFF`'s entries are refused, and so is
+ * a demotion that would leave no admin (`last_admin`); an admin may pass
+ * themself to viewer while another admin is left.
  */
 export async function changeStaffRole(
   deps: StaffManagementDeps,
@@ -185,17 +266,22 @@ export async function changeStaffRole(
   if (isBootstrap(deps.config.staff, email)) {
     throw new StaffChangeError("bootstrap");
   }
-  if (email === by.email) throw new StaffChangeError("self");
   await asStaffChange(() =>
-    changeStaffMemberRole(deps.kv, { email, role, by, now: deps.now() })
+    changeStaffMemberRole(deps.kv, {
+      email,
+      role,
+      by,
+      now: deps.now(),
+      rule: keepsAnAdmin(deps.config.staff, by),
+    })
   );
 }
 
 /**
  * `by` removes a console member (audited): every session of theirs ends at
  * once (each audited as `access_removed`), on every instance, and their
- * unused sign-in links stop working. `STAFF`'s entries and the admin
- * themself are refused.
+ * unused sign-in links stop working. `STAFF`'s entries, the admin
+ * themself and the last admin are refused.
  */
 export async function removeStaff(
   deps: StaffManagementDeps,
@@ -206,10 +292,41 @@ export async function removeStaff(
   }
   if (email === by.email) throw new StaffChangeError("self");
   const now = deps.now();
-  await asStaffChange(() => deleteStaffMember(deps.kv, { email, by, now }));
+  await asStaffChange(() =>
+    deleteStaffMember(deps.kv, {
+      email,
+      by,
+      now,
+      rule: keepsAnAdmin(deps.config.staff, by),
+    })
+  );
   // The guard already refuses them (not listed any more, once `STAFF` is
   // set); their sessions are deleted too, so that without `STAFF` a link's
   // session is not taken for the operator's own.
   await deleteStaffLinksOf(deps.kv, { staffId: email });
   await removeStaffMemberSessions(deps.kv, { staffId: email, now });
+}
+
+/**
+ * The refusals {@linkcode removeStaff} would give, in its order, without
+ * changing anything: for the confirmation step, so that it never asks to
+ * confirm a removal that would be refused. The removal checks again in its
+ * own transaction.
+ */
+export async function checkStaffRemoval(
+  deps: Pick<StaffManagementDeps, "kv" | "config">,
+  { email, by }: { email: string; by: StaffMember },
+): Promise<void> {
+  if (isBootstrap(deps.config.staff, email)) {
+    throw new StaffChangeError("bootstrap");
+  }
+  if (email === by.email) throw new StaffChangeError("self");
+  const before = await listStaffMembers(deps.kv);
+  if (!before.some((member) => member.email === email)) {
+    throw new StaffChangeError("missing");
+  }
+  keepsAnAdmin(deps.config.staff, by)(
+    before,
+    before.filter((member) => member.email !== email),
+  );
 }

@@ -73,6 +73,7 @@ export {
 } from "./guard.ts";
 export {
   changeStaffRole,
+  checkStaffRemoval,
   inviteStaffMember,
   issueStaffLink,
   listStaff,

@@ -8,6 +8,7 @@ import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import { getAssets } from "@/lib/pages/mod.ts";
 import {
   changeStaffRole,
+  checkStaffRemoval,
   getStaff,
   inviteStaffMember,
   issueStaffLink,
@@ -42,7 +43,11 @@ const PROBLEMS: Record<StaffChangeProblem, [ContentfulStatusCode, string]> = {
   ],
   self: [
     409,
-    "No puedes cambiar tu propio rol ni quitarte a ti: pídeselo a otra persona administradora.",
+    "No puedes quitarte a ti del panel: pídeselo a otra persona administradora.",
+  ],
+  last_admin: [
+    409,
+    "No se cambió nada: el panel se quedaría sin ninguna persona administradora. Antes, da el rol de Administración a otra persona (o a ti: si no estás en la lista, invítate con ese rol).",
   ],
 };
 
@@ -122,6 +127,12 @@ export default function staffPage(deps: AppDeps) {
             aquí: solo en esa variable. Quitar a alguien cierra sus sesiones al
             instante. Un enlace nuevo anula el anterior que no se haya usado.
           </p>
+          <p>
+            El panel nunca se queda sin una persona administradora: a la última
+            no se la puede pasar a consulta ni quitar. Tú puedes pasarte a
+            consulta si queda otra; quitarte del panel, no: pídeselo a otra
+            persona administradora.
+          </p>
           <div
             class="table-scroll"
             tabIndex={0}
@@ -157,7 +168,9 @@ export default function staffPage(deps: AppDeps) {
                       {entry.source === "bootstrap"
                         ? "Solo se cambia en STAFF"
                         : entry.identity === me.email
-                        ? "—"
+                        ? (entry.role === "admin"
+                          ? <OwnActions email={entry.identity} />
+                          : "—")
                         : (
                           <MemberActions
                             email={entry.identity}
@@ -214,25 +227,20 @@ export default function staffPage(deps: AppDeps) {
     .post("/rol", (c) =>
       attempt(c, async () => {
         const form = await readForm(c);
-        await changeStaffRole(manage, {
-          email: parseStaffEmail(form.correo),
-          role: parseStaffRole(form.rol),
-          by: getStaff(c),
-        });
-        return c.redirect("/panel/personal?aviso=rol", 303);
+        const email = parseStaffEmail(form.correo);
+        const role = parseStaffRole(form.rol);
+        const me = getStaff(c);
+        await changeStaffRole(manage, { email, role, by: me });
+        // An admin who passed themself to viewer no longer sees this page.
+        return email === me.email && role === "viewer"
+          ? c.redirect("/panel", 303)
+          : c.redirect("/panel/personal?aviso=rol", 303);
       }))
     .post("/quitar/confirmar", (c) =>
       attempt(c, async () => {
         const email = parseStaffEmail((await readForm(c)).correo);
         // The refusals of the removal itself, in its order.
-        const entry = (await listStaff(manage)).find((e) =>
-          e.identity === email
-        );
-        if (entry?.source === "bootstrap") {
-          throw new StaffChangeError("bootstrap");
-        }
-        if (email === getStaff(c).email) throw new StaffChangeError("self");
-        if (!entry) throw new StaffChangeError("missing");
+        await checkStaffRemoval(manage, { email, by: getStaff(c) });
         return renderPanelPage(c, deps, {
           title: `¿Quitar a ${email} del panel?`,
           active: "personal",
@@ -281,6 +289,26 @@ function MemberActions({ email, role }: { email: string; role: string }) {
         </form>
       </li>
     </ul>
+  );
+}
+
+/**
+ * The admin's own row: passing themself to viewer (refused while no other
+ * admin is left); never their own removal.
+ */
+function OwnActions({ email }: { email: string }) {
+  return (
+    <form method="post" action="/panel/personal/rol">
+      <input type="hidden" name="correo" value={email} />
+      <input type="hidden" name="rol" value="viewer" />
+      <button class="button button--ghost" type="submit">
+        Pasarme a consulta
+      </button>
+      <small>
+        {" "}Dejas de administrar el panel al instante; solo si queda otra
+        persona administradora.
+      </small>
+    </form>
   );
 }
 

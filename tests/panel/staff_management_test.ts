@@ -327,7 +327,7 @@ Deno.test("/panel/personal: viewers and other sites are refused", async (t) => {
       for (
         const [correo, status, why] of [
           ["nadie@municipio.gob.mx", 404, /ya no está en la lista/],
-          [ANA, 409, /No puedes cambiar tu propio rol ni quitarte/],
+          [ANA, 409, /No puedes quitarte a ti del panel/],
           ["no-es-correo", 400, /Escribe un correo electrónico válido/],
         ] as const
       ) {
