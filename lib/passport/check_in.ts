@@ -144,6 +144,7 @@ export async function checkIn(
       judge: createCheckInJudge(loaded, {
         position: input.position,
         claimedAt: claimed,
+        receivedAt: at,
         isPosition: method === "gps",
       }),
       receipt: {

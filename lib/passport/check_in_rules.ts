@@ -2,8 +2,9 @@
  * The rules a check-in at an attraction must meet, shared by verify-visit
  * and the check-in of a device's queue: the attraction's method (code,
  * position, or either), the position's accuracy and radius, and the speed
- * between two check-ins of one passport. Pure: run inside the visit's
- * transaction (lib/db/visits.ts, `recordVisit`).
+ * between two check-ins of one passport, over times the server can hold
+ * the device to ({@linkcode effectiveTimesMs}). Pure: run inside the
+ * visit's transaction (lib/db/visits.ts, `recordVisit`).
  */
 import {
   acceptsCode,
@@ -42,13 +43,17 @@ export interface Position {
  * {@linkcode MAX_ACCURACY_M} and, allowing its accuracy up to
  * {@linkcode ACCURACY_ALLOWANCE_M}, within the rule's radius; and no other
  * visit of the passport may imply travelling faster than
- * {@linkcode MAX_SPEED_KMH} to get here. The position is only read.
+ * {@linkcode MAX_SPEED_KMH} to get here, each at its time as
+ * {@linkcode effectiveTimesMs} says. The position is only read.
  */
 export function createCheckInJudge(
   loaded: LoadedData,
-  { position, claimedAt, isPosition }: {
+  { position, claimedAt, receivedAt, isPosition }: {
     position?: Position;
+    /** The device's time of the check-in. */
     claimedAt: Date;
+    /** The server's time, now. */
+    receivedAt: Date;
     isPosition: boolean;
   },
 ): (input: CheckInCase) => CheckInRefusal | null {
@@ -82,13 +87,27 @@ export function createCheckInJudge(
         facts: { distanceM: Math.round(distanceM), radiusM: rule.radiusM },
       };
     }
-    for (const other of otherVisits) {
+    // The passport's visits in the order the server received them, then this one.
+    const history = [...otherVisits].sort((a, b) =>
+      a.visitedAt < b.visitedAt
+        ? -1
+        : a.visitedAt > b.visitedAt
+        ? 1
+        : a.seq - b.seq
+    );
+    const times = effectiveTimesMs([
+      ...history.map((visit) => ({
+        claimedMs: Date.parse(visit.checkedInAt ?? visit.visitedAt),
+        receivedMs: Date.parse(visit.visitedAt),
+      })),
+      { claimedMs: claimedAt.getTime(), receivedMs: receivedAt.getTime() },
+    ]);
+    const here = times[history.length];
+    for (const [i, other] of history.entries()) {
       const place = loaded.attractionsBySlug.get(other.slug)?.location;
       if (!place || other.slug === slug) continue;
       const km = haversineKm(place, attraction.location);
-      const hours = Math.abs(
-        claimedAt.getTime() - Date.parse(other.checkedInAt ?? other.visitedAt),
-      ) / 3_600_000;
+      const hours = Math.abs(here - times[i]) / 3_600_000;
       if (km > 0 && (hours === 0 || km / hours > MAX_SPEED_KMH)) {
         return {
           reason: "too_fast",
@@ -98,6 +117,38 @@ export function createCheckInJudge(
     }
     return null;
   };
+}
+
+/** A check-in's two times: the device's claim and the server's receipt (ms). */
+export interface CheckInTimes {
+  claimedMs: number;
+  receivedMs: number;
+}
+
+/**
+ * When each check-in counts as made for the speed rule, given in the order
+ * the server received them: the time its device claims, but never earlier
+ * than the receipt of a check-in received before it that claims a later
+ * time. A device's queue sends oldest first (client/check_in_queue.ts), so
+ * a check-in really made before one the server already holds would have
+ * arrived before it; one that arrives after is held to the server's time
+ * of it. Back-dating therefore cannot slip a stamp in before what the
+ * server has seen of the passport, and a batch of back-dated claims sent
+ * out of order is judged as sent when it was. A batch in order, before the
+ * passport's first check-in or after its last, is a queue the server
+ * cannot tell from a real one (docs/OFFLINE.md, "What the server can hold
+ * a queue to").
+ */
+export function effectiveTimesMs(checkIns: readonly CheckInTimes[]): number[] {
+  return checkIns.map(({ claimedMs }, i) => {
+    let at = claimedMs;
+    for (const earlier of checkIns.slice(0, i)) {
+      if (earlier.claimedMs > claimedMs) {
+        at = Math.max(at, earlier.receivedMs);
+      }
+    }
+    return at;
+  });
 }
 
 /** The catalogue key of a refusal's `details`. */

@@ -91,7 +91,11 @@ export async function verifyVisit(
     },
     checkIn: {
       method: "code",
-      judge: createCheckInJudge(loaded, { claimedAt: at, isPosition: false }),
+      judge: createCheckInJudge(loaded, {
+        claimedAt: at,
+        receivedAt: at,
+        isPosition: false,
+      }),
     },
   });
   if (result.status === "rate_limited") {

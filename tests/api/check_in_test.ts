@@ -728,3 +728,124 @@ Deno.test("the privacy notice says the position decides a check-in and is not ke
   );
   assert.match(text, /Respuestas a tus registros de visita/);
 });
+
+Deno.test("POST /api/turismo/check-in: back-dated claims are held to what the server saw, across two instances", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "check_in_" });
+  try {
+    const path = `${dir}/turismo.kv`;
+    await using one = await createTestContext({ kvPath: path });
+    await using two = await createTestContext({
+      kvPath: path,
+      clockStart: one.clock.now(),
+    });
+    const both = [one, two];
+    const advance = (ms: number) =>
+      both.forEach((ctx) => ctx.clock.advance(ms));
+    /** A position check-in at `slug`, claimed `agoMs` before now. */
+    const at = (slug: string, agoMs: number) => ({
+      ...byPosition(one, slug, 0, 10),
+      claimedAt: new Date(one.clock.now().getTime() - agoMs).toISOString(),
+    });
+    const VOLCAN = attraction("volcan-de-tequila");
+    const LA_VEGA = attraction("balneario-termal-la-vega");
+    const MINAS = attraction("minas-de-opalo-magdalena");
+
+    await t.step(
+      "the finding: a code stamp, then three position check-ins claimed 71, 60 and 36 h back within a second: all refused too_fast",
+      async () => {
+        const userId = randomUserId();
+        await assertJson(
+          await postAsUser(one, VERIFY, userId, {
+            code: PLAZA.guideCode,
+            userId,
+          }),
+          200,
+        );
+        advance(13 * 60_000);
+        // The Volcán 10 km from the plaza; La Vega 28 km from the plaza and
+        // 18 km from the Volcán; the canyon 31 km from La Vega. Each claims a time
+        // before the code stamp the server already holds, so it counts as
+        // made when that stamp arrived: 13 minutes are no time for any of it.
+        const refused = [];
+        for (
+          const [i, request] of [
+            at(VOLCAN.slug, 71 * HOUR),
+            at(LA_VEGA.slug, 60 * HOUR),
+            at(BARRANCA.slug, 36 * HOUR),
+          ].entries()
+        ) {
+          const body = await assertJson(
+            await send(both[i % 2], userId, request),
+            422,
+          );
+          refused.push(body.reason);
+          advance(26);
+        }
+        assert.deepEqual(refused, ["too_fast", "too_fast", "too_fast"]);
+        assert.deepEqual(await getUserStats(one.deps.kv, userId), {
+          visitCount: 1,
+          badgeCount: 0,
+        });
+      },
+    );
+
+    await t.step(
+      "a day offline synced at once, oldest first, is accepted on either instance",
+      async () => {
+        const userId = randomUserId();
+        const day = [
+          at(VOLCAN.slug, 9 * HOUR),
+          at(BARRANCA.slug, 7 * HOUR),
+          at(MINAS.slug, 5 * HOUR),
+          at(LA_VEGA.slug, 3 * HOUR),
+        ];
+        for (const [i, request] of day.entries()) {
+          await assertJson(await send(both[i % 2], userId, request), 200);
+          advance(26);
+        }
+        // And a code typed now, live.
+        await assertJson(
+          await send(two, userId, byCode(two, PLAZA.guideCode)),
+          200,
+        );
+        assert.equal((await getUserStats(one.deps.kv, userId)).visitCount, 5);
+      },
+    );
+
+    await t.step(
+      "the same claims out of order: one older than a stamp received counts as of that stamp's arrival",
+      async () => {
+        const userId = randomUserId();
+        await assertJson(
+          await send(one, userId, at(LA_VEGA.slug, 3 * HOUR)),
+          200,
+        );
+        advance(26);
+        // Claimed 9 h back, but La Vega (claimed 3 h back) is already in:
+        // judged as made now, 3 h after La Vega, 18 km away: a drive.
+        const volcan = await assertJson(
+          await send(two, userId, at(VOLCAN.slug, 9 * HOUR)),
+          200,
+        );
+        assert.equal(volcan.checkedInAt, at(VOLCAN.slug, 9 * HOUR).claimedAt);
+        advance(26);
+        // Claimed 7 h back: as of the Volcán's arrival 26 ms ago, 13 km off.
+        const canyon = await assertJson(
+          await send(one, userId, at(BARRANCA.slug, 7 * HOUR)),
+          422,
+        );
+        assert.equal(canyon.reason, "too_fast");
+        // Still claimed 7 h back two hours on: still as of the Volcán's
+        // arrival. Checked in now, the canyon is a drive away.
+        advance(2 * HOUR);
+        await assertJson(
+          await send(two, userId, at(BARRANCA.slug, 7 * HOUR)),
+          422,
+        );
+        await assertJson(await send(two, userId, at(BARRANCA.slug, 0)), 200);
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
