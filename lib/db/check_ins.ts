@@ -6,7 +6,11 @@
  * it) never counts twice and gets that answer again. A receipt that
  * records a visit is written in the visit's own atomic (lib/db/visits.ts,
  * `recordVisit`), so there is never a visit without its receipt or the
- * other way round.
+ * other way round. Accepted check-ins' receipts are bounded by the visits
+ * (one per attraction); a refusal's receipt is one of the passport's last
+ * {@linkcode MAX_REFUSAL_RECEIPTS}, listed under
+ * `keys.checkInRefusals(userId)`: the one past them deletes the oldest, in
+ * its own atomic, so refused check-ins cannot fill KV.
  */
 import { keys, LIFETIMES } from "./keys.ts";
 
@@ -19,6 +23,20 @@ export const MAX_CHECK_IN_AGE_MS = 72 * 60 * 60 * 1000;
 
 /** How far ahead of the server's clock a device's clock may run. */
 export const MAX_CHECK_IN_CLOCK_AHEAD_MS = 5 * 60 * 1000;
+
+/**
+ * How many refused check-ins' receipts a passport keeps (the latest). A
+ * device resends a check-in whose reply was lost before it sends any later
+ * one (its queue stops at the first failure), so this covers several tabs
+ * and devices of one passport with room; an older refusal sent again is
+ * judged again.
+ */
+export const MAX_REFUSAL_RECEIPTS = 20;
+
+/** The ids of a passport's kept refusals, oldest first, with their times. */
+export interface RefusalLedger {
+  refusals: { checkInId: string; answeredAt: string }[];
+}
 
 /**
  * What a check-in asked, reduced to compare a retry with it: a hash of the
@@ -66,19 +84,51 @@ export function isCheckInReceipt(value: unknown): value is CheckInReceipt {
     typeof receipt.body === "object";
 }
 
-/** Adds a receipt's write (only if the id has none yet) to `operation`. */
+/** The refusals a ledger lists (none for anything else). */
+export function toRefusalLedger(value: unknown): RefusalLedger {
+  const refusals = (value as Partial<RefusalLedger> | null)?.refusals;
+  return {
+    refusals: Array.isArray(refusals)
+      ? refusals.filter((refusal) =>
+        typeof refusal?.checkInId === "string" &&
+        typeof refusal.answeredAt === "string"
+      )
+      : [],
+  };
+}
+
+/**
+ * Adds a receipt's write (only if the id has none yet) to `operation`. A
+ * refusal's (any status but 200) also lists its id in the passport's
+ * `ledger` (as read, and checked) and deletes the receipts of the oldest
+ * refusals past {@linkcode MAX_REFUSAL_RECEIPTS}.
+ */
 export function addCheckInReceiptTo(
   operation: Deno.AtomicOperation,
-  { userId, checkInId, receipt }: {
+  { userId, checkInId, receipt, ledger }: {
     userId: string;
     checkInId: string;
     receipt: CheckInReceipt;
+    /** The passport's `keys.checkInRefusals` entry, read in the same transaction. */
+    ledger: Deno.KvEntryMaybe<unknown>;
   },
 ): Deno.AtomicOperation {
   const key = keys.checkIn(userId, checkInId);
-  return operation
+  operation
     .check({ key, versionstamp: null })
     .set(key, receipt, { expireIn: LIFETIMES.checkInReceiptMs });
+  if (receipt.status === 200) return operation;
+  const { refusals } = toRefusalLedger(ledger.value);
+  refusals.push({ checkInId, answeredAt: receipt.answeredAt });
+  for (const oldest of refusals.slice(0, -MAX_REFUSAL_RECEIPTS)) {
+    operation.delete(keys.checkIn(userId, oldest.checkInId));
+  }
+  const kept = refusals.slice(-MAX_REFUSAL_RECEIPTS);
+  return operation.check(ledger).set(
+    keys.checkInRefusals(userId),
+    { refusals: kept } satisfies RefusalLedger,
+    { expireIn: LIFETIMES.checkInReceiptMs },
+  );
 }
 
 /** Every receipt of a user (the data export). */
@@ -95,7 +145,7 @@ export async function listCheckInReceipts(
   return receipts.sort((a, b) => a.answeredAt.localeCompare(b.answeredAt));
 }
 
-/** Deletes every receipt of a user (erasure); returns how many went. */
+/** Deletes every receipt of a user and their ledger (erasure); returns how many receipts went. */
 export async function deleteCheckInReceiptsOfUser(
   kv: Deno.Kv,
   userId: string,
@@ -105,5 +155,6 @@ export async function deleteCheckInReceiptsOfUser(
     await kv.delete(entry.key);
     count++;
   }
+  await kv.delete(keys.checkInRefusals(userId));
   return count;
 }

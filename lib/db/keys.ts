@@ -277,6 +277,12 @@ export const keys = {
     ["check_ins", userId, checkInId] as const,
   /** Every check-in receipt of one user (a prefix for `kv.list`: erasure, export). */
   checkInsOfUser: (userId: string) => ["check_ins", userId] as const,
+  /**
+   * The ids of a passport's latest refused check-ins (lib/db/check_ins.ts),
+   * oldest first: a new refusal's receipt past the last
+   * `MAX_REFUSAL_RECEIPTS` deletes the oldest's, so refusals cannot fill KV.
+   */
+  checkInRefusals: (userId: string) => ["check_in_refusals", userId] as const,
   /** Every ticket (a prefix for `kv.list`: the backfill, the panel's search before it). */
   tickets: () => ["tickets"] as const,
   /** Every tourist session (a prefix for `kv.list`: the backfill). */
@@ -414,6 +420,10 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   },
   visits: { owner: "lib/db/visits.ts", lifetime: UNTIL_ERASED },
   check_ins: {
+    owner: "lib/db/check_ins.ts",
+    lifetime: expiresIn(LIFETIMES.checkInReceiptMs),
+  },
+  check_in_refusals: {
     owner: "lib/db/check_ins.ts",
     lifetime: expiresIn(LIFETIMES.checkInReceiptMs),
   },

@@ -204,7 +204,8 @@ export interface GuideCodeLookup {
  * first (found: `answered`, `replayed`, nothing else read or written) and
  * every outcome is written as its receipt: a visit's in the visit's own
  * atomic, a refusal's, a duplicate's and a wrong code's (with its guess on
- * the rate limits) on their own. A code is then judged as of the claimed
+ * the rate limits) on their own, among the passport's last refusals
+ * (lib/db/check_ins.ts, `MAX_REFUSAL_RECEIPTS`). A code is then judged as of the claimed
  * time (a code in its grace period counts if typed before the grace
  * ended), and the visit keeps the claimed time as `checkedInAt`.
  */
@@ -250,7 +251,9 @@ export async function recordVisit(
   const checkInKeys = checkIn
     ? [
       keys.checkInMethod(defaultSlug),
-      ...(named ? [keys.checkIn(userId, named.checkInId)] : []),
+      ...(named
+        ? [keys.checkIn(userId, named.checkInId), keys.checkInRefusals(userId)]
+        : []),
     ]
     : [];
   // A code typed offline counts as of when it was typed (never later than now).
@@ -274,7 +277,8 @@ export async function recordVisit(
       2 + limitKeys.length + codeKeys.length,
     );
     let ruleEntry = entries[2 + limitKeys.length + codeKeys.length];
-    const receiptEntry = named ? entries.at(-1)! : undefined;
+    const receiptEntry = named ? entries.at(-2)! : undefined;
+    const ledgerEntry = named ? entries.at(-1)! : undefined;
 
     if (receiptEntry && isCheckInReceipt(receiptEntry.value)) {
       return {
@@ -293,6 +297,7 @@ export async function recordVisit(
         userId,
         checkInId: named!.checkInId,
         receipt,
+        ledger: ledgerEntry!,
       });
       if (!(await commit(operation)).ok) return CONFLICT;
       return { status: "answered" as const, receipt, replayed: false };
@@ -455,6 +460,7 @@ export async function recordVisit(
         userId,
         checkInId: named.checkInId,
         receipt,
+        ledger: ledgerEntry!,
       });
     }
     if (!(await commit(operation)).ok) return CONFLICT;

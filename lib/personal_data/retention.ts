@@ -183,7 +183,7 @@ export function listPersonalRecords(
     {
       id: "check_ins",
       store: "kv",
-      keyFamilies: ["check_ins"],
+      keyFamilies: ["check_ins", "check_in_refusals"],
       retention: [{ retention: getFamilyPeriod("check_ins", "created") }],
       exported: true,
     },

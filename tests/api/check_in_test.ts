@@ -5,6 +5,7 @@
  * speed rules, and an admin's rule applying at once.
  */
 import assert from "node:assert/strict";
+import { MAX_REFUSAL_RECEIPTS } from "@/lib/db/check_ins.ts";
 import { saveCheckInMethod } from "@/lib/db/check_in_methods.ts";
 import { keys } from "@/lib/db/keys.ts";
 import { peekRateLimit } from "@/lib/db/rate_limits.ts";
@@ -28,6 +29,7 @@ import {
   type TestContext,
   UUID,
 } from "../test_utils.ts";
+import { dumpKv } from "../kv_dump.ts";
 
 const CHECK_IN = "/api/turismo/check-in";
 const VERIFY = "/api/turismo/verify-visit";
@@ -848,4 +850,65 @@ Deno.test("POST /api/turismo/check-in: back-dated claims are held to what the se
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("POST /api/turismo/check-in: 10,000 refused check-ins of one passport keep its last 20 receipts", async () => {
+  await using ctx = await createTestContext();
+  const { kv } = ctx.deps;
+  const userId = randomUserId();
+  const token = await ctx.tokenFor(userId);
+  const post = (body: Record<string, unknown>) =>
+    postJson(ctx, CHECK_IN, { userId, ...body }, {
+      authorization: `Bearer ${token}`,
+    });
+  const accepted = byCode(ctx, PLAZA.guideCode);
+  await assertJson(await post(accepted), 200);
+  // Every kind of refusal a device can send over and over: 409 (stamped
+  // already) and 422 (a position at a code-only attraction), new ids each.
+  const refusals = [
+    () => byCode(ctx, PLAZA.guideCode),
+    () => byPosition(ctx, ROJENA.slug, 0, 10),
+  ];
+  const statuses = new Map<number, number>();
+  type Sent = { request: Record<string, unknown>; text: string };
+  let last: Sent | null = null;
+  let kept: Sent | null = null;
+  for (let i = 0; i < 10_000; i++) {
+    const request = refusals[i % 2]();
+    const res = await post(request);
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    const text = await res.text();
+    if (i === 10_000 - MAX_REFUSAL_RECEIPTS) kept = { request, text };
+    last = { request, text };
+  }
+  assert.deepEqual([...statuses], [[409, 5_000], [422, 5_000]]);
+
+  const lines = (await dumpKv(kv)).filter((line) => line.includes(userId));
+  const receipts = lines.filter((line) => line.startsWith('[["check_ins"'));
+  const ledger = lines.filter((line) =>
+    line.startsWith('[["check_in_refusals"')
+  );
+  const refused = receipts.filter((line) => !line.includes('"status":200'));
+  const bytes = [...refused, ...ledger].reduce((n, l) => n + l.length, 0);
+  console.log(
+    `10,000 refusals leave ${refused.length} refusal receipts and 1 ledger: ${bytes} bytes as JSON`,
+  );
+  assert.equal(receipts.length, 1 + MAX_REFUSAL_RECEIPTS);
+  assert.equal(refused.length, MAX_REFUSAL_RECEIPTS);
+  assert.equal(ledger.length, 1);
+  assert.ok(bytes <= 10_000, `${bytes} bytes`);
+
+  // Exactly once still holds for the kept ones, the oldest of them too.
+  for (const { request, text } of [kept!, last!]) {
+    const again = await post(request);
+    assert.equal(await again.text(), text);
+  }
+  const first = await post(accepted);
+  assert.equal(first.status, 200);
+  assert.equal((await getUserStats(kv, userId)).visitCount, 1);
+  // An older refusal sent again is judged again (and answered the same).
+  assert.equal(
+    (await receiptsOf(ctx, userId)).length,
+    1 + MAX_REFUSAL_RECEIPTS,
+  );
 });
