@@ -131,6 +131,93 @@ export function addCheckInReceiptTo(
   );
 }
 
+/** A passport's receipts and refusal ledger, read for a merge. */
+export interface CheckInReceiptsToMove {
+  receipts: Deno.KvEntry<unknown>[];
+  ledger: Deno.KvEntryMaybe<unknown>;
+}
+
+/** Reads a passport's receipts and ledger (a merge moves them). */
+export async function readCheckInReceipts(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<CheckInReceiptsToMove> {
+  const receipts = await Array.fromAsync(
+    kv.list({ prefix: keys.checkInsOfUser(userId) }),
+  );
+  return { receipts, ledger: await kv.get(keys.checkInRefusals(userId)) };
+}
+
+/**
+ * Adds moving the receipts of `from` to `into` to a merge's `operation`,
+ * each for the rest of its 7 days, so a check-in resent after the merge gets
+ * the same answer: every accepted one (one per attraction), and the
+ * refusals of both ledgers, the latest {@linkcode MAX_REFUSAL_RECEIPTS}
+ * kept. Both ledgers are checked. Receipts of `from` that no ledger lists
+ * (refusals of earlier versions) are left to expire.
+ */
+export function addCheckInReceiptsMoveTo(
+  operation: Deno.AtomicOperation,
+  { from, into, now }: {
+    from: CheckInReceiptsToMove & { userId: string };
+    into: CheckInReceiptsToMove & { userId: string };
+    now: Date;
+  },
+): Deno.AtomicOperation {
+  const left = (receipt: CheckInReceipt) =>
+    Date.parse(receipt.answeredAt) + LIFETIMES.checkInReceiptMs -
+    now.getTime();
+  const fromReceipts = new Map<string, CheckInReceipt>();
+  for (const { key, value } of from.receipts) {
+    if (isCheckInReceipt(value)) fromReceipts.set(String(key[2]), value);
+  }
+  const fromRefusals = toRefusalLedger(from.ledger.value).refusals;
+  const listed = new Set(fromRefusals.map((refusal) => refusal.checkInId));
+  // Both ledgers in time order; the latest kept, the others' receipts go.
+  const all = [
+    ...toRefusalLedger(into.ledger.value).refusals.map((refusal) => ({
+      ...refusal,
+      moved: false,
+    })),
+    ...fromRefusals.filter(({ checkInId }) => {
+      const receipt = fromReceipts.get(checkInId);
+      return receipt !== undefined && left(receipt) > 0;
+    }).map((refusal) => ({ ...refusal, moved: true })),
+  ].sort((a, b) => a.answeredAt.localeCompare(b.answeredAt));
+  const kept = all.slice(-MAX_REFUSAL_RECEIPTS);
+  const keptMoved = new Set(
+    kept.filter((refusal) => refusal.moved).map((r) => r.checkInId),
+  );
+  for (const refusal of all.slice(0, -MAX_REFUSAL_RECEIPTS)) {
+    if (!refusal.moved) {
+      operation.delete(keys.checkIn(into.userId, refusal.checkInId));
+    }
+  }
+  for (const [checkInId, receipt] of fromReceipts) {
+    const accepted = receipt.status === 200;
+    if (!accepted && !listed.has(checkInId)) continue;
+    operation.delete(keys.checkIn(from.userId, checkInId));
+    if ((accepted || keptMoved.has(checkInId)) && left(receipt) > 0) {
+      operation.set(keys.checkIn(into.userId, checkInId), receipt, {
+        expireIn: left(receipt),
+      });
+    }
+  }
+  operation.check(from.ledger, into.ledger)
+    .delete(keys.checkInRefusals(from.userId));
+  if (kept.length === 0) return operation;
+  return operation.set(
+    keys.checkInRefusals(into.userId),
+    {
+      refusals: kept.map(({ checkInId, answeredAt }) => ({
+        checkInId,
+        answeredAt,
+      })),
+    } satisfies RefusalLedger,
+    { expireIn: LIFETIMES.checkInReceiptMs },
+  );
+}
+
 /** Every receipt of a user (the data export). */
 export async function listCheckInReceipts(
   kv: Deno.Kv,

@@ -4,6 +4,7 @@ import {
   BADGES,
   getBadgesEarned,
 } from "@/lib/badges/badges.ts";
+import { addCheckInReceiptsMoveTo, readCheckInReceipts } from "./check_ins.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";
@@ -35,9 +36,11 @@ export interface MergeResult {
  * has none), the visit-id index, the attraction aggregates (a duplicate
  * visit and its rating leave them), the counters, the badges (held by
  * either, the earliest unlock kept, and any badge the merged passport
- * now earns unlocked once) and the ticket link (a passport keeps one ticket:
+ * now earns unlocked once), the ticket link (a passport keeps one ticket:
  * the account's, else the guest's; a guest ticket shows the account's
- * visits from then on). Every entry read is checked and the user counters
+ * visits from then on) and the check-in receipts (lib/db/check_ins.ts,
+ * `addCheckInReceiptsMoveTo`), so a check-in the guest's queue sends again
+ * gets the answer it got before. Every entry read is checked and the user counters
  * guard the lists, so a visit recorded meanwhile or a second tab merging at
  * the same time makes the attempt retry; the second merge then finds an
  * empty guest passport and does nothing. The dashboard's counters follow in
@@ -66,11 +69,20 @@ export async function mergePassports(
 ): Promise<MergeResult> {
   if (from === into) return { moved: 0, merged: 0, unlocked: [], slugs: [] };
   return await runTransaction(async () => {
-    const [fromVisits, intoVisits, fromBadges, intoBadges] = await Promise.all([
+    const [
+      fromVisits,
+      intoVisits,
+      fromBadges,
+      intoBadges,
+      fromReceipts,
+      intoReceipts,
+    ] = await Promise.all([
       listEntries<Visit>(kv, keys.visitsOfUser(from)),
       listEntries<Visit>(kv, keys.visitsOfUser(into)),
       listEntries<UnlockedBadge>(kv, keys.badgesOfUser(from)),
       listEntries<UnlockedBadge>(kv, keys.badgesOfUser(into)),
+      readCheckInReceipts(kv, from),
+      readCheckInReceipts(kv, into),
     ]);
     const [fromStats, intoStats, fromLink, intoLink] = await kv.getMany<
       [StoredUserStats, StoredUserStats, string, string]
@@ -80,7 +92,10 @@ export async function mergePassports(
       keys.ticketByUser(from),
       keys.ticketByUser(into),
     ]);
-    if (fromVisits.length === 0 && !fromLink.value && fromBadges.length === 0) {
+    if (
+      fromVisits.length === 0 && !fromLink.value && fromBadges.length === 0 &&
+      fromReceipts.receipts.length === 0 && !fromReceipts.ledger.value
+    ) {
       return { moved: 0, merged: 0, unlocked: [], slugs: [] };
     }
 
@@ -209,6 +224,13 @@ export async function mergePassports(
         operation.set(keys.ticketByUser(into), fromLink.value);
       }
     }
+
+    // The receipts, so the guest's queue gets the same answers again.
+    addCheckInReceiptsMoveTo(operation, {
+      from: { userId: from, ...fromReceipts },
+      into: { userId: into, ...intoReceipts },
+      now,
+    });
 
     if (!(await commit(operation)).ok) return CONFLICT;
     return { moved, merged, unlocked, slugs };

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { MAX_REFUSAL_RECEIPTS } from "@/lib/db/check_ins.ts";
 import { saveCheckInMethod } from "@/lib/db/check_in_methods.ts";
 import { keys } from "@/lib/db/keys.ts";
+import { mergePassports } from "@/lib/db/passports.ts";
 import { peekRateLimit } from "@/lib/db/rate_limits.ts";
 import {
   getAttractionStats,
@@ -911,4 +912,98 @@ Deno.test("POST /api/turismo/check-in: 10,000 refused check-ins of one passport 
     (await receiptsOf(ctx, userId)).length,
     1 + MAX_REFUSAL_RECEIPTS,
   );
+});
+
+Deno.test("POST /api/turismo/check-in: a guest's receipts move with the merge into an account", async () => {
+  await using ctx = await createTestContext();
+  const { kv } = ctx.deps;
+  const guest = randomUserId();
+  const account = randomUserId();
+  await assertJson(
+    await send(ctx, account, byCode(ctx, ROJENA.guideCode)),
+    200,
+  );
+  // The guest's queue: a stamp, a refusal, a wrong code, a stamp the
+  // account has already.
+  const requests = [
+    byCode(ctx, PLAZA.guideCode, 5 * 60_000),
+    byPosition(ctx, ROJENA.slug, 0, 10),
+    byCode(ctx, randomWrongCode()),
+    byCode(ctx, ROJENA.guideCode),
+  ];
+  const before = [];
+  for (const request of requests) {
+    const res = await send(ctx, guest, request);
+    before.push([res.status, await res.text()]);
+  }
+  assert.deepEqual(before.map(([status]) => status), [200, 422, 404, 200]);
+  const left = await guessesLeft(ctx, account);
+
+  ctx.clock.advance(HOUR);
+  await mergePassports(kv, {
+    from: guest,
+    into: account,
+    now: ctx.clock.now(),
+    totalAttractions: ctx.deps.data.current().totalAttractions,
+  });
+
+  // Signed in, the queue sends them again as the account: the same answers.
+  const after = [];
+  for (const request of requests) {
+    const res = await send(ctx, account, request);
+    after.push([res.status, await res.text()]);
+  }
+  assert.deepEqual(after, before);
+  assert.deepEqual(await receiptsOf(ctx, guest), []);
+  assert.equal(
+    await kv.get(keys.checkInRefusals(guest)).then((e) => e.value),
+    null,
+  );
+  assert.equal((await getUserStats(kv, account)).visitCount, 2);
+  assert.equal(await guessesLeft(ctx, account), left);
+  assert.equal((await receiptsOf(ctx, account)).length, 5);
+});
+
+Deno.test("POST /api/turismo/check-in: a merge keeps the last 20 refusals of both passports", async () => {
+  await using ctx = await createTestContext();
+  const { kv } = ctx.deps;
+  const guest = randomUserId();
+  const account = randomUserId();
+  const refuse = async (userId: string) => {
+    const request = byPosition(ctx, PLAZA.slug, 0, 10);
+    const res = await send(ctx, userId, request);
+    await assertJson(res.clone(), 422);
+    ctx.clock.advance(1_000);
+    return { request, text: await res.text() };
+  };
+  const accountFirst = [];
+  for (let i = 0; i < 10; i++) accountFirst.push(await refuse(account));
+  const fromGuest = [];
+  for (let i = 0; i < 15; i++) fromGuest.push(await refuse(guest));
+  await mergePassports(kv, {
+    from: guest,
+    into: account,
+    now: ctx.clock.now(),
+    totalAttractions: ctx.deps.data.current().totalAttractions,
+  });
+  assert.deepEqual(await receiptsOf(ctx, guest), []);
+  const kept = new Set(
+    (await receiptsOf(ctx, account)).map((entry) => String(entry.key[2])),
+  );
+  const expected = [...accountFirst.slice(5), ...fromGuest];
+  assert.equal(kept.size, MAX_REFUSAL_RECEIPTS);
+  assert.deepEqual(
+    expected.map(({ request }) => kept.has(request.checkInId)),
+    Array(20).fill(true),
+  );
+  const ledger = await kv.get<{ refusals: { checkInId: string }[] }>(
+    keys.checkInRefusals(account),
+  );
+  assert.deepEqual(
+    ledger.value?.refusals.map((refusal) => refusal.checkInId),
+    expected.map(({ request }) => request.checkInId),
+  );
+  // The guest's latest, sent again as the account: the same answer.
+  const again = await send(ctx, account, fromGuest.at(-1)!.request);
+  assert.equal(await again.text(), fromGuest.at(-1)!.text);
 });
