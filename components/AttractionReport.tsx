@@ -11,8 +11,8 @@ export interface AttractionCodeView {
 /**
  * The console's page of one attraction, as its presenter
  * (lib/staff/attraction.ts) lays it out: the range form and quick ranges,
- * its figures, its charts with their data, its notes (hidden ones
- * marked), and for admins its guide code and poster.
+ * its figures, its charts with their data, its notes that show (a hidden
+ * one is on /panel/notas only), and for admins its guide code and poster.
  */
 export function AttractionReport(
   { view, code, children }: {
@@ -54,14 +54,6 @@ export function AttractionReport(
                   <p class="latest-notes__meta">
                     {note.rating} ·{" "}
                     <time datetime={note.ratedAt}>{note.ratedAtText}</time>
-                    {note.hidden && (
-                      <>
-                        {" "}·{" "}
-                        <strong class="attraction-report__hidden">
-                          Oculta
-                        </strong>
-                      </>
-                    )}
                   </p>
                   <blockquote>{note.notes}</blockquote>
                 </li>

@@ -1,6 +1,7 @@
 /**
  * Moderation of tourists' notes: an admin hides a visit's notes from every
- * public page, or shows them again. The flag lives on the visit itself
+ * page but the author's own and this moderation list (the rule is
+ * lib/db/notes.ts), or shows them again. The flag lives on the visit itself
  * (`Visit.notesHiddenAt`), so a public page that reads the visit knows it
  * with no extra read; the tourist's own passport still shows the notes.
  * The console lists notes newest first from the notes index
@@ -10,6 +11,7 @@ import { addStaffActionTo } from "./audit.ts";
 import type { OnDataChange } from "./changes.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, listFromCursor, runTransaction } from "./kv.ts";
+import { readNote } from "./notes.ts";
 import type { Visit } from "./visits.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
@@ -91,19 +93,21 @@ export async function listNotesForModeration(
     if (typeof id === "string") ids.push(id);
   }
   const visits = await getVisitsByIds(kv, ids);
-  const values = visits.flatMap((visit): ModeratedNote[] =>
-    visit?.notes && visit.ratedAt
+  const values = visits.flatMap((visit): ModeratedNote[] => {
+    // The one list where an admin reads a hidden note, to show it again.
+    const notes = visit && readNote(visit, "moderation");
+    return notes && visit.ratedAt
       ? [{
         visitId: visit.visitId,
         userId: visit.userId,
         slug: visit.slug,
         rating: visit.rating,
-        notes: visit.notes,
+        notes,
         ratedAt: visit.ratedAt,
         hiddenAt: visit.notesHiddenAt ?? null,
       }]
-      : []
-  );
+      : [];
+  });
   let next = page.cursor;
   if (next) {
     const ahead = kv.list({ prefix: keys.notesByTime() }, {

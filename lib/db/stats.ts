@@ -24,6 +24,7 @@ import {
   listDays,
 } from "@/lib/calendar/mod.ts";
 import { getFunnelStamps } from "@/lib/badges/badges.ts";
+import { type NoteFields, readNote } from "./notes.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 
@@ -522,40 +523,49 @@ export async function listLatestNotes(
 }
 
 /**
- * The newest notes that show (`limit` at most), as they stand now: each
- * entry of the notes index is checked against its visit, so a note an admin
- * hid (`notesHiddenAt`, lib/db/moderation.ts) never appears, whatever the
- * index held when it was written; a note whose visit cannot be found by
- * its id cannot have been hidden, and shows as indexed. For everyone who
- * may not see hidden notes: the dashboard's latest notes, which viewers
- * see too.
+ * The newest notes that show (`limit` at most), of one attraction when
+ * `slug` is given, among the newest `scan` entries of the notes index (all
+ * of them by default), as they stand now: each entry is checked against
+ * its visit and read by the rule of hidden notes (lib/db/notes.ts) for
+ * `others`, so a note an admin hid never appears, whatever the index held
+ * when it was written; a note whose visit cannot be found by its id cannot
+ * have been hidden, and shows as indexed. The one list of notes for every
+ * page but moderation: the dashboard's latest notes, an attraction's page,
+ * the workbook.
  */
 export async function listShownNotes(
   kv: Deno.Kv,
-  { limit = 10 }: { limit?: number } = {},
+  { limit = 10, slug, scan }: {
+    limit?: number;
+    slug?: string;
+    scan?: number;
+  } = {},
 ): Promise<StoredNote[]> {
-  type Current = CountedVisit & { notesHiddenAt?: string | null };
   const shown: StoredNote[] = [];
+  if (limit <= 0) return shown;
   const take = async (batch: StoredNote[]) => {
     const ids = await kv.getMany<[string, string][]>(
       batch.map((note) => keys.visitById(note.visitId)),
     );
-    const visits = await kv.getMany<Current[]>(
+    const visits = await kv.getMany<(CountedVisit & NoteFields)[]>(
       ids.map((id) => keys.visit(...(id.value ?? ["", ""]))),
     );
     for (const [i, indexed] of batch.entries()) {
       const visit = visits[i].value;
       if (visit?.visitId !== indexed.visitId) {
         shown.push(indexed);
-      } else if (visit.notes && !visit.notesHiddenAt) {
-        const { visitId, slug, rating, notes } = visit;
-        shown.push({
-          visitId,
-          slug,
-          rating,
-          notes,
-          ratedAt: visit.ratedAt ?? visit.visitedAt,
-        });
+      } else {
+        const notes = readNote(visit, "others");
+        const { visitId, rating } = visit;
+        if (notes) {
+          shown.push({
+            visitId,
+            slug: visit.slug,
+            rating,
+            notes,
+            ratedAt: visit.ratedAt ?? visit.visitedAt,
+          });
+        }
       }
       if (shown.length >= limit) return true;
     }
@@ -565,9 +575,12 @@ export async function listShownNotes(
   for await (
     const entry of kv.list<StoredNote>({ prefix: keys.notesByTime() }, {
       reverse: true,
-      batchSize: 10,
+      limit: scan,
+      // One attraction's notes are a few among many entries.
+      batchSize: slug ? 500 : 10,
     })
   ) {
+    if (slug && entry.value?.slug !== slug) continue;
     batch.push(entry.value);
     if (batch.length === 10) {
       if (await take(batch)) return shown;
@@ -716,8 +729,8 @@ export interface AttractionFigures {
     count: number;
     average: number | null;
   };
-  /** Its newest notes, newest first, hidden ones too (`hiddenAt` set). */
-  notes: (StoredNote & { hiddenAt: string | null })[];
+  /** Its newest notes that show, newest first ({@linkcode listShownNotes}). */
+  notes: StoredNote[];
 }
 
 /**
@@ -725,8 +738,8 @@ export interface AttractionFigures {
  * {@linkcode MAX_RANGE_DAYS}): its visits by day from the day-keyed
  * counters, its ratings from the rating counters (all time and by month),
  * and its newest `notesLimit` notes, found among the newest `notesScan`
- * entries of the notes index and read as they stand now (hidden ones
- * marked), and its visits by hour of the day from its own hour counters.
+ * entries of the notes index, those that show ({@linkcode listShownNotes}:
+ * never a hidden one), and its visits by hour of the day from its own hour counters.
  * Never a scan of the visits.
  */
 export async function getAttractionFigures(
@@ -758,7 +771,7 @@ export async function getAttractionFigures(
       [1, 2, 3, 4, 5].map((rating) => keys.ratingCount(slug, rating)),
     ),
     listMonthlyRatingCounts(kv, { fromMonth, toMonth }),
-    listAttractionNotes(kv, { slug, limit: notesLimit, scan: notesScan }),
+    listShownNotes(kv, { slug, limit: notesLimit, scan: notesScan }),
   ]);
   const perDay = new Map<string, number>(days.map((day) => [day, 0]));
   for (const { key, value } of byDay) {
@@ -802,50 +815,4 @@ export async function getAttractionFigures(
     },
     notes,
   };
-}
-
-/** An attraction's newest notes among the newest `scan` of the notes index, as they stand now. */
-async function listAttractionNotes(
-  kv: Deno.Kv,
-  { slug, limit, scan }: { slug: string; limit: number; scan: number },
-): Promise<(StoredNote & { hiddenAt: string | null })[]> {
-  const indexed: StoredNote[] = [];
-  for await (
-    const entry of kv.list<StoredNote>({ prefix: keys.notesByTime() }, {
-      reverse: true,
-      limit: scan,
-      batchSize: 500,
-    })
-  ) {
-    if (entry.value?.slug !== slug) continue;
-    indexed.push(entry.value);
-    if (indexed.length >= limit) break;
-  }
-  type Current = CountedVisit & { notesHiddenAt?: string | null };
-  const notes: (StoredNote & { hiddenAt: string | null })[] = [];
-  for (let i = 0; i < indexed.length; i += 10) {
-    const batch = indexed.slice(i, i + 10);
-    const ids = await kv.getMany<[string, string][]>(
-      batch.map((note) => keys.visitById(note.visitId)),
-    );
-    const visits = await kv.getMany<Current[]>(
-      ids.map((id) => keys.visit(...(id.value ?? ["", ""]))),
-    );
-    for (const [j, note] of batch.entries()) {
-      const visit = visits[j].value;
-      if (visit?.visitId !== note.visitId) {
-        notes.push({ ...note, hiddenAt: null });
-      } else if (visit.notes) {
-        notes.push({
-          visitId: visit.visitId,
-          slug: visit.slug,
-          rating: visit.rating,
-          notes: visit.notes,
-          ratedAt: visit.ratedAt ?? visit.visitedAt,
-          hiddenAt: visit.notesHiddenAt ?? null,
-        });
-      }
-    }
-  }
-  return notes;
 }

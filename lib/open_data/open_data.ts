@@ -16,6 +16,7 @@ import {
   listPublishedMonths,
   listRatedVisits,
 } from "@/lib/db/open_data.ts";
+import { readNote } from "@/lib/db/notes.ts";
 import { getLocalTime, getLocalWallClock } from "@/lib/calendar/mod.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import type { OpenDataLicense } from "@/lib/config/licenses.ts";
@@ -288,7 +289,9 @@ function formatLocalDateTime(iso: string, timeZone: string): string {
 
 /**
  * Every rating with its notes, for admins:
- * `fecha,atractivo,nombre,calificacion,notas,nota_oculta`, streamed;
+ * `fecha,atractivo,nombre,calificacion,notas,nota_oculta`, streamed; a
+ * note an admin hid is an empty `notas` with `nota_oculta` `sí` (its text
+ * is on the moderation list only, lib/db/notes.ts);
  * `fecha` is when it was rated (else visited) on the municipality's clock,
  * `YYYY-MM-DD HH:MM`.
  */
@@ -323,7 +326,8 @@ export function streamRatingsWithNotesCsv(
           visit.slug,
           names.get(visit.slug) ?? visit.slug,
           visit.rating ?? "",
-          visit.notes ?? "",
+          // A hidden note's text is for the moderation list alone.
+          readNote(visit, "others") ?? "",
           visit.notesHiddenAt ? "sí" : "no",
         ]);
       }

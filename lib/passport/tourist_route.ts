@@ -1,4 +1,5 @@
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import { readNote } from "@/lib/db/notes.ts";
 import { listBadges, listVisits } from "@/lib/db/visits.ts";
 
 export { getAttractionStats } from "@/lib/db/visits.ts";
@@ -51,7 +52,7 @@ export async function getTouristRoute(
       name: attraction.name,
       visitedAt: visit.visitedAt,
       rating: visit.rating ?? null,
-      notes: visit.notesHiddenAt && !owner ? null : visit.notes ?? null,
+      notes: readNote(visit, owner ? "author" : "others"),
     }];
   });
   const total = loaded.totalAttractions;

@@ -7,6 +7,7 @@
  * the staff console all build it here.
  */
 import type { LoadedData } from "@/lib/data/tourism_data.ts";
+import { readNote } from "@/lib/db/notes.ts";
 import { getPassportLastSeen } from "@/lib/db/passport_activity.ts";
 import { listIdentitiesOfUser, listSessionsOfUser } from "@/lib/db/sessions.ts";
 import {
@@ -144,7 +145,7 @@ export async function exportPersonalData(
       checkedInAt: visit.checkedInAt ?? visit.visitedAt,
       method: visit.method ?? "code",
       rating: visit.rating ?? null,
-      notes: visit.notes ?? null,
+      notes: readNote(visit, "author"),
       ratedAt: visit.ratedAt ?? null,
       notesHiddenAt: visit.notesHiddenAt ?? null,
     }));

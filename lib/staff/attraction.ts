@@ -2,8 +2,8 @@
  * The console's page of one attraction (`/panel/atractivos/<slug>`): its
  * visits by day, by day of the week and by hour of the day in the period
  * asked for, its
- * ratings and their distribution, its newest notes (hidden ones marked),
- * all from the counters and the notes index (lib/db/stats.ts), never a
+ * ratings and their distribution, its newest notes that show (never a
+ * hidden one: lib/db/notes.ts), all from the counters and the notes index (lib/db/stats.ts), never a
  * scan of the visits. The page component (components/AttractionReport.tsx)
  * only lays out what this returns; the code and poster are the route's.
  */
@@ -46,7 +46,6 @@ export interface AttractionNoteView {
   ratedAt: string;
   ratedAtText: string;
   notes: string;
-  hidden: boolean;
 }
 
 /** Everything the attraction page shows but its code and poster. */
@@ -260,7 +259,6 @@ export async function loadAttractionReport(
       ratedAt: note.ratedAt,
       ratedAtText: dateTime.format(new Date(note.ratedAt)),
       notes: note.notes,
-      hidden: note.hiddenAt !== null,
     })),
   };
 }

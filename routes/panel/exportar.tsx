@@ -114,8 +114,9 @@ export default function exportPage(deps: AppDeps) {
                   <a href={`/panel/exportar/${RATINGS_WITH_NOTES}`} download>
                     Todas las calificaciones con sus notas (CSV)
                   </a>{" "}
-                  — incluye las palabras de los turistas y las notas ocultas:
-                  solo para uso interno.
+                  — incluye las palabras de los turistas: solo para uso interno.
+                  Las notas ocultas salen vacías y marcadas; su texto solo está
+                  en <a href="/panel/notas">Notas</a>.
                 </li>
               )}
             </ul>
