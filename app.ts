@@ -261,7 +261,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Staff console (behind requireStaff; admin-only pages use requireAdmin)
   routes.mount("/panel", [
     ["/panel", () => import("./routes/panel/index.tsx")], // GET
-    ["/panel/atractivos", () => import("./routes/panel/atractivos/[slug].tsx")], // GET /:slug ?desde=&hasta=
+    ["/panel/atractivos", () => import("./routes/panel/atractivos/index.tsx")], // GET ?desde=&hasta=
+    ["/panel/atractivos", () => import("./routes/panel/atractivos/[slug].tsx")], // GET /:slug ?desde=&hasta=, POST /:slug/registro, admin
     ["/panel/auditoria", () => import("./routes/panel/auditoria.tsx")], // GET, ?antes=, admin
     ["/panel/codigos", () => import("./routes/panel/codigos.tsx")], // GET, POST /:slug, GET /:slug/cartel.svg, admin
     ["/panel/notas", () => import("./routes/panel/notas.tsx")], // GET ?antes=, POST /:visitId/ocultar|mostrar, admin

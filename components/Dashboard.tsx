@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
 import type {
+  ChartLinksView,
   DashboardView,
   DataTableView,
   HeadlineView,
@@ -10,12 +11,14 @@ const integer = new Intl.NumberFormat("es-MX");
 
 /** A chart with its title and, for screen readers and anyone, its data. */
 export function ChartFigure(
-  { id, title, svg, note, legend, children }: {
+  { id, title, svg, note, legend, links, children }: {
     id: string;
     title: string;
     svg: string;
     note?: string;
     legend?: LegendItem[];
+    /** Links beside the chart, one per bar, visible. */
+    links?: ChartLinksView;
     /** The data table. */
     children: ComponentChildren;
   },
@@ -34,6 +37,18 @@ export function ChartFigure(
           </details>
         </figcaption>
       </figure>
+      {links && (
+        <nav class="chart__links" aria-label={links.label}>
+          <p class="chart__note">Abre un atractivo para ver sus cifras:</p>
+          <ul>
+            {links.items.map((item) => (
+              <li key={item.href}>
+                <a href={item.href}>{item.name}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
     </section>
   );
 }
@@ -192,6 +207,7 @@ export function ChartGrid({ charts }: { charts: DashboardView["charts"] }) {
           svg={chart.svg}
           note={chart.note}
           legend={chart.legend}
+          links={chart.links}
         >
           <DataTable {...chart.table} />
         </ChartFigure>

@@ -5,6 +5,7 @@ import type { StaffMember } from "@/lib/types/mod.ts";
 /** A section of the staff console, to mark the current one in its menu. */
 export type PanelSection =
   | "tablero"
+  | "atractivos"
   | "codigos"
   | "notas"
   | "preguntas"
@@ -21,6 +22,7 @@ const NAV: {
   adminOnly?: boolean;
 }[] = [
   { section: "tablero", href: "/panel", label: "Tablero" },
+  { section: "atractivos", href: "/panel/atractivos", label: "Atractivos" },
   {
     section: "codigos",
     href: "/panel/codigos",

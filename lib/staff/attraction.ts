@@ -7,10 +7,15 @@
  * scan of the visits. The page component (components/AttractionReport.tsx)
  * only lays out what this returns; the code and poster are the route's.
  */
-import { DEFAULT_TIME_ZONE, getAttractionFigures } from "@/lib/db/stats.ts";
+import {
+  DEFAULT_TIME_ZONE,
+  getAttractionFigures,
+  getDashboard,
+} from "@/lib/db/stats.ts";
 import { getWeekday } from "@/lib/calendar/mod.ts";
 import { renderColumnChart, renderDailyLines } from "./charts.ts";
 import {
+  attractionHref,
   type ChartView,
   formatMonthRange,
   type HeadlineView,
@@ -260,5 +265,81 @@ export async function loadAttractionReport(
       ratedAtText: dateTime.format(new Date(note.ratedAt)),
       notes: note.notes,
     })),
+  };
+}
+
+/** One attraction of the console's list, with its page's address and two figures. */
+export interface AttractionIndexRow {
+  slug: string;
+  name: string;
+  /** Its console page, for the same days. */
+  href: string;
+  /** Verified visits in the period. */
+  visits: number;
+  /** `4.5 de 5`, or `—` with no rating (all time). */
+  average: string;
+  /** Ratings standing now (all time). */
+  ratings: number;
+}
+
+/** The console's list of attractions (`/panel/atractivos`). */
+export interface AttractionIndexView {
+  from: string;
+  to: string;
+  period: string;
+  quickRanges: QuickRangeView[];
+  problem: string | null;
+  rows: AttractionIndexRow[];
+}
+
+/**
+ * Every attraction of `attractions` (the data set's, in its order) with a
+ * link to its console page for the days `from`..`to`, its visits in them
+ * and its ratings: the dashboard's own counters (`getDashboard`, no note
+ * read), never a visit.
+ */
+export async function loadAttractionIndex(
+  kv: Deno.Kv,
+  { attractions, from, to, problem, now, timeZone = DEFAULT_TIME_ZONE }: {
+    attractions: readonly { slug: string; name: string }[];
+    from: string;
+    to: string;
+    problem: RangeProblem | null;
+    now: Date;
+    timeZone?: string;
+  },
+): Promise<AttractionIndexView> {
+  const dashboard = await getDashboard(kv, {
+    from,
+    to,
+    slugs: attractions.map((a) => a.slug),
+    notesLimit: 0,
+  });
+  const visits = new Map(
+    dashboard.visitsByAttraction.map((row) => [row.slug, row.visits]),
+  );
+  const ratings = new Map(dashboard.ratings.map((row) => [row.slug, row]));
+  return {
+    from,
+    to,
+    period: formatDayRange({ from, to }),
+    problem: problem && RANGE_PROBLEMS[problem],
+    quickRanges: getQuickRanges(now, timeZone).map((quick) => ({
+      label: quick.label,
+      href: `/panel/atractivos?desde=${quick.from}&hasta=${quick.to}`,
+      isCurrent: quick.from === from && quick.to === to,
+    })),
+    rows: attractions.map(({ slug, name }) => {
+      const rated = ratings.get(slug);
+      const average = rated?.average ?? null;
+      return {
+        slug,
+        name,
+        href: attractionHref(slug, { from, to }),
+        visits: visits.get(slug) ?? 0,
+        average: average === null ? "—" : `${decimal.format(average)} de 5`,
+        ratings: rated?.count ?? 0,
+      };
+    }),
   };
 }

@@ -110,6 +110,13 @@ export interface LegendItem {
   dash?: string;
 }
 
+/** Links shown beside a chart, one for each of its bars (an attraction's page). */
+export interface ChartLinksView {
+  /** What the list leads to, as its accessible name. */
+  label: string;
+  items: { name: string; href: string }[];
+}
+
 /** One chart of the page, with its title, an optional note and its data. */
 export interface ChartView {
   /** The section's element id (the page links to it). */
@@ -119,6 +126,8 @@ export interface ChartView {
   note?: string;
   /** The series' or parts' names, in the chart's colours and patterns. */
   legend?: LegendItem[];
+  /** Links beside the chart, in the chart's order, visible (not in the data table). */
+  links?: ChartLinksView;
   table: DataTableView;
 }
 
@@ -574,6 +583,15 @@ export function presentDashboard(
         id: "grafica-atractivos",
         title: "Visitas por atractivo",
         svg: charts.visitsByAttraction,
+        // The chart is one picture (role="img"): its names cannot be links
+        // a keyboard reaches, so each attraction's page is linked beside it.
+        links: {
+          label: "Páginas de los atractivos",
+          items: byVisits.map((row) => ({
+            name: name(row.slug),
+            href: attractionHref(row.slug, dashboard),
+          })),
+        },
         table: {
           caption: "Visitas por atractivo en el periodo",
           head: ["Atractivo", "Visitas"],

@@ -19,8 +19,11 @@ export {
   toAuditSearch,
 } from "./audit_log.ts";
 export {
+  type AttractionIndexRow,
+  type AttractionIndexView,
   type AttractionNoteView,
   type AttractionReportView,
+  loadAttractionIndex,
   loadAttractionReport,
 } from "./attraction.ts";
 export {
@@ -41,6 +44,7 @@ export {
   writeStaffCookie,
 } from "./cookies.ts";
 export {
+  type ChartLinksView,
   type DashboardCharts,
   type DashboardView,
   type DataTableView,

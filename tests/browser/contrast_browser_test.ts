@@ -61,6 +61,7 @@ const STAFF_PAGES: PageSpec[] = [
   { name: "staff sign-in", path: "/auth/personal" },
   { name: "staff sign-in link", path: "/auth/personal/{staffToken}" },
   { name: "panel: dashboard", path: "/panel" },
+  { name: "panel: attractions", path: "/panel/atractivos" },
   { name: "panel: attraction", path: "/panel/atractivos/plaza-principal" },
   { name: "panel: codes", path: "/panel/codigos" },
   { name: "panel: notes", path: "/panel/notas" },

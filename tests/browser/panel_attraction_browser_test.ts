@@ -1,12 +1,14 @@
 /**
  * The console's page of one attraction in headless Chromium, on a known
  * history: on a phone it does not scroll sideways, axe finds nothing, and
- * the dashboard's attraction table leads to it. Also saves the screenshots
+ * the dashboard's attraction links lead to it; the menu's list of
+ * attractions (`/panel/atractivos`) leads to each, axe clean. Also saves the screenshots
  * docs/STAFF.md shows (test-output/screenshots/panel-*-shot-*.png).
  */
 import assert from "node:assert/strict";
 import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
 import {
+  assertAxeClean,
   browserSkipReason,
   describeViolations,
   PHONE,
@@ -29,7 +31,7 @@ const NOTES = [
 ];
 
 Deno.test({
-  name: "GET /panel/atractivos/:slug in Chromium: a phone's width, axe",
+  name: "GET /panel/atractivos and /:slug in Chromium: a phone's width, axe",
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await using app = await startBrowserApp({ clockStart: NOW });
@@ -79,16 +81,18 @@ Deno.test({
     const path = `/panel/atractivos/${SLUGS[0]}`;
 
     await t.step(
-      "the dashboard's attraction table leads to its page",
+      "the dashboard's attraction links, in sight beside the chart, lead to its page",
       async () => {
         await page.goto(`${origin}/panel`);
         await saveScreenshot(page, "panel-dashboard-shot-desktop", {
           fullPage: false,
         });
-        await page.getByText("Ver los datos de «Visitas por atractivo»")
+        const links = page.getByRole("navigation", {
+          name: "Páginas de los atractivos",
+        });
+        assert.equal(await links.getByRole("link").count(), SLUGS.length);
+        await links.getByRole("link", { name: SHIPPED.attractions[0].name })
           .click();
-        await page.getByRole("link", { name: SHIPPED.attractions[0].name })
-          .first().click();
         await page.waitForURL(`${origin}${path}?**`);
         await page.getByRole("heading", {
           level: 1,
@@ -118,6 +122,35 @@ Deno.test({
         fullPage: false,
       });
     });
+
+    await t.step(
+      "the menu's Atractivos lists every attraction, leads to each, axe at zero",
+      async () => {
+        await page.setViewportSize(DESKTOP);
+        await page.goto(`${origin}/panel`);
+        await page.getByRole("navigation", { name: "Panel" })
+          .getByRole("link", { name: "Atractivos" }).click();
+        await page.waitForURL(`${origin}/panel/atractivos`);
+        const table = page.getByRole("table");
+        assert.equal(
+          await table.getByRole("rowheader").getByRole("link").count(),
+          SLUGS.length,
+        );
+        await assertAxeClean(page, "the list on a desktop");
+        await page.setViewportSize(PHONE);
+        const width = await page.evaluate(() =>
+          document.documentElement.scrollWidth
+        );
+        assert.ok(width <= PHONE.width, `list ${width}px wide`);
+        await assertAxeClean(page, "the list on a phone");
+        await table.getByRole("link", { name: SHIPPED.attractions[1].name })
+          .click();
+        await page.getByRole("heading", {
+          level: 1,
+          name: SHIPPED.attractions[1].name,
+        }).waitFor();
+      },
+    );
 
     assert.deepEqual(watch.problems, []);
   },

@@ -125,6 +125,7 @@ Deno.test({
           for (
             const path of [
               "/panel",
+              "/panel/atractivos",
               "/panel/codigos",
               "/panel/notas",
               "/panel/preguntas",
@@ -149,7 +150,7 @@ Deno.test({
               path,
             );
             const nav = page.getByRole("navigation", { name: "Panel" });
-            assert.equal(await nav.getByRole("link").count(), 9, path);
+            assert.equal(await nav.getByRole("link").count(), 10, path);
             // The current section is marked and in view (on a phone the
             // strip of sections opens scrolled to it).
             const box = await nav.locator('[aria-current="page"]')

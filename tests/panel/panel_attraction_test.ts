@@ -33,6 +33,20 @@ function get(ctx: TestContext, path: string, cookie?: string) {
   }));
 }
 
+/** The page without its collapsed parts (`<details>`: "Ver los datos"). */
+function withoutCollapsed(html: string): string {
+  return html.replace(/<details\b.*?<\/details>/gs, "");
+}
+
+/** Whether `html` has a link to a path starting with `href`, named `name`. */
+function linksTo(html: string, href: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [...html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>(.*?)<\/a>/gs)].some(
+    (m) =>
+      m[1].startsWith(href) && new RegExp(`^\\s*${escaped}\\s*$`).test(m[2]),
+  );
+}
+
 /** The rows of the data table whose caption is `caption`, as text cells. */
 function readTable(html: string, caption: string): string[][] {
   const start = html.indexOf(`<caption>${caption}</caption>`);
@@ -113,13 +127,19 @@ Deno.test("GET /panel/atractivos/:slug", async (t) => {
   const viewer = await staffCookie(ctx, "viewer");
   const path = `/panel/atractivos/${plaza}?desde=2025-03-09&hasta=2025-03-12`;
 
-  await t.step("the dashboard links each attraction to its page", async () => {
-    const html = await (await get(ctx, "/panel", viewer)).text();
-    assert.ok(
-      html.includes(`href="/panel/atractivos/${plaza}?desde=`),
-      "a link to the attraction's page",
-    );
-  });
+  await t.step(
+    "the dashboard links every attraction's page in sight, not only in its collapsed tables",
+    async () => {
+      const html = await (await get(ctx, "/panel", viewer)).text();
+      const inSight = withoutCollapsed(html);
+      for (const { slug, name } of loaded.data.attractions) {
+        assert.ok(
+          linksTo(inSight, `/panel/atractivos/${slug}?desde=`, name),
+          `a visible link to ${slug}'s page`,
+        );
+      }
+    },
+  );
 
   await t.step("its visits by day and weekday, and its ratings", async () => {
     const res = await get(ctx, path, viewer);
@@ -198,5 +218,74 @@ Deno.test("GET /panel/atractivos/:slug", async (t) => {
         !html.includes("Calificaciones por estrellas"),
     );
     assert.ok(!html.includes("Calificaciones por estrellas"));
+  });
+});
+
+Deno.test("GET /panel/atractivos", async (t) => {
+  await using ctx = await createTestContext({
+    clockStart: new Date(NOW.getTime() + 3 * 24 * HOUR),
+  });
+  const { plaza } = await seed(ctx);
+  const { attractions } = ctx.deps.data.current().data;
+  const viewer = await staffCookie(ctx, "viewer");
+
+  await t.step(
+    "the console's menu has an Atractivos section, for a viewer too",
+    async () => {
+      const html = await (await get(ctx, "/panel", viewer)).text();
+      const menu = html.match(/<nav class="staff-nav"[^>]*>(.*?)<\/nav>/s);
+      assert.ok(menu, "the console's menu");
+      assert.ok(linksTo(menu[1], "/panel/atractivos", "Atractivos"));
+    },
+  );
+
+  await t.step(
+    "it lists every attraction with a link to its page and its figures",
+    async () => {
+      const res = await get(
+        ctx,
+        "/panel/atractivos?desde=2025-03-09&hasta=2025-03-12",
+        viewer,
+      );
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("cache-control"), "private, no-store");
+      const html = await res.text();
+      assert.ok(html.includes("<h1>Atractivos</h1>"));
+      assert.match(
+        html,
+        /<a href="\/panel\/atractivos" aria-current="page">Atractivos<\/a>/,
+      );
+      const rows = readTable(
+        html,
+        "Atractivos: visitas del 9 al 12 de marzo de 2025 y calificaciones",
+      );
+      assert.equal(rows.length, attractions.length);
+      assert.equal(attractions.length, 17);
+      for (const { slug, name } of attractions) {
+        assert.ok(
+          linksTo(
+            html,
+            `/panel/atractivos/${slug}?desde=2025-03-09&amp;hasta=2025-03-12`,
+            name,
+          ),
+          slug,
+        );
+      }
+      const name = attractions.find((a) => a.slug === plaza)!.name;
+      assert.deepEqual(rows.find((row) => row[0] === name), [
+        name,
+        "4",
+        "4.0 de 5",
+        "3",
+      ]);
+    },
+  );
+
+  await t.step("a range that is not valid is a 400 with the list", async () => {
+    const res = await get(ctx, "/panel/atractivos?desde=ayer", viewer);
+    assert.equal(res.status, 400);
+    const html = await res.text();
+    assert.match(html, /role="alert"/);
+    assert.ok(html.includes(`/panel/atractivos/${plaza}?desde=`));
   });
 });

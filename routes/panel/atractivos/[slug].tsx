@@ -71,12 +71,12 @@ async function renderAttraction(
   if (!attraction) {
     return renderPanelPage(c, deps, {
       title: "Ese atractivo no existe",
-      active: "tablero",
+      active: "atractivos",
       status: 404,
       children: (
         <p>
           No hay ningún atractivo con esa dirección.{" "}
-          <a href="/panel">Volver al tablero</a>
+          <a href="/panel/atractivos">Ver todos los atractivos</a>
         </p>
       ),
     });
@@ -100,7 +100,7 @@ async function renderAttraction(
   const current = codes?.find((a) => a.slug === slug);
   return renderPanelPage(c, deps, {
     title: attraction.name,
-    active: "tablero",
+    active: "atractivos",
     status: status ?? (range.problem ? 400 : 200),
     children: (
       <AttractionReport
