@@ -1,7 +1,7 @@
 /**
  * Who may read a tourist's note: the one rule of a note an admin hid
  * (`Visit.notesHiddenAt`, set by lib/db/moderation.ts). Its text reaches
- * its author (their passport, their own route page, their data) and the
+ * its author (their passport and their data download) and the
  * moderation list (`/panel/notas`, admins only), where it can be shown
  * again; every other reader (the console's dashboard, attraction pages,
  * exports, workbook and report, and every public page) reads it as absent,
