@@ -86,6 +86,22 @@ const INE_NUMBER = new RegExp(
 const IDMEX = /(?<![\p{L}\p{N}])IDMEX\s*\d[\d<\s]{4,}\d/giu;
 // Runs of digits with the separators people type ("4152 3138-0000.1234").
 const DIGIT_RUN = /(?<![\p{L}\p{N}])\+?\d(?:[ .-]?\(?\d\)?){6,}(?![\p{N}])/gu;
+/**
+ * Runs of 13 digits or more with any separator people type between them
+ * (a space, hyphen, dot or slash, maybe spaced: "4935/7544/3351/0504",
+ * "4935 - 7544 - 3351 - 0504"): a card number, or an ID as long. Not after a
+ * "+" (a phone number with its country code).
+ */
+const LONG_RUN =
+  /(?<![\p{L}\p{N}+])\d(?:(?:\s?[./-]\s?|\s)?\d){12,}(?![\p{N}])/gu;
+// Dates typed with slashes, one after another ("12/10/2026-15/10/2026"): a
+// stay's dates, not a card.
+const SLASH_DATE = String
+  .raw`(?:\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})|\d{4}\/\d{1,2}\/\d{1,2})`;
+const SLASH_DATES = new RegExp(
+  String.raw`^${SLASH_DATE}(?:(?:\s?[.-]\s?|\s)${SLASH_DATE})+$`,
+  "u",
+);
 
 const STREET_ES = String
   .raw`(?:calle|c\.|av\.?|avda\.?|avenida|blvd\.?|boulevard|bulevar|calzada|calz\.|privada|priv\.|callej[oó]n|andador|prolongaci[oó]n|prol\.|circuito|cerrada)`;
@@ -259,6 +275,16 @@ export function maskPersonalData(text: string): string {
     .replace(IDMEX, MASKS.ine)
     .replace(INE_NUMBER, `$1${MASKS.ine}`);
   // Long runs first: a card number is not read as phone numbers.
+  out = out.replace(
+    LONG_RUN,
+    (run) =>
+      SLASH_DATES.test(run)
+        ? run
+        // More than 19 digits: a card number and its expiry or code, too.
+        : run.replace(/\D/g, "").length > 19
+        ? MASKS.card
+        : maskDigitRun(run),
+  );
   out = out.replace(
     DIGIT_RUN,
     (run) =>

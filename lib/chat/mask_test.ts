@@ -86,3 +86,39 @@ Deno.test("maskPersonalData: the data set's places, events and dishes survive in
   );
   assert.deepEqual(changed, []);
 });
+
+Deno.test("maskPersonalData: a run of 13 to 19 digits is a card, whatever separators it is typed with", () => {
+  const separators = [" ", "-", ".", "/", " / ", " - ", ". "];
+  const failures: string[] = [];
+  for (let length = 13; length <= 19; length++) {
+    const digits = "4935754433510504999".slice(0, length);
+    const groups = digits.match(/.{1,4}/g)!;
+    for (const [i, separator] of separators.entries()) {
+      // One separator throughout, then each mixed with the next.
+      const mixed = separators[(i + 1) % separators.length];
+      for (
+        const typed of [
+          groups.join(separator),
+          groups.map((g, j) => (j ? (j % 2 ? separator : mixed) : "") + g)
+            .join(""),
+        ]
+      ) {
+        const out = maskPersonalData(`pagué con ${typed} en el museo`);
+        if (!/^pagué con \[(?:tarjeta|INE)\] en el museo$/.test(out)) {
+          failures.push(`${typed} -> ${out}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
+  // Dates typed with slashes stay, one or several.
+  for (
+    const question of [
+      "¿Hay tour el 12/10/2026?",
+      "del 12/10/2026-15/10/2026, ¿hay lugar?",
+      "from 2026/10/12 2026/10/15",
+    ]
+  ) {
+    assert.equal(maskPersonalData(question), question);
+  }
+});
