@@ -6,7 +6,8 @@
 
 /**
  * Sent (as "1") with every page the worker fetches ahead at install: the
- * server counts those against a budget of their own (lib/limits/ip_budget.ts).
+ * server counts those in the address's budget, and only in its first half
+ * (lib/limits/ip_budget.ts).
  */
 export const WARM_UP_HEADER = "x-pasaporte-warm-up";
 

@@ -16,9 +16,20 @@ export const IP_BUDGET_WINDOW_MS = 60_000;
 /**
  * The header the service worker sends with the pages it fetches ahead, at
  * install, for use with no signal (client/offline_config.ts names the same;
- * tests/http/ip_budget_test.ts holds them equal).
+ * tests/http/ip_budget_test.ts holds them equal). Anyone can send it: it
+ * buys no request beyond the address's budget ({@linkcode limitIpBudget}).
  */
 export const OFFLINE_WARM_UP_HEADER = "x-pasaporte-warm-up";
+
+/**
+ * The part of an address's budget its warm-ups may use in a window: a
+ * warm-up passes only while the address's count (warm-ups and the rest
+ * together) is below half its budget, so the other half is always left to
+ * the tourists' own pages and calls. A first visit's warm-up (one language:
+ * the passport, the home page, the list and each attraction's page, 20 with
+ * the shipped data set) fits in the default budget's half seven times over.
+ */
+export const WARM_UP_SHARE = 0.5;
 
 /**
  * Paths that never count: the health check (load balancers poll it) and
@@ -38,6 +49,13 @@ export function isExemptFromIpBudget(method: string, path: string): boolean {
  * (`IP_BUDGET_PER_MINUTE`, 0 turns it off). Past it the request is refused
  * with 429 and `Retry-After` (the error funnel answers `{error, details}`,
  * or `{reply}` under /api/chat); refused requests are not counted.
+ *
+ * The service worker's warm-up GETs (`x-pasaporte-warm-up: 1`) spend the
+ * same budget, and only its first part ({@linkcode WARM_UP_SHARE}): near
+ * the budget's end warm-ups are refused first, and never take the last of
+ * it from the tourists' own pages and calls. A forged header buys nothing
+ * beyond the budget; a refused warm-up only means that page is cached when
+ * first opened (or by the worker's next warm-up, after the next page).
  *
  * Counted by each instance on its own ({@linkcode SlidingWindowLimiter}):
  * constant work per request whatever the number of addresses, no KV. N
@@ -63,7 +81,13 @@ export function limitIpBudget(
     if (subject === "unknown") return await next();
     const warmUp = c.req.method === "GET" &&
       c.req.header(OFFLINE_WARM_UP_HEADER) === "1";
-    const result = limiter.hit(warmUp ? `warm-up ${subject}` : subject);
+    // A warm-up counts as any request, within the budget's first part.
+    const result = limiter.hit(
+      subject,
+      warmUp
+        ? Math.max(1, Math.floor(limiter.limit * WARM_UP_SHARE))
+        : limiter.limit,
+    );
     if (!result.allowed) {
       const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
       throw new TooManyRequestsError(

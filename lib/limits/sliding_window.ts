@@ -63,16 +63,20 @@ export class SlidingWindowLimiter {
     });
   }
 
-  /** Counts a hit of `subject` if the limit allows it, and says whether it did. */
-  hit(subject: string): RateLimitResult {
+  /**
+   * Counts a hit of `subject` if the limit allows it, and says whether it
+   * did. With `limit`, that many hits a window instead of the limiter's own
+   * (a part of it that only some hits may use).
+   */
+  hit(subject: string, limit: number = this.limit): RateLimitResult {
     const now = this.#now();
     const counts = this.#counts(subject, now);
     this.#remember(subject, counts);
     const estimate = this.#estimate(counts, now);
-    if (estimate + 1 > this.limit) {
+    if (estimate + 1 > limit) {
       return {
         allowed: false,
-        retryAfterMs: this.#retryAfter(counts, now),
+        retryAfterMs: this.#retryAfter(counts, now, limit),
         remaining: 0,
       };
     }
@@ -80,7 +84,7 @@ export class SlidingWindowLimiter {
     return {
       allowed: true,
       retryAfterMs: 0,
-      remaining: Math.max(0, Math.floor(this.limit - estimate - 1)),
+      remaining: Math.max(0, Math.floor(limit - estimate - 1)),
     };
   }
 
@@ -122,10 +126,14 @@ export class SlidingWindowLimiter {
   }
 
   /** How long until one more hit fits, at the rate the estimate decays. */
-  #retryAfter({ bucket, current, previous }: Counts, now: number): number {
+  #retryAfter(
+    { bucket, current, previous }: Counts,
+    now: number,
+    limit: number,
+  ): number {
     const w = this.windowMs;
     const elapsed = (now - bucket * w) / w;
-    const room = this.limit - 1;
+    const room = limit - 1;
     let wait: number;
     if (current <= room && previous > 0) {
       // Within this window, once enough of the previous one has slid out.

@@ -41,6 +41,23 @@ function hitMany(limiter: SlidingWindowLimiter, subject: string, n: number) {
 
 Deno.test("SlidingWindowLimiter", async (t) => {
   await t.step(
+    "a hit with a lower limit stops there, and the limiter's own limit holds the rest",
+    () => {
+      const clock = createClock();
+      const limiter = createLimiter(clock);
+      let allowed = 0;
+      for (let i = 0; i < 20; i++) if (limiter.hit("a", 10).allowed) allowed++;
+      assert.equal(allowed, 10);
+      const refused = limiter.hit("a", 10);
+      assert.equal(refused.allowed, false);
+      assert.ok(refused.retryAfterMs >= 1 && refused.retryAfterMs <= WINDOW);
+      assert.equal(limiter.estimate("a"), 10);
+      assert.equal(hitMany(limiter, "a", 20), 15);
+      assert.equal(limiter.hit("a", 10).allowed, false);
+    },
+  );
+
+  await t.step(
     "it allows exactly the limit, and refusals are not counted",
     () => {
       const clock = createClock();

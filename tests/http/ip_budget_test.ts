@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import {
   IP_BUDGET_WINDOW_MS,
+  isExemptFromIpBudget,
   OFFLINE_WARM_UP_HEADER,
+  WARM_UP_SHARE,
 } from "@/lib/limits/ip_budget.ts";
-import { WARM_UP_HEADER } from "@/client/offline_config.ts";
+import { type OfflineConfig, WARM_UP_HEADER } from "@/client/offline_config.ts";
 import {
   assertJson,
   createTestContext,
@@ -255,38 +257,189 @@ Deno.test("per-IP request budget on a real server", async (t) => {
   );
 });
 
-Deno.test("the service worker's warm-up pages count against a budget of their own", async () => {
+/** `count` warm-up GETs of the service worker from `ip`, one at a time as it sends them; their statuses. */
+async function warmUp(
+  ctx: TestContext,
+  ip: string,
+  count: number,
+): Promise<Map<number, number>> {
+  const slug = ctx.deps.data.current().data.attractions[0].slug;
+  const responses: Response[] = [];
+  for (let i = 0; i < count; i++) {
+    responses.push(
+      await ctx.app.request(`/turismo/atractivos/${slug}`, {
+        headers: { "x-forwarded-for": ip, [WARM_UP_HEADER]: "1" },
+      }),
+    );
+  }
+  return await countStatuses(responses);
+}
+
+/** `count` of the tourist's own GETs from `ip`; their statuses. */
+async function ownPages(
+  ctx: TestContext,
+  ip: string,
+  count: number,
+): Promise<Map<number, number>> {
+  const slug = ctx.deps.data.current().data.attractions[0].slug;
+  return await countStatuses(
+    await Promise.all(
+      Array.from(
+        { length: count },
+        () => get(ctx, `/turismo/atractivos/${slug}`, ip),
+      ),
+    ),
+  );
+}
+
+Deno.test("the service worker's warm-up spends the address's one budget, only its first half", async (t) => {
   assert.equal(
     OFFLINE_WARM_UP_HEADER,
     WARM_UP_HEADER,
     "the worker sends the header the server reads",
   );
-  await using ctx = await createTestContext({
-    env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "25" },
-    clockStart: MINUTE_START,
-  });
-  const slug = ctx.deps.data.current().data.attractions[0].slug;
-  const page = `/turismo/atractivos/${slug}`;
-  const ip = "203.0.113.9";
-  const warmUp = () =>
-    Promise.resolve(ctx.app.request(page, {
-      headers: { "x-forwarded-for": ip, [WARM_UP_HEADER]: "1" },
-    }));
-  // A first visit's worker fetches pages ahead: 25 pass, the 26th waits.
-  const counts = await countStatuses(
-    await Promise.all(Array.from({ length: 26 }, warmUp)),
+
+  await t.step(
+    "a first visit's warm-up (what GET /sw.js lists) fits in the default budget's warm-up half several times",
+    async () => {
+      await using ctx = await createTestContext();
+      const res = await ctx.app.request("/sw.js");
+      const config: OfflineConfig = JSON.parse(
+        /^self\.__OFFLINE_CONFIG=(.*);\n/.exec(await res.text())![1],
+      );
+      // Its public pages and the passport; the theme and logo never count.
+      const pages = config.pages.length + 1;
+      for (const asset of config.assets) {
+        assert.ok(
+          isExemptFromIpBudget("GET", new URL(asset, "http://x").pathname),
+        );
+      }
+      const half = Math.floor(
+        ctx.deps.config.ipBudgetPerMinute * WARM_UP_SHARE,
+      );
+      assert.ok(half >= 5 * pages, `${pages} pages, ${half} for warm-ups`);
+    },
   );
-  assert.equal(counts.get(200), 25);
-  assert.equal(counts.get(429), 1);
-  // The tourist's own pages and calls still have the whole budget.
-  const own = await get(ctx, page, ip);
-  assert.equal(own.status, 200);
-  await own.body?.cancel();
-  assert.equal(getCount(ctx, ip), 1);
-  // Only a GET is a warm-up: a POST with the header counts as usual.
-  const post = await postFrom(ctx, "/api/turismo/verify-visit", ip, {}, {
-    [WARM_UP_HEADER]: "1",
-  });
-  await post.body?.cancel();
-  assert.equal(getCount(ctx, ip), 2);
+
+  await t.step(
+    "a forged header gets no 200 beyond the budget: after the budget's requests, warm-ups are 429",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "25" },
+        clockStart: MINUTE_START,
+      });
+      const ip = "203.0.113.9";
+      assert.equal((await ownPages(ctx, ip, 25)).get(200), 25);
+      const forged = await warmUp(ctx, ip, 40);
+      assert.equal(forged.get(429), 40);
+      assert.equal(getCount(ctx, ip), 25);
+    },
+  );
+
+  await t.step(
+    "whatever the mix of warm-ups and other requests, an address gets the budget's 200s and no more",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "25" },
+        clockStart: MINUTE_START,
+      });
+      const ip = "203.0.113.10";
+      const slug = ctx.deps.data.current().data.attractions[0].slug;
+      const responses = await Promise.all(
+        Array.from(
+          { length: 80 },
+          (_, i) =>
+            ctx.app.request(`/turismo/atractivos/${slug}`, {
+              headers: {
+                "x-forwarded-for": ip,
+                ...(i % 2 ? {} : { [WARM_UP_HEADER]: "1" }),
+              },
+            }),
+        ),
+      );
+      const counts = await countStatuses(responses);
+      assert.equal(counts.get(200), 25);
+      assert.equal(counts.get(429), 55);
+    },
+  );
+
+  await t.step(
+    "warm-ups alone get half the budget; the other half stays the tourists' own",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "100" },
+        clockStart: MINUTE_START,
+      });
+      const ip = "203.0.113.11";
+      // Five first visits behind one address, one after another.
+      const counts = await warmUp(ctx, ip, 60);
+      assert.equal(counts.get(200), 50);
+      assert.equal(counts.get(429), 10);
+      // Each passed warm-up was counted in the address's budget, once.
+      assert.equal(getCount(ctx, ip), 50);
+      assert.equal((await ownPages(ctx, ip, 55)).get(200), 50);
+      // Two minutes later warm-ups pass again.
+      ctx.clock.advance(2 * IP_BUDGET_WINDOW_MS);
+      assert.equal((await warmUp(ctx, ip, 20)).get(200), 20);
+    },
+  );
+
+  await t.step(
+    "a first visit's warm-up passes whole and leaves the tourist's own pages the rest of the budget",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "60" },
+        clockStart: MINUTE_START,
+      });
+      const ip = "203.0.113.12";
+      const pages = ctx.deps.data.current().data.attractions.length + 3;
+      assert.equal((await ownPages(ctx, ip, 3)).get(200), 3);
+      assert.equal((await warmUp(ctx, ip, pages)).get(200), pages);
+      const rest = 60 - 3 - pages;
+      assert.equal((await ownPages(ctx, ip, rest)).get(200), rest);
+    },
+  );
+
+  await t.step(
+    "past half the budget warm-ups are refused first, and the tourist's own requests still pass",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "60" },
+        clockStart: MINUTE_START,
+      });
+      const ip = "203.0.113.13";
+      assert.equal((await ownPages(ctx, ip, 30)).get(200), 30);
+      const res = await ctx.app.request("/turismo/atractivos", {
+        headers: { "x-forwarded-for": ip, [WARM_UP_HEADER]: "1" },
+      });
+      const body = await assertJson(res, 429);
+      assert.equal(body.error, "Demasiadas solicitudes");
+      assert.ok(Number(res.headers.get("retry-after")) >= 1);
+      assert.equal((await warmUp(ctx, ip, 20)).get(429), 20);
+      // The rest of the budget is the tourist's.
+      assert.equal((await ownPages(ctx, ip, 30)).get(200), 30);
+      assert.equal(getCount(ctx, ip), 60);
+    },
+  );
+
+  await t.step(
+    "only a GET is a warm-up: a POST with the header counts as usual",
+    async () => {
+      await using ctx = await createTestContext({
+        env: { TRUST_PROXY: "true", IP_BUDGET_PER_MINUTE: "4" },
+        clockStart: MINUTE_START,
+      });
+      const ip = "203.0.113.14";
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const post = await postFrom(ctx, "/api/turismo/verify-visit", ip, {}, {
+          [WARM_UP_HEADER]: "1",
+        });
+        await post.body?.cancel();
+        statuses.push(post.status);
+      }
+      // The whole budget, not the warm-ups' half.
+      assert.deepEqual(statuses, [401, 401, 401, 401, 429]);
+    },
+  );
 });
