@@ -3,8 +3,8 @@
  * main.ts`) on three ports share one KV file, as instances behind a load
  * balancer share Deno Deploy's KV. The chat limit, badges and tickets must
  * come out exactly as with one process, because nothing that matters lives
- * in process memory; the per-IP budget, shared through KV every flush
- * interval, within its stated slack.
+ * in process memory; the per-IP budget, counted by each instance in its
+ * own memory (lib/limits/ip_budget.ts), as its own budget each.
  */
 import assert from "node:assert/strict";
 import { signOwnToken } from "@/lib/auth/tokens.ts";
