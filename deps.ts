@@ -23,7 +23,7 @@ import {
   openKv,
 } from "./lib/db/kv.ts";
 import { getOrCreateSigningSecret } from "./lib/db/secrets.ts";
-import { getSessionByHandle } from "./lib/db/sessions.ts";
+import { getTokenStanding } from "./lib/db/sessions.ts";
 import { startStatsBackfill } from "./lib/db/stats_backfill.ts";
 import { ChatDailyLimit } from "./lib/limits/chat_daily.ts";
 import { IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
@@ -200,8 +200,8 @@ export async function openDeps(
       ownSecret: secret.secret,
       ...config.auth,
       now,
-      isSessionLive: async (handle) =>
-        (await getSessionByHandle(kv, handle, now())) !== null,
+      getStanding: (userId, sessionHandle) =>
+        getTokenStanding(kv, { userId, sessionHandle, now: now() }),
     }),
     signingSecret: secret.secret,
     createdSigningSecret: secret.created,

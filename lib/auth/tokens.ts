@@ -49,10 +49,17 @@ export interface TokenVerifierOptions {
   /** The clock `exp` is checked against; tests move it. */
   now?: () => Date;
   /**
-   * Whether the browser session an own token was issued for (its `sid`
-   * claim) is still signed in; a token of an ended session is refused.
+   * The token's user and session as the store holds them, in one read:
+   * whether the user id was erased (every token of it is refused, for
+   * good) and, with `sessionHandle` (an own token's `sid` claim), whether
+   * that browser session is still signed in (a token of an ended session
+   * is refused). Without it, no user id counts as erased and a token with
+   * a `sid` is refused.
    */
-  isSessionLive?: (sessionHandle: string) => Promise<boolean>;
+  getStanding?: (
+    userId: string,
+    sessionHandle?: string,
+  ) => Promise<{ erased: boolean; sessionLive: boolean }>;
 }
 
 /**
@@ -62,7 +69,8 @@ export interface TokenVerifierOptions {
  * algorithm with `jwksUrl`. The signature check then decides; `exp` and `sub`
  * are required, and an `iat` more than a minute ahead is refused. Own tokens
  * also need an `iat`, live at most 30 days, and when issued for a browser
- * session (`sid`) die with it.
+ * session (`sid`) die with it. A token of an erased user id, own or not, is
+ * refused for good.
  */
 export function createTokenVerifier(
   options: TokenVerifierOptions,
@@ -81,76 +89,92 @@ export function createTokenVerifier(
 
   const now = options.now ?? (() => new Date());
 
-  return {
-    async verify(token) {
-      let claims: jose.JWTPayload;
-      let header: jose.ProtectedHeaderParameters;
-      try {
-        claims = jose.decodeJwt(token);
-        header = jose.decodeProtectedHeader(token);
-      } catch {
-        throw new UnauthorizedError(apiMessage("auth.notJwt"));
-      }
-      try {
-        if (claims.iss === SELF_ISSUER) {
-          const verified = await jose.jwtVerify(token, await ownKey, {
-            algorithms: HMAC_ALGORITHMS,
-            issuer: SELF_ISSUER,
-            audience: SELF_AUDIENCE,
-            requiredClaims: ["exp", "sub"],
-            currentDate: now(),
-          });
-          if (typeof verified.payload.iat !== "number") {
-            throw new UnauthorizedError(
-              apiMessage("auth.invalidClaim", { claim: "iat" }),
-            );
-          }
-          checkIssuedAt(
-            verified.payload,
-            now(),
-            MAX_OWN_TOKEN_LIFETIME_SECONDS,
-          );
-          const { sid } = verified.payload;
-          if (sid !== undefined) {
-            if (
-              typeof sid !== "string" || !options.isSessionLive ||
-              !(await options.isSessionLive(sid))
-            ) {
-              throw new UnauthorizedError(apiMessage("auth.sessionEnded"));
-            }
-          }
-          return toUser(verified);
-        }
-        checkIssuedAt(claims, now());
-        const external = {
-          issuer: options.issuer,
-          audience: options.audience,
+  /** The token's user and, for an own page token, its session's handle: signature and claims checked. */
+  async function verifySigned(
+    token: string,
+  ): Promise<{ user: AuthUser; sessionHandle?: string }> {
+    let claims: jose.JWTPayload;
+    let header: jose.ProtectedHeaderParameters;
+    try {
+      claims = jose.decodeJwt(token);
+      header = jose.decodeProtectedHeader(token);
+    } catch {
+      throw new UnauthorizedError(apiMessage("auth.notJwt"));
+    }
+    try {
+      if (claims.iss === SELF_ISSUER) {
+        const verified = await jose.jwtVerify(token, await ownKey, {
+          algorithms: HMAC_ALGORITHMS,
+          issuer: SELF_ISSUER,
+          audience: SELF_AUDIENCE,
           requiredClaims: ["exp", "sub"],
           currentDate: now(),
-        };
-        if (header.alg?.startsWith("HS")) {
-          if (!externalKey) {
-            throw new UnauthorizedError(apiMessage("auth.algorithm"));
-          }
-          return toUser(
+        });
+        if (typeof verified.payload.iat !== "number") {
+          throw new UnauthorizedError(
+            apiMessage("auth.invalidClaim", { claim: "iat" }),
+          );
+        }
+        checkIssuedAt(
+          verified.payload,
+          now(),
+          MAX_OWN_TOKEN_LIFETIME_SECONDS,
+        );
+        const { sid } = verified.payload;
+        if (sid !== undefined && typeof sid !== "string") {
+          throw new UnauthorizedError(apiMessage("auth.sessionEnded"));
+        }
+        return { user: toUser(verified), sessionHandle: sid };
+      }
+      checkIssuedAt(claims, now());
+      const external = {
+        issuer: options.issuer,
+        audience: options.audience,
+        requiredClaims: ["exp", "sub"],
+        currentDate: now(),
+      };
+      if (header.alg?.startsWith("HS")) {
+        if (!externalKey) {
+          throw new UnauthorizedError(apiMessage("auth.algorithm"));
+        }
+        return {
+          user: toUser(
             await jose.jwtVerify(token, await externalKey, {
               ...external,
               algorithms: HMAC_ALGORITHMS,
             }),
-          );
-        }
-        if (!jwks) {
-          throw new UnauthorizedError(apiMessage("auth.algorithm"));
-        }
-        return toUser(
+          ),
+        };
+      }
+      if (!jwks) {
+        throw new UnauthorizedError(apiMessage("auth.algorithm"));
+      }
+      return {
+        user: toUser(
           await jose.jwtVerify(token, jwks, {
             ...external,
             algorithms: JWKS_ALGORITHMS,
           }),
-        );
-      } catch (error) {
-        throw toAuthError(error);
+        ),
+      };
+    } catch (error) {
+      throw toAuthError(error);
+    }
+  }
+
+  return {
+    async verify(token) {
+      const { user, sessionHandle } = await verifySigned(token);
+      // Outside the signature's error mapping: a store that fails is a 500,
+      // not the identity provider's keys.
+      const standing = await options.getStanding?.(user.id, sessionHandle);
+      if (standing?.erased) {
+        throw new UnauthorizedError(apiMessage("auth.erased"));
       }
+      if (sessionHandle !== undefined && !standing?.sessionLive) {
+        throw new UnauthorizedError(apiMessage("auth.sessionEnded"));
+      }
+      return user;
     },
   };
 }

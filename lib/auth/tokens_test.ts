@@ -147,7 +147,11 @@ Deno.test("auth: the service's own tokens", async (t) => {
       const live = new Set(["h-live"]);
       const sessions = createTokenVerifier({
         ownSecret,
-        isSessionLive: (handle) => Promise.resolve(live.has(handle)),
+        getStanding: (_userId, handle) =>
+          Promise.resolve({
+            erased: false,
+            sessionLive: handle !== undefined && live.has(handle),
+          }),
       });
       const token = await signOwnToken(ownSecret, userId, {
         sessionHandle: "h-live",
@@ -157,6 +161,38 @@ Deno.test("auth: the service's own tokens", async (t) => {
       await assertRejected(sessions.verify(token), /sesión/);
       // A verifier that cannot look sessions up refuses session tokens.
       await assertRejected(verifier.verify(token), /sesión/);
+    },
+  );
+
+  await t.step(
+    "every token of an erased user id is refused, own and external, with or without a session",
+    async () => {
+      const erased = new Set<string>();
+      const standing = createTokenVerifier({
+        ownSecret,
+        secret: externalSecret,
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        getStanding: (id) =>
+          Promise.resolve({ erased: erased.has(id), sessionLive: true }),
+      });
+      const tokens = [
+        await signOwnToken(ownSecret, userId),
+        await signOwnToken(ownSecret, userId, { sessionHandle: "h-live" }),
+        await signExternal(new TextEncoder().encode(externalSecret), "HS256"),
+      ];
+      for (const token of tokens) {
+        assert.deepEqual(await standing.verify(token), { id: userId });
+      }
+      erased.add(userId);
+      for (const token of tokens) {
+        await assertRejected(standing.verify(token), /borró/);
+      }
+      // A new token of the same id, too.
+      await assertRejected(
+        standing.verify(await signOwnToken(ownSecret, userId)),
+        /borró/,
+      );
     },
   );
 

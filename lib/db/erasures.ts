@@ -4,10 +4,11 @@
  * step done and marked, idempotently, so an erasure interrupted by a crash
  * or a CMS outage is finished later by the same steps
  * (lib/personal_data/erase.ts runs them). The record and the tombstones of
- * the share codes are written in one atomic: from that commit on, the
- * codes' route pages and cards are 404 on every instance (`getTicket`
- * reads the tombstone). When the last step is done, the record keeps only
- * its id, state and dates.
+ * the share codes and of the user id are written in one atomic: from that
+ * commit on, the codes' route pages and cards are 404 on every instance
+ * (`getTicket` reads the tombstone), and every token of the user id is a
+ * 401 (lib/db/erased_users.ts). When the last step is done, the record
+ * keeps only its id, state and dates.
  */
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
@@ -15,6 +16,7 @@ import { addStaffActionTo } from "./audit.ts";
 import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { getErasedShareCodeKey } from "./tickets.ts";
+import { addErasedUserTo } from "./erased_users.ts";
 
 /** How long a finished erasure's record (its id, state and dates only: no one named) is kept. */
 export const ERASURE_RECORD_KEPT_MS = LIFETIMES.erasureRecordKeptMs;
@@ -83,7 +85,7 @@ export interface Erasure {
 /**
  * Records an erasure, or joins the one already running for the same
  * passport (a second request is harmless). In the same atomic: the
- * tombstones of the share codes, the user's "erasure running" link, the
+ * tombstones of the share codes and of the user id, the user's "erasure running" link, the
  * pending index and, for staff, the audit entry.
  */
 export async function createErasure(
@@ -138,6 +140,8 @@ export async function createErasure(
       );
     }
     await addTombstones(operation, erasure.subject!.shareCodes, now);
+    // From this commit on, every token of the user id is refused, for good.
+    if (subject.userId) await addErasedUserTo(operation, subject.userId);
     if (staff) {
       addStaffActionTo(operation, {
         staff,

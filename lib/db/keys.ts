@@ -241,6 +241,11 @@ export const keys = {
   erasedShareCode: (codeHash: string) =>
     ["erased_share_codes", codeHash] as const,
   /**
+   * An erased user id, by the SHA-256 of the id (the id itself is not
+   * kept): every token naming it is refused for good (lib/db/erased_users.ts).
+   */
+  erasedUser: (userIdHash: string) => ["erased_users", userIdHash] as const,
+  /**
    * A route's share card as last drawn (lib/db/card_images.ts): what it
    * shows (a hash), its PNG's first part and how many parts it has.
    */
@@ -534,6 +539,9 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   erasures_pending: { owner: "lib/db/erasures.ts", lifetime: KEPT },
   erasures_by_user: { owner: "lib/db/erasures.ts", lifetime: KEPT },
   erased_share_codes: { owner: "lib/db/tickets.ts", lifetime: KEPT },
+  // Permanent: an identity provider's token may name an erased id at any
+  // time (own tokens live 30 days at most). A hash, no date: no one named.
+  erased_users: { owner: "lib/db/erased_users.ts", lifetime: KEPT },
   personal_indexes_backfill: {
     owner: "lib/db/personal_indexes.ts",
     lifetime: KEPT,

@@ -4,6 +4,7 @@ import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countPassportOpened, DEFAULT_TIME_ZONE } from "./stats.ts";
 import { addFirstUseTo, getUseDay } from "./passport_activity.ts";
+import { getErasedUserKey } from "./erased_users.ts";
 
 /** A tourist's browser session; the type lives in lib/types (the HTTP layer names it too). */
 export type { Session };
@@ -117,6 +118,39 @@ export async function getSessionByHandle(
   const session = (await kv.get<Session>(keys.session(handle))).value;
   if (!session || Date.parse(session.expiresAt) <= now.getTime()) return null;
   return session;
+}
+
+/**
+ * What a bearer token's user and session are now, in one read: whether the
+ * user id was erased (lib/db/erased_users.ts), and, with `sessionHandle`
+ * (a page token's `sid`), whether that session is live.
+ */
+export async function getTokenStanding(
+  kv: Deno.Kv,
+  { userId, sessionHandle, now }: {
+    userId: string;
+    sessionHandle?: string;
+    now: Date;
+  },
+): Promise<{ erased: boolean; sessionLive: boolean }> {
+  const erasedKey = await getErasedUserKey(userId);
+  const withSession = sessionHandle !== undefined &&
+    RANDOM_ID.test(sessionHandle);
+  if (!withSession) {
+    return {
+      erased: (await kv.get(erasedKey)).value !== null,
+      sessionLive: false,
+    };
+  }
+  const [erased, session] = await kv.getMany<[unknown, Session]>([
+    erasedKey,
+    keys.session(sessionHandle),
+  ]);
+  return {
+    erased: erased.value !== null,
+    sessionLive: session.value !== null &&
+      Date.parse(session.value.expiresAt) > now.getTime(),
+  };
 }
 
 /** Deletes a session (sign-out) and its index entry; deleting an unknown id is a no-op. */

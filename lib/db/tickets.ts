@@ -1,5 +1,6 @@
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import { keys } from "./keys.ts";
+import { getErasedUserKey, UserErasedError } from "./erased_users.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { countTicketCreated, DEFAULT_TIME_ZONE } from "./stats.ts";
 
@@ -171,7 +172,9 @@ export async function getShareCodeOfUser(
  * passport keeps its first). Returns the ticket stored under that share
  * code: the new one, or the earlier one when it already existed. A new
  * ticket is counted on the dashboard (its `createdAt` day in `timeZone`) in
- * the same atomic.
+ * the same atomic. A new ticket of an erased user id is a
+ * {@linkcode UserErasedError} (the tombstone checked in the atomic), nothing
+ * stored.
  */
 export async function saveTicket(
   kv: Deno.Kv,
@@ -199,8 +202,14 @@ export async function saveTicket(
       );
     countTicketCreated(operation, { createdAt: ticket.createdAt, timeZone });
     if (ticket.userId) {
-      const link = await kv.get<string>(keys.ticketByUser(ticket.userId));
-      operation.check(link);
+      const [link, erasedUser] = await kv.getMany<[string, unknown]>([
+        keys.ticketByUser(ticket.userId),
+        await getErasedUserKey(ticket.userId),
+      ]);
+      // A passport erased meanwhile gets no ticket: the request's token is
+      // refused now, and nothing names the user again.
+      if (erasedUser.value !== null) throw new UserErasedError();
+      operation.check(link, erasedUser);
       if (!link.value) {
         operation.set(keys.ticketByUser(ticket.userId), ticket.shareCode);
       }

@@ -16,6 +16,7 @@ import {
   resolveGuideCode,
 } from "./guide_codes.ts";
 import { keys } from "./keys.ts";
+import { getErasedUserKey, UserErasedError } from "./erased_users.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
 import { DEFAULT_TIME_ZONE, getNoteKey, replaceVisitStats } from "./stats.ts";
 import {
@@ -208,6 +209,9 @@ export interface GuideCodeLookup {
  * (lib/db/check_ins.ts, `MAX_REFUSAL_RECEIPTS`). A code is then judged as of the claimed
  * time (a code in its grace period counts if typed before the grace
  * ended), and the visit keeps the claimed time as `checkedInAt`.
+ *
+ * A user id erased (its tombstone, read and checked with the rest) is a
+ * {@linkcode UserErasedError} with nothing written.
  */
 export async function recordVisit(
   kv: Deno.Kv,
@@ -258,6 +262,7 @@ export async function recordVisit(
     : [];
   // A code typed offline counts as of when it was typed (never later than now).
   const typedAt = named && named.claimedAt < now ? named.claimedAt : now;
+  const erasedKey = await getErasedUserKey(userId);
 
   return await runTransaction(async () => {
     let slug = defaultSlug;
@@ -265,18 +270,23 @@ export async function recordVisit(
     const entries = await kv.getMany<unknown[]>([
       visitKey,
       statsKey,
+      erasedKey,
       ...limitKeys,
       ...codeKeys,
       ...checkInKeys,
     ]);
     let visitEntry = entries[0];
     const statsEntry = entries[1];
-    const limitEntries = entries.slice(2, 2 + limitKeys.length);
+    // The user id's tombstone: checked in every write below, so a request
+    // that passed the token check before an erasure writes nothing after it.
+    const erasedEntry = entries[2];
+    if (erasedEntry.value !== null) throw new UserErasedError();
+    const limitEntries = entries.slice(3, 3 + limitKeys.length);
     const codeEntries = entries.slice(
-      2 + limitKeys.length,
-      2 + limitKeys.length + codeKeys.length,
+      3 + limitKeys.length,
+      3 + limitKeys.length + codeKeys.length,
     );
-    let ruleEntry = entries[2 + limitKeys.length + codeKeys.length];
+    let ruleEntry = entries[3 + limitKeys.length + codeKeys.length];
     const receiptEntry = named ? entries.at(-2)! : undefined;
     const ledgerEntry = named ? entries.at(-1)! : undefined;
 
@@ -293,6 +303,7 @@ export async function recordVisit(
       operation: Deno.AtomicOperation,
     ) => {
       const receipt = named!.answer(outcome);
+      operation.check(erasedEntry);
       addCheckInReceiptTo(operation, {
         userId,
         checkInId: named!.checkInId,
@@ -360,6 +371,7 @@ export async function recordVisit(
     const operation = kv.atomic().check(
       visitEntry,
       statsEntry,
+      erasedEntry,
       ...limitEntries,
       // A code replaced meanwhile makes the attempt read again.
       ...codeEntries,
@@ -479,7 +491,9 @@ export async function recordVisit(
  * attraction's rating aggregates by the difference, in one transaction: a
  * replaced rating is not counted twice and a null rating leaves them. The
  * dashboard's rating counters and notes index move in the same atomic.
- * Returns the updated visit, or null when the user has not verified it.
+ * Returns the updated visit, or null when the user has not verified it; a
+ * {@linkcode UserErasedError} with nothing written when the user id was
+ * erased (its tombstone checked in the same atomic).
  */
 export async function rateVisit(
   kv: Deno.Kv,
@@ -495,15 +509,21 @@ export async function rateVisit(
 ): Promise<Visit | null> {
   const visitKey = keys.visit(userId, slug);
   const attractionKey = keys.attractionStats(slug);
+  const erasedKey = await getErasedUserKey(userId);
   return await runTransaction(async () => {
-    const [visitEntry, attractionEntry] = await kv.getMany<[Visit, unknown]>([
-      visitKey,
-      attractionKey,
-    ]);
+    const [visitEntry, attractionEntry, erasedEntry] = await kv.getMany<
+      [Visit, unknown, unknown]
+    >([visitKey, attractionKey, erasedKey]);
+    // An erasure recorded meanwhile: its sweep may not have reached the visit.
+    if (erasedEntry.value !== null) throw new UserErasedError();
     if (!visitEntry.value) return null;
     const previous = visitEntry.value.rating ?? null;
     const stats = toAttractionStats(attractionEntry.value);
-    const operation = kv.atomic().check(visitEntry, attractionEntry);
+    const operation = kv.atomic().check(
+      visitEntry,
+      attractionEntry,
+      erasedEntry,
+    );
     const [visit] = replaceVisitStats<Visit>(operation, {
       before: [visitEntry.value],
       after: [{

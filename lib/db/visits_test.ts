@@ -7,8 +7,14 @@ import {
   getUserStats,
   getVisit,
   listBadges,
+  rateVisit,
   recordVisit,
 } from "./visits.ts";
+import {
+  addErasedUserTo,
+  isUserErased,
+  UserErasedError,
+} from "./erased_users.ts";
 
 const NOW = new Date("2026-11-22T15:00:00Z");
 const LIMIT = { scope: "guide_codes", limit: 10, windowMs: 600_000 };
@@ -146,4 +152,108 @@ Deno.test("counters of an earlier version (no list of badges) unlock nothing twi
     "explorador",
     "veterano",
   ]);
+});
+
+/** A KV whose first `getMany` lets `userId`'s erasure land (its tombstone) before the read's commit. */
+function erasedAfterFirstRead(kv: Deno.Kv, userId: string) {
+  const state = { interleaved: false };
+  const racing = new Proxy(kv, {
+    get(target, property) {
+      if (property === "getMany") {
+        return async (...args: Parameters<Deno.Kv["getMany"]>) => {
+          const entries = await target.getMany(...args);
+          if (!state.interleaved) {
+            state.interleaved = true;
+            const operation = target.atomic();
+            await addErasedUserTo(operation, userId);
+            await operation.commit();
+          }
+          return entries;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { racing, state };
+}
+
+Deno.test("a write racing its user's erasure writes nothing: the tombstone is checked in the atomic", async (t) => {
+  await using kv = await openKv(":memory:");
+
+  await t.step("a verification", async () => {
+    const userId = crypto.randomUUID();
+    const { racing, state } = erasedAfterFirstRead(kv, userId);
+    await assert.rejects(
+      recordVisit(racing, {
+        userId,
+        slug: "plaza-principal",
+        now: NOW,
+        totalAttractions: 17,
+      }),
+      UserErasedError,
+    );
+    assert.ok(state.interleaved);
+    assert.equal(await getVisit(kv, userId, "plaza-principal"), null);
+    const left = await Array.fromAsync(kv.list({ prefix: [] }));
+    assert.deepEqual(
+      left.filter((entry) => JSON.stringify(entry.key).includes(userId)),
+      [],
+    );
+  });
+
+  await t.step("a rating", async () => {
+    const userId = crypto.randomUUID();
+    await recordVisit(kv, {
+      userId,
+      slug: "plaza-principal",
+      now: NOW,
+      totalAttractions: 17,
+    });
+    const { racing, state } = erasedAfterFirstRead(kv, userId);
+    await assert.rejects(
+      rateVisit(racing, {
+        userId,
+        slug: "plaza-principal",
+        rating: 5,
+        notes: "Volveré",
+        now: NOW,
+      }),
+      UserErasedError,
+    );
+    assert.ok(state.interleaved);
+    const visit = await getVisit(kv, userId, "plaza-principal");
+    assert.equal(visit?.rating, null);
+    assert.equal(visit?.notes, null);
+  });
+
+  await t.step(
+    "once erased, a user id's writes are refused at the read",
+    async () => {
+      const userId = crypto.randomUUID();
+      const operation = kv.atomic();
+      await addErasedUserTo(operation, userId);
+      await operation.commit();
+      assert.equal(await isUserErased(kv, userId), true);
+      assert.equal(await isUserErased(kv, crypto.randomUUID()), false);
+      await assert.rejects(
+        recordVisit(kv, {
+          userId,
+          slug: "plaza-principal",
+          now: NOW,
+          totalAttractions: 17,
+        }),
+        UserErasedError,
+      );
+      // The tombstone names no one: the hash of the id, nothing else.
+      const stored = await Array.fromAsync(
+        kv.list({ prefix: ["erased_users"] }),
+      );
+      assert.ok(
+        stored.every((entry) =>
+          !JSON.stringify(entry).includes(userId) && entry.value === true
+        ),
+      );
+    },
+  );
 });

@@ -12,6 +12,7 @@ import {
   type Ticket,
 } from "@/lib/db/tickets.ts";
 import { LIFETIMES } from "@/lib/db/keys.ts";
+import { UserErasedError } from "@/lib/db/erased_users.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { DEFAULT_LANG } from "@/lib/i18n/catalogue.ts";
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
@@ -191,7 +192,20 @@ async function findOrCreateTicket(
         hash: keyHash,
         until: new Date(now().getTime() + CLAIM_TTL_MS).toISOString(),
       },
-    }, { timeZone }).catch((error) => {
+    }, { timeZone }).catch(async (error) => {
+      if (error instanceof UserErasedError) {
+        // The passport was erased while the CMS was asked: this request's
+        // post goes too (the token is refused from now on, so no retry).
+        await cms.deleteTicket(input.shareCode).catch((failure) =>
+          console.error(
+            `A ticket post of an erased passport was left in the CMS: ${
+              failure instanceof Error ? failure.name : "error"
+            }`,
+          )
+        );
+        keep = undefined;
+        throw error;
+      }
       throw error instanceof ShareCodeErasedError ? codeInUse() : error;
     });
     keep = undefined;

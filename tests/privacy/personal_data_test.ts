@@ -14,7 +14,10 @@ import { keys } from "@/lib/db/keys.ts";
 import { BadGatewayError } from "@/lib/errors/mod.ts";
 import { RequestLog } from "@/lib/http/request_log.ts";
 import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
-import { ERASURE_CACHE_GRACE_MS } from "@/lib/personal_data/erase.ts";
+import {
+  ERASURE_CACHE_GRACE_MS,
+  requestErasure,
+} from "@/lib/personal_data/erase.ts";
 import {
   assertJson,
   createTestContext,
@@ -27,7 +30,8 @@ import {
   ticketBody,
   verifyVisits,
 } from "../test_utils.ts";
-import { assertNothingNames, dumpKv } from "../kv_dump.ts";
+import { assertNothingNames, countEntries, dumpKv } from "../kv_dump.ts";
+import { signOwnToken } from "@/lib/auth/mod.ts";
 
 const ORIGIN = "http://localhost";
 
@@ -338,32 +342,168 @@ Deno.test("POST /api/turismo/users/:userId/erase", async (t) => {
     const path = `/api/turismo/users/${tourist.userId}/erase`;
     // A token of the identity provider's kind: it outlives the sessions.
     const token = await ctx.tokenFor(tourist.userId);
-    const first = await assertJson(
-      await postJson(ctx, path, {}, bearer(token)),
-      202,
-    );
-    const second = await assertJson(
-      await postJson(ctx, path, {}, bearer(token)),
-      202,
+    // Two at once (a double tap): both pass the token check, the second joins.
+    const [first, second] = await Promise.all(
+      [token, token].map(async (each) =>
+        await assertJson(await postJson(ctx, path, {}, bearer(each)), 202)
+      ),
     );
     assert.equal(second.erasureId, first.erasureId, "it joins the first");
-    // The page's token named a session, which the erasure ended.
-    await assertJson(
-      await postJson(ctx, path, {}, bearer(tourist.token)),
-      401,
-    );
-    await finishErasures(ctx);
-    const third = await assertJson(
-      await postJson(ctx, path, {}, bearer(token)),
-      202,
-    );
+    // Later, every token of the passport is refused: the page's, and the other.
+    for (const each of [tourist.token, token]) {
+      await assertJson(await postJson(ctx, path, {}, bearer(each)), 401);
+    }
     await finishErasures(ctx);
     const status = await ctx.app.request(
-      `/api/turismo/erasures/${third.erasureId}`,
+      `/api/turismo/erasures/${first.erasureId}`,
     );
     assert.equal((await assertJson(status, 200)).status, "done");
+    await assertJson(await postJson(ctx, path, {}, bearer(token)), 401);
     await assertNothingNames(ctx.deps.kv, { "user id": tourist.userId });
   });
+
+  await t.step(
+    "an erased user id is refused for good: every token of it, on every endpoint, writes nothing",
+    async () => {
+      const tourist = await seedTourist(ctx);
+      const { userId } = tourist;
+      // A token without a session (`deno task token`, an identity
+      // provider's), valid for 30 days.
+      const token = await signOwnToken(ctx.deps.signingSecret, userId, {
+        now: ctx.clock.now(),
+        expiresInSeconds: 30 * 24 * 3600,
+      });
+      const { erasureId } = await assertJson(
+        await postJson(
+          ctx,
+          `/api/turismo/users/${userId}/erase`,
+          {},
+          bearer(tourist.token),
+        ),
+        202,
+      );
+      await finishErasures(ctx);
+      const status = await ctx.app.request(
+        `/api/turismo/erasures/${erasureId}`,
+      );
+      assert.equal((await assertJson(status, 200)).status, "done");
+
+      const attraction = SHIPPED.attractions[5];
+      const calls: [string, unknown][] = [
+        ["/api/turismo/verify-visit", { userId, code: attraction.guideCode }],
+        ["/api/turismo/check-in", {
+          userId,
+          checkInId: crypto.randomUUID(),
+          claimedAt: ctx.clock.now().toISOString(),
+          code: attraction.guideCode,
+        }],
+        ["/api/turismo/rate-visit", {
+          userId,
+          atractivoSlug: SHIPPED.attractions[0].slug,
+          rating: 5,
+          notes: "Otra vez",
+        }],
+        ["/api/turismo/ticket", ticketBody()],
+        [`/api/turismo/users/${userId}/name`, { name: "Otro Nombre" }],
+      ];
+      // Days later too, and with a token signed after the erasure.
+      for (const days of [0, 20]) {
+        ctx.clock.advance(days * 24 * 3600_000);
+        const fresh = await ctx.tokenFor(userId);
+        for (const each of [token, fresh]) {
+          for (const [path, body] of calls) {
+            const res = await postJson(ctx, path, body, bearer(each));
+            const answer = await assertJson(res, 401);
+            assert.deepEqual(Object.keys(answer).sort(), ["details", "error"]);
+            assert.equal(answer.error, "No autorizado", path);
+            assert.match(answer.details, /borró/, path);
+          }
+          const data = await ctx.app.request(
+            `/api/turismo/users/${userId}/data`,
+            { headers: bearer(each) },
+          );
+          await assertJson(data, 401);
+        }
+      }
+      // Nothing names the user: no visit, check-in, ticket or counter came back.
+      await assertNothingNames(ctx.deps.kv, { "user id": userId });
+      assert.equal(
+        await countEntries(ctx.deps.kv, keys.visitsOfUser(userId)),
+        0,
+      );
+    },
+  );
+
+  await t.step(
+    "a ticket asked for while its passport is erased is not stored, and its CMS post goes",
+    async () => {
+      const userId = crypto.randomUUID();
+      const token = await ctx.tokenFor(userId);
+      const ticket = ticketBody();
+      const cms = ctx.deps.cms;
+      const createTicket = cms.createTicket;
+      cms.createTicket = async (input) => {
+        const post = await createTicket.call(cms, input);
+        // The erasure lands while the CMS is asked (the token was checked).
+        await requestErasure(ctx.deps, { userId, origin: "tourist" });
+        return post;
+      };
+      try {
+        const res = await postJson(
+          ctx,
+          "/api/turismo/ticket",
+          ticket,
+          bearer(token),
+        );
+        assert.match((await assertJson(res, 401)).details, /borró/);
+      } finally {
+        cms.createTicket = createTicket;
+      }
+      const code = ticket.shareCode.toLowerCase();
+      assert.equal(await getCmsPost(ctx.deps.kv, code), null);
+      await finishErasures(ctx);
+      await assertNothingNames(ctx.deps.kv, {
+        "user id": userId,
+        "e-mail": ticket.email,
+      });
+    },
+  );
+
+  await t.step(
+    "another instance on the same KV refuses the erased user's token at once",
+    async () => {
+      const dir = await Deno.makeTempDir({ prefix: "turismo-erased-" });
+      try {
+        const kvPath = `${dir}/turismo.kv`;
+        await using one = await createTestContext({ kvPath });
+        await using two = await createTestContext({ kvPath });
+        const userId = crypto.randomUUID();
+        const token = await one.tokenFor(userId);
+        const verify = (on: TestContext, i: number) =>
+          postJson(on, "/api/turismo/verify-visit", {
+            userId,
+            code: SHIPPED.attractions[i].guideCode,
+          }, bearer(token));
+        await assertJson(await verify(two, 0), 200);
+        await assertJson(
+          await postJson(
+            one,
+            `/api/turismo/users/${userId}/erase`,
+            {},
+            bearer(token),
+          ),
+          202,
+        );
+        const refused = await assertJson(await verify(two, 1), 401);
+        assert.match(refused.details, /borró/);
+        await finishErasures(one);
+        await assertJson(await verify(two, 2), 401);
+        await assertNothingNames(two.deps.kv, { "user id": userId });
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
 
   await t.step(
     "a CMS outage leaves it in progress and it is retried until the CMS is back",

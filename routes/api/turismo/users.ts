@@ -168,7 +168,7 @@ function createRoutes(deps: AppDeps) {
       tags: [TAGS.personalData],
       summary: "Erase the user's passport and every personal record",
       description:
-        "Visits, ratings, notes, badges, counters, sessions, identity links, the ticket and its CMS post. The route page and card answer 404 at once and the share code can never be used again. Asking again for the same passport joins the erasure already running.",
+        "Visits, ratings, notes, badges, counters, sessions, identity links, the ticket and its CMS post. The route page and card answer 404 at once, the share code can never be used again, and every token of the user id is a 401 from then on. A second request sent before the first was recorded joins the erasure already running.",
       ...asTheUser,
       request: { params: UserParams },
       responses: {
