@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
 import type { OfflineConfig } from "@/client/offline_config.ts";
+import { sha256Hex } from "@/lib/crypto/mod.ts";
 import { getIslandMessages, getLangs, localizePath } from "@/lib/i18n/mod.ts";
 import { SESSION_TTL_MS } from "@/lib/oauth/mod.ts";
 import { getAssets, STATIC_DIR } from "@/lib/pages/mod.ts";
@@ -41,8 +42,9 @@ async function getOfflineConfig(
   const loaded = deps.data.current();
   const v = encodeURIComponent(loaded.version);
   const langs = getLangs();
-  // The offline pages show the data set, the build's files and their words.
-  const revision = await hashText(
+  // The offline pages show the data set, the build's files and their words;
+  // 24 hex digits (96 bits) of their SHA-256 tell one version from another.
+  const revision = (await sha256Hex(
     [
       loaded.version,
       bundle,
@@ -50,7 +52,7 @@ async function getOfflineConfig(
         JSON.stringify(getIslandMessages(lang, "offline").messages)
       ),
     ].join("\n"),
-  );
+  )).slice(0, 24);
   return {
     version: `${bundle.replace(/^.*\/sw-|\.js$/g, "")}.${loaded.version}`,
     langs: langs.map((lang) => ({ lang, prefix: localizePath(lang, "") })),
@@ -70,12 +72,4 @@ async function getOfflineConfig(
       revision,
     })),
   };
-}
-
-async function hashText(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return new Uint8Array(digest).slice(0, 12).toHex();
 }

@@ -7,6 +7,7 @@
  * docs/API.md's, "Check-ins from a device's queue".
  */
 import type { Badge } from "@/lib/badges/badges.ts";
+import { sha256Hex } from "@/lib/crypto/sha256.ts";
 import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
 import {
   type CheckInReceipt,
@@ -188,14 +189,7 @@ async function fingerprintOf(
   },
 ): Promise<string> {
   if (code === undefined) return `position ${atractivo ?? ""} ${claimedAt}`;
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(`code ${code} ${claimedAt}`),
-  );
-  return Array.from(
-    new Uint8Array(digest),
-    (byte) => byte.toString(16).padStart(2, "0"),
-  ).join("");
+  return await sha256Hex(`code ${code} ${claimedAt}`);
 }
 
 /** The receipt of an outcome: the answer, kept for the id's retries. */

@@ -123,7 +123,7 @@ pages            config data db http
 staff            calendar config data db errors format http i18n open_data types
 cms              config db errors types
 open_data        calendar config data db
-passport         badges data db errors geo text types
+passport         badges crypto data db errors geo text types
 posters          branding data i18n
 services         calendar data geo
 tickets          crypto data db errors i18n text types
