@@ -4,17 +4,9 @@
  * download (./poster.ts), placed on the page as vectors by svg-to-pdfkit
  * (the QR stays sharp at any size), with Inter embedded for its words.
  */
-// pdfkit and svg-to-pdfkit are imported with the first posters PDF, not with
-// every module that loads this folder.
-import inter400 from "@fontsource/inter/files/inter-latin-400-normal.woff" with {
-  type: "bytes",
-};
-import inter700 from "@fontsource/inter/files/inter-latin-700-normal.woff" with {
-  type: "bytes",
-};
-
-/** A4 in PDF points (1/72 in). */
-const A4 = { width: 595.28, height: 841.89 };
+// svg-to-pdfkit is imported with the first posters PDF (pdfkit with
+// openPdf), not with every module that loads this folder.
+import { A4, openPdf } from "@/lib/pdf/mod.ts";
 
 /** One poster: its SVG (A4, in mm) and what the PDF's outline calls it. */
 export interface PosterPage {
@@ -30,26 +22,14 @@ export async function renderPostersPdf(
   posters: readonly PosterPage[],
   { title }: { title: string },
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([
-    import("pdfkit"),
+  const [{ default: SVGtoPDF }, { doc, finish }] = await Promise.all([
     import("svg-to-pdfkit"),
+    openPdf({
+      margin: 0,
+      autoFirstPage: false,
+      info: { Title: title, Creator: title },
+    }),
   ]);
-  const doc = new PDFDocument({
-    size: "A4",
-    margin: 0,
-    autoFirstPage: false,
-    info: { Title: title, Creator: title },
-    lang: "es-MX",
-  });
-  // fontkit reads WOFF as well as TTF: the same Inter the site serves.
-  doc.registerFont("Inter", inter400 as unknown as Buffer);
-  doc.registerFont("Inter-Bold", inter700 as unknown as Buffer);
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  doc.on("data", (chunk: Uint8Array<ArrayBuffer>) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
-  });
   for (const poster of posters) {
     doc.addPage();
     doc.outline.addItem(poster.name);
@@ -64,9 +44,7 @@ export async function renderPostersPdf(
           : (bold ? "Inter-Bold" : "Inter"),
     });
   }
-  doc.end();
-  await ended;
-  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+  return await finish();
 }
 
 /**

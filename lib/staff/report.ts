@@ -8,16 +8,8 @@
  * and the office read one set of numbers. Drawn with pdfkit, Inter
  * embedded; exact counts, as the dashboard's: the report is the office's.
  */
-// pdfkit (about 40 MiB and 175 ms to load) is imported with the first
-// report, not with every console page that loads this folder.
-import type PDFDocument from "pdfkit";
-import inter400 from "@fontsource/inter/files/inter-latin-400-normal.woff" with {
-  type: "bytes",
-};
-import inter700 from "@fontsource/inter/files/inter-latin-700-normal.woff" with {
-  type: "bytes",
-};
 import { addMonths, getLocalTime, listDays } from "@/lib/calendar/mod.ts";
+import { A4, openPdf, type PdfDoc } from "@/lib/pdf/mod.ts";
 import {
   type Dashboard,
   getDashboard,
@@ -172,7 +164,7 @@ const decimal = new Intl.NumberFormat("es-MX", {
 });
 
 // A4 in points, with 2 cm margins.
-const PAGE = { width: 595.28, height: 841.89, margin: 56.7 };
+const PAGE = { ...A4, margin: 56.7 };
 const INK = "#1f2426";
 const MUTED = "#555555";
 
@@ -187,21 +179,10 @@ export async function renderMonthlyReportPdf(
   const monthName = formatReportMonth(report.month);
   const previousName = formatReportMonth(report.previousMonth);
   const title = `Informe de turismo de ${report.municipality}: ${monthName}`;
-  const { default: PDFKit } = await import("pdfkit");
-  const doc = new PDFKit({
-    size: "A4",
+  const { doc, finish } = await openPdf({
     margin: PAGE.margin,
     info: { Title: title, Author: report.brand, Creator: report.brand },
-    lang: "es-MX",
     displayTitle: true,
-  });
-  doc.registerFont("Inter", inter400 as unknown as Buffer);
-  doc.registerFont("Inter-Bold", inter700 as unknown as Buffer);
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  doc.on("data", (chunk: Uint8Array<ArrayBuffer>) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
   });
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
@@ -299,9 +280,7 @@ export async function renderMonthlyReportPdf(
       left,
     });
   }
-  doc.end();
-  await ended;
-  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+  return await finish();
 }
 
 function capitalize(text: string): string {
@@ -310,7 +289,7 @@ function capitalize(text: string): string {
 
 /** A table with a bold head row; a row that would not fit starts a new page. */
 function drawTable(
-  doc: InstanceType<typeof PDFDocument>,
+  doc: PdfDoc,
   { head, rows, widths, left }: {
     head: string[];
     rows: string[][];
@@ -348,7 +327,7 @@ function drawTable(
 
 /** Columns of visits per day, with the scale's top and the first and last days labelled. */
 function drawColumns(
-  doc: InstanceType<typeof PDFDocument>,
+  doc: PdfDoc,
   days: { day: string; visits: number }[],
   { left, width, height, color }: {
     left: number;

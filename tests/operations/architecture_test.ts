@@ -120,17 +120,18 @@ chat             calendar data db errors events format geo http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            config data db http
-staff            calendar config data db errors format http i18n open_data types
+staff            calendar config data db errors format http i18n open_data pdf types
 cms              config db errors types
 open_data        calendar config data db
 passport         badges crypto data db errors geo text types
-posters          branding data i18n
+posters          branding data i18n pdf
 services         calendar data geo
 tickets          crypto data db errors i18n text types
 branding         data
 events           calendar data
 format           data i18n
 geo              data i18n
+pdf
 # HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
 http             auth config errors i18n types
 auth             errors types
