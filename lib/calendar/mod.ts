@@ -1,7 +1,8 @@
 /**
  * The municipality's calendar: which day, month and hour an instant falls
  * on in a time zone, and arithmetic on calendar days (`YYYY-MM-DD`) and
- * months (`YYYY-MM`). The one place that turns instants into local dates:
+ * months (`YYYY-MM`). The one place that turns instants into local dates
+ * and clock times (and a local day back into its first instant):
  * the dashboard's counters, the open data's closed periods, the events
  * still to come and the providers' daily order all read it.
  *
@@ -75,6 +76,26 @@ export function getLocalTime(at: Date | string, timeZone: string): LocalTime {
 export function getLocalWallClock(at: Date | string, timeZone: string): string {
   const p = readWallClock(at, timeZone);
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** `14:05`: the hour and minute on the wall clock at `at` in `timeZone` (24 hours). */
+export function getLocalClockTime(at: Date | string, timeZone: string): string {
+  const { hour, minute } = readWallClock(at, timeZone);
+  return `${hour}:${minute}`;
+}
+
+/**
+ * The instant `day` (`YYYY-MM-DD`) starts in `timeZone`, in epoch
+ * milliseconds: local midnight, found by correcting a UTC guess by the
+ * zone's offset (twice, for a day when the offset changes).
+ */
+export function getLocalMidnightMs(day: string, timeZone: string): number {
+  const wall = Date.parse(`${day}T00:00:00Z`);
+  const wallAt = (ms: number) =>
+    Date.parse(`${getLocalWallClock(new Date(ms), timeZone)}Z`);
+  let at = wall;
+  for (let i = 0; i < 2; i++) at -= wallAt(at) - wall;
+  return at;
 }
 
 /** The calendar day (`YYYY-MM-DD`) it is at `at` in `timeZone`. */

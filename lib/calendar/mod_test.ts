@@ -3,8 +3,10 @@ import {
   addDays,
   addMonths,
   getDayNumber,
+  getLocalClockTime,
   getLocalDate,
   getLocalDayNumber,
+  getLocalMidnightMs,
   getLocalTime,
   getNextDay,
   getWeekday,
@@ -104,5 +106,30 @@ Deno.test("calendar", async (t) => {
     assert.ok(!isDay("2026-04-31"));
     assert.ok(!isDay("2026-4-01"));
     assert.ok(!isDay("2026-11-22T00:00"));
+  });
+
+  await t.step("the local clock time: hour and minute, 24 hours", () => {
+    assert.equal(getLocalClockTime("2026-07-01T05:59:59Z", TZ), "23:59");
+    assert.equal(
+      getLocalClockTime(new Date("2026-07-01T15:05:00Z"), TZ),
+      "09:05",
+    );
+  });
+
+  await t.step("local midnight, also on a day the clock changes", () => {
+    assert.equal(
+      getLocalMidnightMs("2026-07-01", TZ),
+      Date.parse("2026-07-01T06:00:00Z"),
+    );
+    // Madrid: UTC+1 in winter, UTC+2 from 2026-03-29 (at 02:00).
+    const madrid = "Europe/Madrid";
+    assert.equal(
+      getLocalMidnightMs("2026-03-29", madrid),
+      Date.parse("2026-03-28T23:00:00Z"),
+    );
+    assert.equal(
+      getLocalMidnightMs("2026-03-30", madrid),
+      Date.parse("2026-03-29T22:00:00Z"),
+    );
   });
 });

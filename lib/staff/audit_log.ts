@@ -7,7 +7,12 @@
  * only, so its words live here, in one table, beside the filter that uses
  * them, and the page and the CSV say the same thing.
  */
-import { addDays, getLocalWallClock, isDay } from "@/lib/calendar/mod.ts";
+import {
+  addDays,
+  getLocalMidnightMs,
+  getLocalWallClock,
+  isDay,
+} from "@/lib/calendar/mod.ts";
 import {
   iterateStaffActionsMatching,
   listStaffActionsMatching,
@@ -293,34 +298,4 @@ async function describeTarget(
     default:
       return target;
   }
-}
-
-/**
- * The instant a calendar day starts in `timeZone` (epoch milliseconds):
- * local midnight, found by correcting a UTC guess by the zone's offset
- * (twice, for a day when the offset changes).
- */
-export function getLocalMidnightMs(day: string, timeZone: string): number {
-  const wall = Date.parse(`${day}T00:00:00Z`);
-  const format = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  });
-  const wallAt = (ms: number) => {
-    const p = Object.fromEntries(
-      format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]),
-    );
-    return Date.parse(
-      `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}Z`,
-    );
-  };
-  let at = wall;
-  for (let i = 0; i < 2; i++) at -= wallAt(at) - wall;
-  return at;
 }

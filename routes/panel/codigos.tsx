@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import { Island } from "@/components/Island.tsx";
 import CopyButton from "@/islands/CopyButton.tsx";
+import { getLocalClockTime } from "@/lib/calendar/mod.ts";
 import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
 import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
 import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
@@ -267,19 +268,6 @@ function CodeRow(
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * `14:30`: the hour on the municipality's clock (24 hours, as the rest of
- * the console). Built per call: a confirmation is a rare page.
- */
-function formatTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("es-MX", {
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZone,
-  }).format(at);
-}
-
-/**
  * The step between the row's button and the replacement: which attraction,
  * what stops working and when (in the municipality's time zone), a button
  * that posts the same choice to `POST /:slug`, and a cancel that changes
@@ -315,7 +303,7 @@ async function renderConfirmation(
             ? "Los carteles actuales dejan de funcionar en cuanto confirmes."
             : `Los carteles actuales dejan de funcionar el ${
               formatDate(until.toISOString(), timeZone)
-            } a las ${formatTime(until, timeZone)}.`}
+            } a las ${getLocalClockTime(until, timeZone)}.`}
         </p>
         {current.previous && (
           <p>
