@@ -16,7 +16,6 @@ import {
 import {
   iterateStaffActionsMatching,
   listStaffActionsMatching,
-  recordStaffAction,
   type StaffActionEntry,
   type StaffActionFilter,
 } from "@/lib/db/audit.ts";
@@ -24,7 +23,7 @@ import { getVisitById } from "@/lib/db/visits.ts";
 import type { LoadedData } from "@/lib/data/mod.ts";
 import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
 import { toCsv } from "@/lib/open_data/csv.ts";
-import type { StaffAction, StaffMember, StaffRole } from "@/lib/types/staff.ts";
+import type { StaffAction, StaffRole } from "@/lib/types/staff.ts";
 
 /** Each action in words, in the order the filter offers them. */
 export const AUDIT_ACTION_LABELS: Readonly<Record<StaffAction, string>> = {
@@ -207,21 +206,8 @@ export function streamAuditCsv(
   });
 }
 
-/** The log's own file name, as its download is audited. */
+/** The log's own file name, as it is downloaded and audited. */
 export const AUDIT_CSV_NAME = "auditoria.csv";
-
-/** Audits a download of the log (`export_downloaded`, the file's name). */
-export async function recordAuditExport(
-  kv: Deno.Kv,
-  { staff, at }: { staff: StaffMember; at: Date },
-): Promise<void> {
-  await recordStaffAction(kv, {
-    staff,
-    action: "export_downloaded",
-    target: AUDIT_CSV_NAME,
-    at,
-  });
-}
 
 /** `YYYY-MM-DD HH:MM` on the municipality's clock: what a spreadsheet reads as a date and time. */
 function formatSpreadsheetTime(iso: string, timeZone: string): string {

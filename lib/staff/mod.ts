@@ -8,12 +8,12 @@
  */
 export {
   AUDIT_ACTION_LABELS,
+  AUDIT_CSV_NAME,
   type AuditQuery,
   type AuditRow,
   isAuditFiltered,
   listAuditRows,
   parseAuditQuery,
-  recordAuditExport,
   ROLE_LABELS,
   streamAuditCsv,
   toAuditSearch,

@@ -8,7 +8,7 @@ import {
   buildMonthlyRatingsCsv,
   OPEN_DATA_FILES,
 } from "@/lib/open_data/mod.ts";
-import { csvResponse } from "@/routes/_shared/csv.ts";
+import { csvResponse } from "@/routes/_shared/download.ts";
 
 /** Harvesters poll; the visits change once a day, the ratings as given. */
 const OPEN_DATA_HEADERS = {

@@ -2,15 +2,15 @@ import type { AppDeps } from "@/deps.ts";
 import type { StaffAction } from "@/lib/db/mod.ts";
 import {
   AUDIT_ACTION_LABELS,
-  getStaff,
+  AUDIT_CSV_NAME,
   isAuditFiltered,
   listAuditRows,
   parseAuditQuery,
-  recordAuditExport,
   requireAdmin,
   streamAuditCsv,
   toAuditSearch,
 } from "@/lib/staff/mod.ts";
+import { CSV_TYPE, sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const PROBLEM = {
@@ -18,9 +18,6 @@ const PROBLEM = {
   reversed:
     "La fecha de inicio es posterior a la final: se muestra sin filtro de fechas.",
 };
-
-/** The UTF-8 byte-order mark, for Excel on Windows (as the console's other CSVs). */
-const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
 
 /**
  * `GET /panel/auditoria[?persona=&accion=&desde=&hasta=&antes=<cursor>]`:
@@ -34,25 +31,12 @@ export default function auditPage(deps: AppDeps) {
   const source = () => ({ kv: deps.kv, data: deps.data.current() });
   return createPanelRouter(deps)
     .use(requireAdmin())
-    .get("/auditoria.csv", async (c) => {
-      const query = parseAuditQuery(c.req.query());
-      await recordAuditExport(deps.kv, {
-        staff: getStaff(c),
-        at: deps.now(),
-      });
-      const csv = streamAuditCsv(source(), query).pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          start: (controller) => controller.enqueue(BOM),
-        }),
-      );
-      return new Response(csv, {
-        headers: {
-          "Content-Type": "text/csv; charset=utf-8; header=present",
-          "Content-Disposition": 'attachment; filename="auditoria.csv"',
-          "Cache-Control": "private, no-store",
-        },
-      });
-    })
+    .get("/auditoria.csv", (c) =>
+      sendStaffDownload(c, deps, {
+        file: AUDIT_CSV_NAME,
+        type: CSV_TYPE,
+        body: streamAuditCsv(source(), parseAuditQuery(c.req.query())),
+      }))
     .get("/", async (c) => {
       const { name: municipality } = deps.data.current().data.municipality;
       const query = parseAuditQuery(c.req.query());

@@ -1,9 +1,9 @@
 import type { AppDeps } from "@/deps.ts";
-import { recordStaffAction } from "@/lib/db/mod.ts";
 import { getPublicOrigin } from "@/lib/http/mod.ts";
 import { listCurrentGuideCodes } from "@/lib/passport/mod.ts";
 import { attractionPosterSvg, renderPostersPdf } from "@/lib/posters/mod.ts";
-import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
+import { requireAdmin } from "@/lib/staff/mod.ts";
+import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter } from "./_page.tsx";
 
 const FILE = "carteles.pdf";
@@ -26,16 +26,10 @@ export default function postersPdf(deps: AppDeps) {
     const pdf = await renderPostersPdf(posters, {
       title: `Carteles de ${loaded.data.branding.name}`,
     });
-    await recordStaffAction(deps.kv, {
-      staff: getStaff(c),
-      action: "export_downloaded",
-      target: FILE,
-      at: deps.now(),
-    });
-    return c.body(pdf, 200, {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${FILE}"`,
-      "Cache-Control": "private, no-store",
+    return await sendStaffDownload(c, deps, {
+      file: FILE,
+      type: "application/pdf",
+      body: pdf,
     });
   });
 }

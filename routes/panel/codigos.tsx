@@ -25,6 +25,7 @@ import {
   listAttractionCheckIns,
   requireAdmin,
 } from "@/lib/staff/mod.ts";
+import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const GRACE_LABEL: Record<number, string> = {
@@ -42,7 +43,8 @@ const GRACE_LABEL: Record<number, string> = {
  * confirm, saying when the posters on the walls stop working;
  * `POST /:slug` (the confirmation's button) replaces the code and shows
  * the new one once, large, with a copy button and the new poster;
- * `GET /:slug/cartel.svg` downloads the poster with the current code.
+ * `GET /:slug/cartel.svg` downloads the poster with the current code
+ * (audited, as every staff download).
  */
 export default function codesPage(deps: AppDeps) {
   return createPanelRouter(deps)
@@ -94,10 +96,10 @@ export default function codesPage(deps: AppDeps) {
           baseUrl: getPublicOrigin(c, deps.config),
         });
       if (!svg) throw new NotFoundError("Ese atractivo no existe.");
-      return c.body(svg, 200, {
-        "Content-Type": "image/svg+xml; charset=utf-8",
-        "Content-Disposition": `attachment; filename="cartel-${slug}.svg"`,
-        "Cache-Control": "private, no-store",
+      return await sendStaffDownload(c, deps, {
+        file: `cartel-${slug}.svg`,
+        type: "image/svg+xml; charset=utf-8",
+        body: svg,
       });
     });
 }

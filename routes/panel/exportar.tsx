@@ -1,5 +1,4 @@
 import type { AppDeps } from "@/deps.ts";
-import { recordStaffAction } from "@/lib/db/mod.ts";
 import {
   buildDailyVisitsCsv,
   buildMonthlyRatingsCsv,
@@ -13,7 +12,7 @@ import {
   parseReportMonth,
   requireAdmin,
 } from "@/lib/staff/mod.ts";
-import { csvResponse } from "@/routes/_shared/csv.ts";
+import { CSV_TYPE, sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /** The staff's own figures, exact: never public. */
@@ -22,26 +21,6 @@ const WORKBOOK_NAME = "turismo-cifras.xlsx";
 
 /** The admins' full ratings, notes included: never public. */
 const RATINGS_WITH_NOTES = "calificaciones-con-notas.csv";
-
-/** Staff downloads are one person's copy: not kept by any cache. */
-const PRIVATE = { "Cache-Control": "private, no-store" };
-
-/**
- * The UTF-8 byte-order mark: Excel on Windows opens a CSV without one as
- * the local code page ("DestilerÃ­a"). Staff downloads only: the files at
- * /datos stay plain UTF-8, the interface harvesters read.
- */
-const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
-
-/** `csv` after a byte-order mark, for a spreadsheet on the staff's desk. */
-function withBom(csv: string | ReadableStream<Uint8Array>): BodyInit {
-  if (typeof csv === "string") return new Blob([BOM, csv]);
-  return csv.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      start: (controller) => controller.enqueue(BOM),
-    }),
-  );
-}
 
 /**
  * `/panel/exportar`: the staff's own figures (the monthly report as PDF,
@@ -56,13 +35,11 @@ export default function exportPage(deps: AppDeps) {
     data: deps.data.current().data,
     now: deps.now(),
   });
-  const audit = (c: Parameters<typeof getStaff>[0], file: string) =>
-    recordStaffAction(deps.kv, {
-      staff: getStaff(c),
-      action: "export_downloaded",
-      target: file,
-      at: deps.now(),
-    });
+  const csv = (
+    c: Parameters<typeof sendStaffDownload>[0],
+    file: string,
+    body: string | ReadableStream<Uint8Array>,
+  ) => sendStaffDownload(c, deps, { file, type: CSV_TYPE, body });
 
   return createPanelRouter(deps)
     .get("/", (c) => {
@@ -144,32 +121,27 @@ export default function exportPage(deps: AppDeps) {
         ),
       });
     })
-    .get(`/${OPEN_DATA_FILES.visits}`, async (c) => {
-      const csv = await buildDailyVisitsCsv(source());
-      await audit(c, OPEN_DATA_FILES.visits);
-      return csvResponse(withBom(csv), OPEN_DATA_FILES.visits, PRIVATE);
-    })
-    .get(`/${OPEN_DATA_FILES.ratings}`, async (c) => {
-      const csv = await buildMonthlyRatingsCsv(source());
-      await audit(c, OPEN_DATA_FILES.ratings);
-      return csvResponse(withBom(csv), OPEN_DATA_FILES.ratings, PRIVATE);
-    })
-    .get(`/${WORKBOOK}`, async (c) => {
-      const book = await buildStaffWorkbook(source());
-      await audit(c, WORKBOOK);
-      return c.body(book, 200, {
-        ...PRIVATE,
-        "Content-Type":
+    .get(
+      `/${OPEN_DATA_FILES.visits}`,
+      async (c) =>
+        csv(c, OPEN_DATA_FILES.visits, await buildDailyVisitsCsv(source())),
+    )
+    .get(
+      `/${OPEN_DATA_FILES.ratings}`,
+      async (c) =>
+        csv(c, OPEN_DATA_FILES.ratings, await buildMonthlyRatingsCsv(source())),
+    )
+    .get(`/${WORKBOOK}`, async (c) =>
+      sendStaffDownload(c, deps, {
+        file: WORKBOOK_NAME,
+        type:
           "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "Content-Disposition": `attachment; filename="${WORKBOOK_NAME}"`,
-      });
-    })
-    .get(`/${RATINGS_WITH_NOTES}`, requireAdmin(), async (c) => {
-      await audit(c, RATINGS_WITH_NOTES);
-      return csvResponse(
-        withBom(streamRatingsWithNotesCsv(source())),
-        RATINGS_WITH_NOTES,
-        PRIVATE,
-      );
-    });
+        body: await buildStaffWorkbook(source()),
+        target: WORKBOOK,
+      }))
+    .get(
+      `/${RATINGS_WITH_NOTES}`,
+      requireAdmin(),
+      (c) => csv(c, RATINGS_WITH_NOTES, streamRatingsWithNotesCsv(source())),
+    );
 }

@@ -1,11 +1,10 @@
 import type { AppDeps } from "@/deps.ts";
-import { recordStaffAction } from "@/lib/db/mod.ts";
 import {
-  getStaff,
   loadMonthlyReport,
   parseReportMonth,
   renderMonthlyReportPdf,
 } from "@/lib/staff/mod.ts";
+import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /**
@@ -38,17 +37,10 @@ export default function reportPage(deps: AppDeps) {
     const pdf = await renderMonthlyReportPdf(report, {
       colors: data.branding.colors,
     });
-    const file = `informe-turismo-${month}.pdf`;
-    await recordStaffAction(deps.kv, {
-      staff: getStaff(c),
-      action: "export_downloaded",
-      target: file,
-      at: now,
-    });
-    return c.body(pdf, 200, {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${file}"`,
-      "Cache-Control": "private, no-store",
+    return await sendStaffDownload(c, deps, {
+      file: `informe-turismo-${month}.pdf`,
+      type: "application/pdf",
+      body: pdf,
     });
   });
 }

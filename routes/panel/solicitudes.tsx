@@ -6,19 +6,19 @@ import {
   hashShareCode,
   isPersonalIndexBackfilled,
   listShareCodesByEmail,
-  recordStaffAction,
 } from "@/lib/db/mod.ts";
 import { formatDate } from "@/lib/format/mod.ts";
 import {
-  createExportDownload,
   exportPersonalData,
   getErasureStatus,
+  getExportFileName,
   requestErasure,
   runErasure,
   summarizeExport,
 } from "@/lib/personal_data/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { isShareCode } from "@/lib/tickets/mod.ts";
+import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -135,15 +135,15 @@ export default function requestsPage(deps: AppDeps) {
         shareCodes: [ticket.shareCode],
         origin: getPublicOrigin(c, deps.config),
       });
-      await recordStaffAction(deps.kv, {
-        staff: getStaff(c),
+      return await sendStaffDownload(c, deps, {
+        file: getExportFileName(deps.now()),
+        type: "application/json; charset=UTF-8",
+        body: JSON.stringify(exported, null, 2),
         action: "personal_data_exported",
         target: `ticket:${
           (await hashShareCode(ticket.shareCode)).slice(0, 12)
         }`,
-        at: deps.now(),
       });
-      return createExportDownload(exported, deps.now());
     })
     .post("/:code/borrar", async (c) => {
       const ticket = await findTicket(c);

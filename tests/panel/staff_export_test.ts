@@ -3,10 +3,12 @@
  * Windows: each starts with a UTF-8 byte-order mark (without it Excel reads
  * "Destilería" as "DestilerÃ­a") and shows times on the municipality's
  * clock, not in UTC. The public files at /datos do not change: no
- * byte-order mark, byte for byte what the staff get after it.
+ * byte-order mark, byte for byte what the staff get after it. Every staff
+ * download, whatever its kind, is an audited attachment no cache keeps.
  */
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
+import { listStaffActions } from "@/lib/db/audit.ts";
 import {
   createTestContext,
   postAsUser,
@@ -14,6 +16,7 @@ import {
   SHIPPED,
   signInStaff,
   type TestContext,
+  ticketBody,
 } from "../test_utils.ts";
 
 const [PLAZA] = SHIPPED.attractions;
@@ -92,5 +95,92 @@ Deno.test("GET /panel/exportar/*.csv: a byte-order mark and local times", async 
         assert.deepEqual(staff, new Uint8Array([...BOM, ...open]));
       },
     );
+  }
+});
+
+Deno.test("every staff download: audited, an attachment, kept by no cache", async (t) => {
+  await using ctx = await createTestContext({ clockStart: VISIT_AT });
+  const userId = randomUserId();
+  const ticket = ticketBody();
+  const created = await postAsUser(ctx, "/api/turismo/ticket", userId, ticket);
+  assert.equal(created.status, 200, await created.text());
+  const admin = await signInStaff(ctx);
+  const csv = (path: string, file = path.replace(/.*\//, "")) => ({
+    path,
+    file,
+    type: "text/csv",
+  });
+  const downloads: {
+    path: string;
+    file: string;
+    type: string;
+    action?: string;
+    target?: RegExp | string;
+  }[] = [
+    csv("/panel/exportar/visitas-diarias.csv"),
+    csv("/panel/exportar/calificaciones-mensuales.csv"),
+    csv("/panel/exportar/calificaciones-con-notas.csv"),
+    csv("/panel/auditoria/auditoria.csv"),
+    {
+      path: "/panel/exportar/libro.xlsx",
+      file: "turismo-cifras.xlsx",
+      type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      // Recorded by its path's name, as before.
+      target: "libro.xlsx",
+    },
+    {
+      path: "/panel/informe?mes=2026-02",
+      file: "informe-turismo-2026-02.pdf",
+      type: "application/pdf",
+    },
+    {
+      path: "/panel/carteles.pdf",
+      file: "carteles.pdf",
+      type: "application/pdf",
+    },
+    {
+      path: `/panel/codigos/${PLAZA.slug}/cartel.svg`,
+      file: `cartel-${PLAZA.slug}.svg`,
+      type: "image/svg+xml",
+    },
+    {
+      path: `/panel/solicitudes/${ticket.shareCode.toLowerCase()}/datos.json`,
+      file: "mis-datos-2026-03-10.json",
+      type: "application/json",
+      action: "personal_data_exported",
+      target: /^ticket:[\w-]{12}$/,
+    },
+  ];
+  for (const { path, file, type, action, target } of downloads) {
+    await t.step(`${path}: ${file}, audited`, async () => {
+      const before = await listStaffActions(ctx.deps.kv, { limit: 500 });
+      const res = await ctx.app.request(path, { headers: { cookie: admin } });
+      assert.equal(res.status, 200, path);
+      assert.ok(res.headers.get("content-type")?.startsWith(type), path);
+      assert.equal(
+        res.headers.get("content-disposition"),
+        `attachment; filename="${file}"`,
+      );
+      assert.equal(res.headers.get("cache-control"), "private, no-store");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      assert.equal(startsWithBom(bytes), type === "text/csv", "a mark on CSVs");
+      const after = await listStaffActions(ctx.deps.kv, { limit: 500 });
+      const added = after.values.filter((entry) =>
+        !before.values.some((old) => old.id === entry.id)
+      );
+      assert.deepEqual(
+        added.map((entry) => ({
+          action: entry.action,
+          email: entry.staff.email,
+        })),
+        [{
+          action: action ?? "export_downloaded",
+          email: "ana@municipio.gob.mx",
+        }],
+      );
+      if (target instanceof RegExp) assert.match(added[0].target!, target);
+      else assert.equal(added[0].target, target ?? file);
+      assert.ok(!added[0].target!.includes(ticket.shareCode), "no share code");
+    });
   }
 });
