@@ -186,38 +186,57 @@ export function renderForbiddenPage(
   return response;
 }
 
+/** The friendly "something went wrong" page, status 500, in the path's language. */
+function renderServerErrorPage(c: Context<AppEnv>, deps: AppDeps): Response {
+  const lang = getLang(c);
+  return renderPage(c, deps, {
+    status: 500,
+    head: {
+      title: t(lang, "errors.serverErrorTitle"),
+      description: t(lang, "errors.serverErrorDescription"),
+    },
+    body: <ErrorPage status={500} lang={lang} />,
+  });
+}
+
+/** How a router's pages answer a refusal and a failure (a 404 is always the site's). */
+export interface PageErrorPages {
+  /** A thrown 403: `error` says why. */
+  refused(c: Context<AppEnv>, error: HttpError): Response;
+  /** Anything unexpected, once logged: the friendly 500. */
+  failed(c: Context<AppEnv>): Response;
+}
+
 /**
- * A router for HTML pages: a thrown 404 renders the friendly 404 page, a
- * 403 (a staff member without the role) the 403 page, and
- * anything unexpected is logged and answered with a friendly 500 page, never
- * the API's JSON.
+ * A router for HTML pages, with the one error funnel of every page, the
+ * site's and the staff console's: a thrown 404 renders the friendly 404
+ * page, a 403 (a staff member without the role) `pages.refused`, and
+ * anything unexpected is logged and answered by `pages.failed` (the site's
+ * friendly 500 page unless said), never the API's JSON; should that page
+ * fail too, a line of text.
  */
-export function createPageRouter(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.onError((error, c) => {
+export function createPageRouter(
+  deps: AppDeps,
+  pages: PageErrorPages = {
+    refused: (c, error) => renderForbiddenPage(c, deps, error),
+    failed: (c) => renderServerErrorPage(c, deps),
+  },
+): Hono<AppEnv> {
+  return new Hono<AppEnv>().onError((error, c) => {
     if (error instanceof HttpError && error.status === 404) {
       return renderNotFoundPage(c, deps);
     }
     if (error instanceof HttpError && error.status === 403) {
-      return renderForbiddenPage(c, deps, error);
+      return pages.refused(c, error);
     }
     console.error(
       `Unhandled error on ${c.req.method} ${redactPath(c.req.path)}:`,
       error,
     );
-    const lang = getLang(c);
     try {
-      return renderPage(c, deps, {
-        status: 500,
-        head: {
-          title: t(lang, "errors.serverErrorTitle"),
-          description: t(lang, "errors.serverErrorDescription"),
-        },
-        body: <ErrorPage status={500} lang={lang} />,
-      });
+      return pages.failed(c);
     } catch {
-      return c.text(t(lang, "errors.serverErrorText"), 500);
+      return c.text(t(getLang(c), "errors.serverErrorText"), 500);
     }
   });
-  return app;
 }

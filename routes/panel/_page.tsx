@@ -1,13 +1,12 @@
-import type { Context } from "hono";
-import { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import type { PanelSection } from "@/components/StaffLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { HttpError } from "@/lib/errors/mod.ts";
-import { type AppEnv, redactPath } from "@/lib/http/mod.ts";
+import type { HttpError } from "@/lib/errors/mod.ts";
+import type { AppEnv } from "@/lib/http/mod.ts";
 import { getStaff } from "@/lib/staff/mod.ts";
-import { renderNotFoundPage } from "@/routes/_app.tsx";
+import { createPageRouter, renderNotFoundPage } from "@/routes/_app.tsx";
 import { renderStaffPage } from "@/routes/_shared/staff_page.tsx";
 
 /**
@@ -39,44 +38,34 @@ export function renderPanelPage(
 }
 
 /**
- * A router for the console's pages, as `createPageRouter` is for the
- * site's: a thrown 404 is the site's ordinary 404 page (what strangers
- * get), a 403 (a viewer asking for an admin page) and anything unexpected
- * (logged) are answered inside the console's frame, since only a staff
- * member gets that far.
+ * A router for the console's pages, with the pages' one error funnel
+ * (`createPageRouter`): a thrown 404 is the site's ordinary 404 page (what
+ * strangers get), a 403 (a viewer asking for an admin page) and anything
+ * unexpected (logged) are answered inside the console's frame, since only
+ * a staff member gets that far; anyone else learns nothing (the 404 page).
  */
 export function createPanelRouter(deps: AppDeps): Hono<AppEnv> {
-  return new Hono<AppEnv>().onError((error, c) => {
-    const staff = c.get("staff");
-    const refused = error instanceof HttpError && error.status === 403;
-    const missing = error instanceof HttpError && error.status === 404;
-    if (!refused && !missing) {
-      console.error(
-        `Unhandled error on ${c.req.method} ${redactPath(c.req.path)}:`,
-        error,
-      );
-    }
-    // Only the guard's staff get this far; anyone else learns nothing.
-    if (!staff || missing) return renderNotFoundPage(c, deps);
-    const title = refused ? error.message : "Algo salió mal en el panel";
-    const details = refused
-      ? error.details
-      : "Vuelve a intentarlo en un momento. Si sigue fallando, avisa a la persona que administra el portal.";
-    return renderStaffPage(c, deps, {
-      title,
-      description: details,
-      staff,
-      status: refused ? 403 : 500,
-      children: (
-        <section class="staff-message" aria-labelledby="staff-message-title">
-          <h1 id="staff-message-title">{title}</h1>
-          <p class="lead">{details}</p>
-          <p>
-            <a class="button" href="/panel">Volver al panel</a>
-          </p>
-        </section>
-      ),
-    });
+  const forStaff = (
+    c: Context<AppEnv>,
+    message: { title: string; details: string; status: 403 | 500 },
+  ) =>
+    c.get("staff")
+      ? renderStaffMessage(c, deps, message)
+      : renderNotFoundPage(c, deps);
+  return createPageRouter(deps, {
+    refused: (c, error) =>
+      forStaff(c, {
+        title: error.message,
+        details: error.details,
+        status: 403,
+      }),
+    failed: (c) =>
+      forStaff(c, {
+        title: "Algo salió mal en el panel",
+        details:
+          "Vuelve a intentarlo en un momento. Si sigue fallando, avisa a la persona que administra el portal.",
+        status: 500,
+      }),
   });
 }
 
@@ -90,16 +79,33 @@ export function renderStaffRefusalPage(
   deps: Pick<AppDeps, "data">,
   error: HttpError,
 ): Response {
+  return renderStaffMessage(c, deps, {
+    title: error.message,
+    details: error.details,
+    status: 403,
+  });
+}
+
+/** A message page in the staff frame, with the way back (the console, or the sign-in). */
+function renderStaffMessage(
+  c: Context<AppEnv>,
+  deps: Pick<AppDeps, "data">,
+  { title, details, status }: {
+    title: string;
+    details: string;
+    status: ContentfulStatusCode;
+  },
+): Response {
   const staff = c.get("staff");
   return renderStaffPage(c, deps, {
-    title: error.message,
-    description: error.details,
+    title,
+    description: details,
     staff,
-    status: 403,
+    status,
     children: (
       <section class="staff-message" aria-labelledby="staff-message-title">
-        <h1 id="staff-message-title">{error.message}</h1>
-        <p class="lead">{error.details}</p>
+        <h1 id="staff-message-title">{title}</h1>
+        <p class="lead">{details}</p>
         <p>
           {staff
             ? <a class="button" href="/panel">Volver al panel</a>
