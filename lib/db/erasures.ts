@@ -15,6 +15,7 @@ import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys, LIFETIMES } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { markRoutesChanged } from "./route_changes.ts";
 import { getErasedShareCodeKey } from "./tickets.ts";
 import { addErasedUserTo } from "./erased_users.ts";
 
@@ -186,6 +187,8 @@ async function addTombstones(
   codes: readonly string[],
   now: Date,
 ): Promise<void> {
+  // Every instance's memory of these routes' pages and cards drops them.
+  if (codes.length > 0) markRoutesChanged(operation);
   for (const code of codes) {
     operation.set(await getErasedShareCodeKey(code), {
       erasedAt: now.toISOString(),

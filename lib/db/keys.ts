@@ -246,6 +246,12 @@ export const keys = {
    */
   erasedUser: (userIdHash: string) => ["erased_users", userIdHash] as const,
   /**
+   * A counter (a `Deno.KvU64`) every rename, erasure or move of a ticket
+   * moves in its own atomic (lib/db/route_changes.ts): each instance watches
+   * it to drop the route pages and cards it serves from memory.
+   */
+  routeChanges: () => ["route_changes"] as const,
+  /**
    * A route's share card as last drawn (lib/db/card_images.ts): what it
    * shows (a hash), its PNG's first part and how many parts it has.
    */
@@ -542,6 +548,7 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   // Permanent: an identity provider's token may name an erased id at any
   // time (own tokens live 30 days at most). A hash, no date: no one named.
   erased_users: { owner: "lib/db/erased_users.ts", lifetime: KEPT },
+  route_changes: { owner: "lib/db/route_changes.ts", lifetime: KEPT },
   personal_indexes_backfill: {
     owner: "lib/db/personal_indexes.ts",
     lifetime: KEPT,

@@ -7,6 +7,7 @@ import {
 import { addCheckInReceiptsMoveTo, readCheckInReceipts } from "./check_ins.ts";
 import { keys } from "./keys.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { markRoutesChanged } from "./route_changes.ts";
 import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";
 import type { Ticket } from "./tickets.ts";
 import {
@@ -219,6 +220,8 @@ export async function mergePassports(
           ...ticketEntry.value,
           userId: into,
         });
+        // The route now shows the account's visits, on every instance.
+        markRoutesChanged(operation);
       }
       if (!intoLink.value) {
         operation.set(keys.ticketByUser(into), fromLink.value);

@@ -2,6 +2,7 @@ import { sha256Base64Url } from "@/lib/crypto/sha256.ts";
 import { keys } from "./keys.ts";
 import { getErasedUserKey, UserErasedError } from "./erased_users.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { markRoutesChanged } from "./route_changes.ts";
 import { countTicketCreated, DEFAULT_TIME_ZONE } from "./stats.ts";
 
 /** A visitor's ticket as the service keeps it, once the CMS has answered. */
@@ -309,8 +310,11 @@ export async function renameTicket(
       name,
       nameRevision: (entry.value.nameRevision ?? 0) + 1,
     };
+    // Every instance's memory of the route page and card drops it.
     const result = await commit(
-      kv.atomic().check(erased, entry).set(entry.key, ticket),
+      markRoutesChanged(
+        kv.atomic().check(erased, entry).set(entry.key, ticket),
+      ),
     );
     return result.ok ? ticket : CONFLICT;
   });
@@ -363,6 +367,7 @@ export async function deleteTicketRecords(
       .delete(key)
       .delete(legacy)
       .delete(keys.ticketClaim(shareCode));
+    if (entries.some((entry) => entry.value)) markRoutesChanged(operation);
     for (const { value: ticket } of entries) {
       if (!ticket) continue;
       operation.delete(keys.ticketByEmail(ticket.email, shareCode));

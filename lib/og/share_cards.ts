@@ -3,6 +3,7 @@ import {
   readPageCard,
   readRouteCard,
   readUserStatsStamp,
+  type RouteCardRead,
   storePageCard,
   storeRouteCard,
 } from "@/lib/db/card_images.ts";
@@ -28,7 +29,7 @@ import {
   getPageCardVersion,
   type PageCardId,
 } from "./card_url.ts";
-import { ROUTE_CARD_MEMORY_MS } from "./memory.ts";
+import { ROUTE_CARD_ANSWER_MS, ROUTE_CARD_MEMORY_MS } from "./memory.ts";
 import { getPageCard } from "./page_cards.ts";
 import type { RenderPool } from "./pool.ts";
 
@@ -64,6 +65,11 @@ export interface ShareCardsOptions {
   cooldownMs?: number;
   /** The build's output (`static/build`), whose `og/` holds the page cards drawn at build. */
   buildDir?: string;
+  /**
+   * How long a route card's URL is answered from memory without a KV read
+   * (default {@linkcode ROUTE_CARD_ANSWER_MS}; 0: every request reads KV).
+   */
+  rememberMs?: number;
 }
 
 /** A card as it must be now: what it shows and the hash naming its PNG. */
@@ -77,6 +83,9 @@ interface CurrentCard {
 
 /** Route cards' PNGs kept in memory at most (46 KB each). */
 const MAX_ROUTE_IMAGES = 128;
+
+/** Route card URLs answered from memory at most (their PNGs are mostly those of `#routeImages`). */
+const MAX_ROUTE_ANSWERS = 128;
 
 /** Page cards' PNGs kept in memory (two languages, the home page and 17 attractions). */
 const MAX_PAGE_IMAGES = 64;
@@ -105,6 +114,12 @@ const MAX_PAGE_IMAGES = 64;
  * card of the data set it checks, named by its hash; a data set changed
  * since is drawn once at run time and stored in KV. Page cards' PNGs are
  * kept in memory (a few dozen, 46 KB each).
+ *
+ * A route card's URL (the spec's, or the `v` pages link now) is answered
+ * again from memory, without a KV read, for `rememberMs`: this instance's
+ * writes drop it at once ({@linkcode changed}), a rename or an erasure on
+ * any instance within a second ({@linkcode forgetRoutes}, called by the
+ * `route_changes` watcher in deps.ts).
  */
 export class ShareCards {
   readonly #kv: Deno.Kv;
@@ -112,6 +127,7 @@ export class ShareCards {
   readonly #pool: Pick<RenderPool, "render">;
   readonly #cooldownMs: number;
   readonly #buildDir?: string;
+  readonly #rememberMs: number;
   /** Renders running, by slot and hash: a second ask for the same card joins. */
   readonly #drawing = new Map<string, Promise<Uint8Array>>();
   /** Routes drawn for a write, still in their cool-down; `again` once written to since. */
@@ -125,6 +141,14 @@ export class ShareCards {
   readonly #pageImages = new Map<string, Uint8Array>();
   /** Route cards' PNGs by hash, with when they were read ({@linkcode ROUTE_CARD_MEMORY_MS}). */
   readonly #routeImages = new Map<string, { png: Uint8Array; at: number }>();
+  /**
+   * Route card URLs answered lately, by data version, code and `v`: served
+   * again without a KV read for {@linkcode ROUTE_CARD_ANSWER_MS}, until a
+   * write (here, or a rename or an erasure anywhere) drops them.
+   */
+  readonly #answers = new Map<string, RouteAnswer>();
+  /** Moved by every drop: an answer read before it is not kept. */
+  #generation = 0;
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
   #closed = false;
 
@@ -134,13 +158,15 @@ export class ShareCards {
       data: DataStore;
       renderPool: Pick<RenderPool, "render">;
     },
-    { cooldownMs = 3_000, buildDir }: ShareCardsOptions = {},
+    { cooldownMs = 3_000, buildDir, rememberMs = ROUTE_CARD_ANSWER_MS }:
+      ShareCardsOptions = {},
   ) {
     this.#kv = kv;
     this.#data = data;
     this.#pool = renderPool;
     this.#cooldownMs = cooldownMs;
     this.#buildDir = buildDir;
+    this.#rememberMs = rememberMs;
   }
 
   get stats(): Readonly<ShareCardStats> {
@@ -156,14 +182,22 @@ export class ShareCards {
     if (this.#closed) return;
     switch (change.kind) {
       case "ticket":
+        this.#forgetAnswers((a) =>
+          a.code === change.shareCode.toLowerCase() ||
+          (change.userId !== null && a.userId === change.userId)
+        );
         this.#schedule(change.shareCode);
         return;
       case "visit":
       case "rating":
       case "note_visibility":
+        this.#forgetAnswers((a) => a.userId === change.userId);
         this.#scheduleUser(change.userId);
         return;
       case "merge":
+        this.#forgetAnswers((a) =>
+          a.userId === change.fromUserId || a.userId === change.intoUserId
+        );
         this.#scheduleUser(change.fromUserId);
         this.#scheduleUser(change.intoUserId);
         return;
@@ -172,8 +206,25 @@ export class ShareCards {
         return;
       case "erasure":
         // Never served after the tombstone anyway; not kept either.
-        this.#routeImages.clear();
+        this.forgetRoutes();
         return;
+    }
+  }
+
+  /**
+   * Drops every route card this instance answers from memory: a rename or
+   * an erasure somewhere (the `route_changes` watcher, deps.ts). The next
+   * request for each reads KV again.
+   */
+  forgetRoutes(): void {
+    this.#forgetAnswers(() => true);
+    this.#routeImages.clear();
+  }
+
+  #forgetAnswers(which: (answer: RouteAnswer) => boolean): void {
+    this.#generation++;
+    for (const [key, answer] of this.#answers) {
+      if (which(answer)) this.#answers.delete(key);
     }
   }
 
@@ -203,8 +254,55 @@ export class ShareCards {
     code: string,
     { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
   ): Promise<ShareCardImage> {
+    const key =
+      `${this.#data.current().version}\u0000${code.toLowerCase()}\u0000${
+        v ?? ""
+      }`;
+    const known = this.#answers.get(key);
+    if (known) {
+      if (performance.now() - known.at < this.#rememberMs) {
+        this.#stats.hits++;
+        if (ifNoneMatch && matchesEtag(ifNoneMatch, known.etag)) {
+          return { etag: known.etag };
+        }
+        return { etag: known.etag, png: known.png };
+      }
+      this.#answers.delete(key);
+    }
+    const generation = this.#generation;
     const read = isShareCode(code) ? await readRouteCard(this.#kv, code) : null;
     if (!read?.ticket) throw new NotFoundError(apiMessage("route.unknown"));
+    const { v: currentV, ...answer } = await this.#answer(
+      code,
+      { ...read, ticket: read.ticket },
+      { v, ifNoneMatch },
+    );
+    // Remembered for the spec's URL and the one pages link now; a made-up
+    // or outdated `v` is answered from KV each time and takes no room.
+    if (
+      answer.png && (v === undefined || v === currentV) &&
+      this.#rememberMs > 0 && generation === this.#generation && !this.#closed
+    ) {
+      this.#answers.set(key, {
+        code: code.toLowerCase(),
+        userId: read.ticket.ticket.userId,
+        etag: answer.etag,
+        png: answer.png,
+        at: performance.now(),
+      });
+      if (this.#answers.size > MAX_ROUTE_ANSWERS) {
+        this.#answers.delete(this.#answers.keys().next().value!);
+      }
+    }
+    return answer;
+  }
+
+  /** {@linkcode get}'s answer from what it read. */
+  async #answer(
+    code: string,
+    read: RouteCardRead & { ticket: NonNullable<RouteCardRead["ticket"]> },
+    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string },
+  ): Promise<ShareCardImage & { v?: string }> {
     const { head } = read;
     // The URL a page links names the stored card (`v` counts its visits,
     // badges and renames), drawn from this very ticket, data set and
@@ -222,7 +320,7 @@ export class ShareCards {
       const etag = toRouteEtag(head.renderKey);
       if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) return { etag };
       const png = await this.#storedImage(head.renderKey, read.readPng);
-      if (png) return { etag, png };
+      if (png) return { etag, png, v: stamps.v };
     }
     const current = await this.#currentRouteCard(read.ticket);
     if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
@@ -233,10 +331,10 @@ export class ShareCards {
       head.stamps?.design === current.stamps?.design
     ) {
       const png = await this.#storedImage(head.renderKey, read.readPng);
-      if (png) return { etag: current.etag, png };
+      if (png) return { etag: current.etag, png, v: current.stamps?.v };
     }
     const png = await this.#drawRouteCard(code, current);
-    return { etag: current.etag, png };
+    return { etag: current.etag, png, v: current.stamps?.v };
   }
 
   /**
@@ -577,6 +675,15 @@ export class ShareCards {
       this.#pageImages.delete(this.#pageImages.keys().next().value!);
     }
   }
+}
+
+/** A route card's URL as last answered (see `ShareCards.#answers`). */
+interface RouteAnswer {
+  code: string;
+  userId: string | null;
+  etag: string;
+  png: Uint8Array;
+  at: number;
 }
 
 /** A route drawn for a write, in its cool-down. */

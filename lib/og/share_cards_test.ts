@@ -80,8 +80,11 @@ function instance(
   options: ShareCardsOptions = {},
   pool: CountingPool = createCountingPool(),
 ) {
+  // Every request checked against KV (what an answer remembered in memory
+  // is checked against: "answered from memory" below).
   const cards = new ShareCards({ kv, data, renderPool: pool }, {
     cooldownMs: 200,
+    rememberMs: 0,
     ...options,
   });
   return { cards, pool };
@@ -362,4 +365,72 @@ Deno.test("ShareCards: page cards come from the build, else are drawn once and s
   } finally {
     await Deno.remove(buildDir, { recursive: true });
   }
+});
+
+Deno.test("ShareCards: a route card's URL answered from memory until a change drops it", async (t) => {
+  const userId = crypto.randomUUID();
+  await using kv = await setUp(["Ana"], { userIds: [userId] });
+  const a = instance(kv, { rememberMs: 60_000 });
+  const first = await a.cards.get("codigo-0");
+  const linkedV = (await readRouteCard(kv, "codigo-0")).head!.stamps!.v!;
+
+  await t.step(
+    "the spec's URL and the linked one are answered again without KV",
+    async () => {
+      await a.cards.get("codigo-0", { v: linkedV });
+      // A change made behind its back (another instance's, not watched here).
+      await renameTicket(kv, "codigo-0", "Ana Lucía");
+      assert.deepEqual(await a.cards.get("CODIGO-0"), first);
+      assert.deepEqual(await a.cards.get("codigo-0", { v: linkedV }), first);
+      assert.deepEqual(
+        await a.cards.get("codigo-0", { ifNoneMatch: first.etag }),
+        { etag: first.etag },
+      );
+    },
+  );
+
+  await t.step(
+    "forgetRoutes (a rename or an erasure anywhere) drops them",
+    async () => {
+      a.cards.forgetRoutes();
+      const renamed = await a.cards.get("codigo-0");
+      assert.notEqual(renamed.etag, first.etag);
+      assert.equal(a.pool.drawn.at(-1), "Ana Lucía:0");
+    },
+  );
+
+  await t.step("this instance's write of the user drops them", async () => {
+    const before = await a.cards.get("codigo-0");
+    await recordVisit(kv, {
+      userId,
+      slug: "plaza-principal",
+      now: new Date(),
+      totalAttractions: 17,
+    });
+    assert.deepEqual(await a.cards.get("codigo-0"), before, "not told yet");
+    a.cards.changed({ kind: "visit", userId, slug: "plaza-principal" });
+    const after = await a.cards.get("codigo-0");
+    assert.notEqual(after.etag, before.etag);
+    await a.cards.settled();
+  });
+
+  await t.step("a made-up version is not remembered", async () => {
+    const current = await a.cards.get("codigo-0");
+    await renameTicket(kv, "codigo-0", "Ana María");
+    const madeUp = await a.cards.get("codigo-0", { v: "9-9" });
+    assert.notEqual(madeUp.etag, current.etag, "read from KV");
+  });
+
+  await t.step("an erasure is a 404 once dropped", async () => {
+    await kv.set(await getErasedShareCodeKey("codigo-0"), { at: 1 });
+    a.cards.changed({
+      kind: "erasure",
+      userId,
+      shareCodes: ["codigo-0"],
+      slugs: [],
+    });
+    await assert.rejects(a.cards.get("codigo-0"), NotFoundError);
+  });
+  a.cards.close();
+  await a.cards.settled();
 });

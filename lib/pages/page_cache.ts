@@ -26,8 +26,10 @@ export const PAGE_TTL_MS = 10_000;
 
 /**
  * How long `/ruta/<code>` is served from memory. Writes on this instance
- * drop it at once ({@linkcode PageCache.invalidate}); a write on another
- * instance shows here within this time.
+ * drop it at once ({@linkcode PageCache.invalidate}); a visit, rating or
+ * badge on another instance shows here within this time, and a rename or an
+ * erasure on another instance within a second (`route_changes`, watched in
+ * deps.ts: every route page is dropped when it moves).
  */
 export const ROUTE_PAGE_TTL_MS = 2_000;
 
@@ -39,6 +41,8 @@ export const pageTags = {
   attraction: (slug: string) => `attraction:${slug}`,
   /** The page of one share code. */
   shareCode: (code: string) => `code:${code}`,
+  /** Every route page: a rename or an erasure on another instance drops them all. */
+  routes: () => "routes",
 };
 
 /** The tags of the pages a change makes stale: the one mapping from writes to pages. */

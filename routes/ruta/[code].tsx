@@ -34,19 +34,21 @@ import { isShareCode } from "@/lib/tickets/mod.ts";
 export default function touristRoute(deps: AppDeps) {
   return createPageRouter(deps).get("/:code", async (c) => {
     const code = c.req.param("code");
-    const entry = isShareCode(code)
-      ? await getTicketEntry(deps.kv, code)
-      : null;
-    // Cached briefly; writes of this user on this instance drop it at once.
-    // Keyed by the ticket's versionstamp: a rename or an erasure on any
-    // instance is never answered from memory.
-    const key = `${c.req.path}\u0000${entry?.versionstamp ?? "none"}`;
+    // Served from memory without a KV read: writes of this user on this
+    // instance drop it at once, a rename or an erasure on any instance
+    // within a second (every route page carries `pageTags.routes()`, which
+    // the `route_changes` watcher drops), anything else within its TTL.
     return await servePage(
       c,
       deps,
-      { key, ttlMs: ROUTE_PAGE_TTL_MS },
+      { ttlMs: ROUTE_PAGE_TTL_MS },
       async (tag) => {
+        // Tagged before the read, so a change while it runs is not kept.
+        tag(pageTags.routes());
         tag(pageTags.shareCode(code));
+        const entry = isShareCode(code)
+          ? await getTicketEntry(deps.kv, code)
+          : null;
         const ticket = entry?.ticket;
         if (!ticket) return renderNotFoundPage(c, deps);
         if (ticket.userId) tag(pageTags.user(ticket.userId));
