@@ -53,7 +53,13 @@
  * parsed into a figure, in measure.ts; the data files in fixtures.ts.
  */
 import { measureColdStarts } from "./load/cold_start.ts";
-import { DOC_PATH, type Options, parseOptions, wanted } from "./load/config.ts";
+import {
+  DOC_PATH,
+  type Options,
+  parseOptions,
+  READ_PHASES,
+  wanted,
+} from "./load/config.ts";
 import { ensureWrk, wrkVersion } from "./load/measure.ts";
 import {
   measureBurst,
@@ -65,6 +71,7 @@ import {
   measureRounds,
   measureVerifyAlone,
   readBaselineMemory,
+  type Row,
   warmUp,
 } from "./load/phases.ts";
 import {
@@ -76,13 +83,18 @@ import {
   readStartCommand,
   stopAll,
 } from "./load/processes.ts";
-import { formatReport, writeDoc } from "./load/report.ts";
+import { formatReport, summarize, writeDoc } from "./load/report.ts";
 import { setUp } from "./load/setup.ts";
 import { buildTargets } from "./load/targets.ts";
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const options = parseOptions(Deno.args);
-  await ensureWrk();
+  await ensureWrk({
+    readsOnly: options.only !== undefined &&
+      [...options.only].every((name) =>
+        READ_PHASES.includes(name) || name === "logo"
+      ),
+  });
   const cores = await decidePinning();
   const loadBefore = await readLoadAverage();
   const startedAt = new Date();
@@ -92,7 +104,7 @@ async function main(): Promise<void> {
     `Load harness: ${duration}s runs, ${rounds} rounds, ${connections} connections (writes ${writeConnections}), ${cores} cores, temp ${dir}`,
   );
   try {
-    const report = await measureAll(options, dir, {
+    const { report, failed } = await measureAll(options, dir, {
       cores,
       loadBefore,
       startedAt,
@@ -102,10 +114,34 @@ async function main(): Promise<void> {
       await writeDoc(report);
       console.info(`Written to ${DOC_PATH}`);
     }
+    if (failed.length > 0) {
+      console.error(
+        `\nFAILED: below the guarded targets: ${failed.join("; ")}`,
+      );
+      return 1;
+    }
+    return 0;
   } finally {
     await stopAll();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * The guarded targets this run missed (`name ratio < target`): the run
+ * fails with them, so a read per request put back is seen at once.
+ */
+function findMissedGuards(rows: Row[]): string[] {
+  return rows.flatMap((row) => {
+    if (!row.guard || row.target === undefined) return [];
+    const service = summarize(row.service);
+    const limit = summarize(row.limit);
+    if (!service || !limit) return [];
+    const ratio = service.rps / limit.rps;
+    return ratio < row.target
+      ? [`${row.name} ${ratio.toFixed(2)} < ${row.target}`]
+      : [];
+  });
 }
 
 /** Every phase, in order; the report. */
@@ -117,7 +153,7 @@ async function measureAll(
     loadBefore: string;
     startedAt: Date;
   },
-): Promise<string> {
+): Promise<{ report: string; failed: string[] }> {
   // First, while nothing else of the harness runs: fresh starts.
   await buildBundle();
   const coldStart = wanted(options, "cold-start")
@@ -136,13 +172,16 @@ async function measureAll(
     startCommand: await describeStartCommand(),
   });
   if (options.only && [...options.only].every((n) => n === "cold-start")) {
-    return formatReport({
-      options,
-      coldStart,
-      rows: [],
-      sizes: {},
-      meta: await meta(),
-    });
+    return {
+      report: formatReport({
+        options,
+        coldStart,
+        rows: [],
+        sizes: {},
+        meta: await meta(),
+      }),
+      failed: [],
+    };
   }
   const bench = await setUp(options, dir);
   const targets = buildTargets(bench).filter((t) => wanted(options, t.name));
@@ -154,7 +193,7 @@ async function measureAll(
   const bursts = await measureBurst(bench);
   const memory = await measureMemory(bench);
   const baselineMemory = await readBaselineMemory(bench);
-  return formatReport({
+  const report = formatReport({
     options,
     coldStart,
     rows,
@@ -167,6 +206,7 @@ async function measureAll(
     sizes: bench.reads.sizes,
     meta: await meta(),
   });
+  return { report, failed: findMissedGuards(rows) };
 }
 
 /** `MALLOC_ARENA_MAX=2 deno run -A ... main.ts`, as the report shows it. */
@@ -187,7 +227,8 @@ if (import.meta.main) {
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
   try {
-    await main();
+    const code = await main();
+    if (code !== 0) Deno.exit(code);
   } catch (error) {
     console.error(error);
     await stopAll();

@@ -50,11 +50,24 @@ export const CARD_PHASES = [
   "memory",
 ];
 
+/**
+ * The guarded reads, what `--only=reads` stands for (bench/load/targets.ts
+ * `GUARDED_READS`): `/healthz`, the card by both URLs, the route and the
+ * attraction page.
+ */
+export const READ_PHASES = [
+  "healthz",
+  "og-cached",
+  "og-plain",
+  "ruta",
+  "atractivo",
+];
+
 export function parseOptions(args: string[]): Options {
   const get = (name: string) =>
     args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
   const only = get("only")?.split(",").flatMap((name) =>
-    name === "cards" ? CARD_PHASES : [name]
+    name === "cards" ? CARD_PHASES : name === "reads" ? READ_PHASES : [name]
   );
   return {
     duration: Number(get("duration") ?? 5),

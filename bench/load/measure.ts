@@ -25,9 +25,32 @@ export interface WrkRun {
   duration: number;
 }
 
-/** wrk, installed with apt-get when missing and possible. */
-export async function ensureWrk(): Promise<void> {
+/**
+ * Without wrk, GET reads (bench/lua/get.lua) are driven by
+ * bench/load/get_client.ts, which prints the same figures.
+ */
+let denoClient = false;
+
+/** Which client drives the reads, for the report. */
+export function readClient(): string {
+  return denoClient ? "bench/load/get_client.ts (no wrk here)" : "wrk";
+}
+
+/**
+ * wrk, installed with apt-get when missing and possible; with `readsOnly`
+ * (every run asked for is a GET read), bench/load/get_client.ts instead.
+ */
+export async function ensureWrk(
+  { readsOnly = false }: { readsOnly?: boolean } = {},
+): Promise<void> {
   if (await has("wrk")) return;
+  if (readsOnly) {
+    denoClient = true;
+    console.info(
+      "wrk is not installed: the reads are driven by bench/load/get_client.ts",
+    );
+    return;
+  }
   const isRoot = Deno.uid?.() === 0;
   if (isRoot && await has("apt-get")) {
     console.info("Installing wrk (apt-get install -y wrk)...");
@@ -44,6 +67,7 @@ export async function ensureWrk(): Promise<void> {
 
 /** wrk's name and version as `wrk -v` prints them (`wrk debian/4.1.0-3+b2`). */
 export async function wrkVersion(): Promise<string> {
+  if (denoClient) return readClient();
   return /wrk\s+(\S+)/.exec(await run("wrk", ["-v"]))?.[0] ?? "wrk";
 }
 
@@ -51,6 +75,10 @@ export async function wrkVersion(): Promise<string> {
 export async function runWrk(
   { url, script, args = [], connections, duration }: WrkRun,
 ): Promise<Figure> {
+  if (denoClient) {
+    if (script !== "get.lua") throw new Error(`${script} needs wrk`);
+    return await runDenoClient({ url, args, connections, duration });
+  }
   const { command, args: argv } = pinned(CLIENT_CORE, "wrk", [
     "-t1",
     `-c${connections}`,
@@ -74,6 +102,36 @@ export async function runWrk(
   if (!output.success || !line) {
     throw new Error(
       `wrk failed for ${url}:\n${text}\n${
+        new TextDecoder().decode(output.stderr)
+      }`,
+    );
+  }
+  return parseWrkJson(line);
+}
+
+/** bench/load/get_client.ts on the client core: get.lua's requests. */
+async function runDenoClient(
+  { url, args, connections, duration }: Omit<WrkRun, "script">,
+): Promise<Figure> {
+  const { command, args: argv } = pinned(CLIENT_CORE, Deno.execPath(), [
+    "run",
+    "-A",
+    `${LUA_DIR}/../load/get_client.ts`,
+    url,
+    String(connections),
+    String(duration),
+    args?.[0] ?? "0",
+  ]);
+  const output = await new Deno.Command(command, {
+    args: argv,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  const line = /WRK_JSON (\{.*\})/.exec(text)?.[1];
+  if (!output.success || !line) {
+    throw new Error(
+      `get_client.ts failed for ${url}:\n${text}\n${
         new TextDecoder().decode(output.stderr)
       }`,
     );

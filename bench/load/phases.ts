@@ -16,6 +16,7 @@ export interface Row {
   limitName: string;
   target?: number;
   read?: boolean;
+  guard?: boolean;
   service: Figure[];
   limit: Figure[];
 }
@@ -59,6 +60,7 @@ export async function measureRounds(
     limitName: t.limitName,
     target: t.target,
     read: t.read,
+    guard: t.guard,
     service: [],
     limit: [],
   }));
