@@ -67,7 +67,10 @@ export function watchRouteChanges(
       () => {}, // KV closed under us, or a hiccup: the next poll reads again.
     ).finally(() => {
       markReady();
-      if (!closed) timer = setTimeout(poll, pollMs);
+      if (closed) return;
+      timer = setTimeout(poll, pollMs);
+      // The watcher never keeps a process alive on its own.
+      Deno.unrefTimer(timer);
     });
   };
   poll();
