@@ -14,5 +14,5 @@ export {
 } from "./card_url.ts";
 export { describePageCard, getPageCard } from "./page_cards.ts";
 export { type BuiltPageCard, drawPageCards } from "./built_page_cards.ts";
-export { ROUTE_CARD_MEMORY_MS } from "./memory.ts";
+export { ROUTE_CARD_ANSWER_MS, ROUTE_CARD_MEMORY_MS } from "./memory.ts";
 export type { PageCardImage, ShareCardImage } from "./share_cards.ts";

@@ -37,17 +37,21 @@ import { deleteTicketRecords, getShareCodeOfUser } from "@/lib/db/tickets.ts";
 import { deleteBadgesOfUser, deleteVisitsOfUser } from "@/lib/db/visits.ts";
 import { listVisits } from "@/lib/db/visits.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
+import { ROUTE_CARD_ANSWER_MS } from "@/lib/og/mod.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 
 /**
- * How long another instance may still serve a route page or an attraction
- * page (with the notes) from its memory after the erasure was
+ * How long another instance may still serve a route page, its card or an
+ * attraction page (with the notes) from its memory after the erasure was
  * recorded: an erasure is not reported done before this has passed, so
  * "done" holds on every instance.
  */
-export const ERASURE_CACHE_GRACE_MS = Math.max(PAGE_TTL_MS, ROUTE_PAGE_TTL_MS) +
-  1_000;
+export const ERASURE_CACHE_GRACE_MS = Math.max(
+  PAGE_TTL_MS,
+  ROUTE_PAGE_TTL_MS,
+  ROUTE_CARD_ANSWER_MS,
+) + 1_000;
 
 /** What erasing needs from the app. */
 export interface ErasureDeps {
