@@ -5,7 +5,7 @@ import type { PanelSection } from "@/components/StaffLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
 import type { HttpError } from "@/lib/errors/mod.ts";
 import type { AppEnv } from "@/lib/http/mod.ts";
-import { getStaff } from "@/lib/staff/mod.ts";
+import { getStaff, parseDayRange } from "@/lib/staff/mod.ts";
 import { createPageRouter, renderNotFoundPage } from "@/routes/_app.tsx";
 import { renderStaffPage } from "@/routes/_shared/staff_page.tsx";
 
@@ -114,4 +114,20 @@ function renderStaffMessage(
       </section>
     ),
   });
+}
+
+/**
+ * The console's range of days from the page's `?desde=&hasta=` (as the
+ * dashboard, the attraction list and each attraction page read it), on the
+ * municipality's calendar; a range that is not valid is the default, with
+ * its `problem`.
+ */
+export function readDayRangeQuery(
+  c: Context<AppEnv>,
+  clock: { now: Date; timeZone: string },
+): ReturnType<typeof parseDayRange> {
+  return parseDayRange(
+    { from: c.req.query("desde"), to: c.req.query("hasta") },
+    clock,
+  );
 }

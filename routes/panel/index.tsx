@@ -1,7 +1,11 @@
 import { DashboardPage } from "@/components/Dashboard.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { loadDashboardView, parseDayRange } from "@/lib/staff/mod.ts";
-import { createPanelRouter, renderPanelPage } from "./_page.tsx";
+import { loadDashboardView } from "@/lib/staff/mod.ts";
+import {
+  createPanelRouter,
+  readDayRangeQuery,
+  renderPanelPage,
+} from "./_page.tsx";
 
 /**
  * `GET /panel` (`?desde=&hasta=`, `YYYY-MM-DD`): the staff dashboard for a
@@ -15,10 +19,7 @@ export default function panelHome(deps: AppDeps) {
     const { data } = deps.data.current();
     const now = deps.now();
     const { timeZone } = data.municipality;
-    const range = parseDayRange(
-      { from: c.req.query("desde"), to: c.req.query("hasta") },
-      { now, timeZone },
-    );
+    const range = readDayRangeQuery(c, { now, timeZone });
     const view = await loadDashboardView(deps.kv, {
       ...range,
       names: new Map(data.attractions.map((a) => [a.slug, a.name])),

@@ -12,11 +12,14 @@ import {
   getStaff,
   loadAttractionReport,
   parseCheckInRuleForm,
-  parseDayRange,
   requireAdmin,
   setAttractionCheckIn,
 } from "@/lib/staff/mod.ts";
-import { createPanelRouter, renderPanelPage } from "../_page.tsx";
+import {
+  createPanelRouter,
+  readDayRangeQuery,
+  renderPanelPage,
+} from "../_page.tsx";
 
 /**
  * `GET /panel/atractivos/:slug` (`?desde=&hasta=`, as the dashboard): one
@@ -81,10 +84,7 @@ async function renderAttraction(
       ),
     });
   }
-  const range = parseDayRange(
-    { from: c.req.query("desde"), to: c.req.query("hasta") },
-    { now, timeZone },
-  );
+  const range = readDayRangeQuery(c, { now, timeZone });
   const isAdmin = getStaff(c).role === "admin";
   const [view, codes, checkIn] = await Promise.all([
     loadAttractionReport(deps.kv, {

@@ -1,7 +1,11 @@
 import { AttractionIndex } from "@/components/AttractionIndex.tsx";
 import type { AppDeps } from "@/deps.ts";
-import { loadAttractionIndex, parseDayRange } from "@/lib/staff/mod.ts";
-import { createPanelRouter, renderPanelPage } from "../_page.tsx";
+import { loadAttractionIndex } from "@/lib/staff/mod.ts";
+import {
+  createPanelRouter,
+  readDayRangeQuery,
+  renderPanelPage,
+} from "../_page.tsx";
 
 /**
  * `GET /panel/atractivos` (`?desde=&hasta=`, as the dashboard): every
@@ -14,10 +18,7 @@ export default function attractionIndexPage(deps: AppDeps) {
     const { data } = deps.data.current();
     const now = deps.now();
     const { timeZone } = data.municipality;
-    const range = parseDayRange(
-      { from: c.req.query("desde"), to: c.req.query("hasta") },
-      { now, timeZone },
-    );
+    const range = readDayRangeQuery(c, { now, timeZone });
     const view = await loadAttractionIndex(deps.kv, {
       ...range,
       attractions: data.attractions,
