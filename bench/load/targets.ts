@@ -90,7 +90,7 @@ function floorTargets(bench: Bench): Target[] {
     {
       name: "healthz",
       limitName: "same bytes, plain Deno.serve",
-      target: 0.5,
+      target: 0.8,
       guard: true,
       ...read(bench, "healthz"),
     },
