@@ -95,7 +95,7 @@ export async function buildShareCardElement(
  */
 export async function warmUpShareCard(): Promise<void> {
   await renderShareCard({
-    name: "Viajero",
+    name: "Visitante",
     visitCount: 1,
     totalAttractions: 2,
     badges: [{ id: "warm-up", name: "", icon: "🧭" }],

@@ -22,7 +22,7 @@ const GOLDEN: [string, ShareCard, string][] = [
       badges: [{ id: "explorer", name: "Exploradora", icon: "🧭" }],
       branding: BRANDING,
     },
-    "8e87b47b6661f24789c1fddc45643987619ef66dac5f2f2d312e88effd5509ff",
+    "242b7c241d83a0892cd99c0537fd32ff8e7b1a1e390cf81272b9a57d30bb32d8",
   ],
   [
     "emoji in the name, more badges than fit",
@@ -36,7 +36,7 @@ const GOLDEN: [string, ShareCard, string][] = [
       ) => ({ id: `b${i}`, name: "B", icon })),
       branding: BRANDING,
     },
-    "792c3c4dd20d4a29a6b55473750ebbab8dd992047e7fee7d6728ba8caf269794",
+    "b867f59045d513bd7b21d432503407dfaffb30653e962b82bc2e55d5ea7c0cbc",
   ],
   [
     "Arabic name, no badges, tall logo, no tagline",
@@ -47,7 +47,7 @@ const GOLDEN: [string, ShareCard, string][] = [
       badges: [],
       branding: { ...BRANDING, tagline: "", logoSvg: TALL_LOGO },
     },
-    "d4e078170bef20ebec8df5df6c3cf1bdc32238761b9fa18eed198afde240eb42",
+    "ca4484ce17b2697b40be9e74713ba3e85056290722714e46f32f717b10003de0",
   ],
   [
     "Japanese name, dark branding with unreadable text colour",
@@ -72,7 +72,7 @@ const GOLDEN: [string, ShareCard, string][] = [
         logoSvg: TALL_LOGO,
       },
     },
-    "24a9fa13e057c595b1321bde5ab69c0d26ee6edba4bed36b4c7a76207caf133e",
+    "c76ad1f65a21f4428e7f7708f95a94e9d40f0b6d6bb4d60abe2ec827d115b263",
   ],
 ];
 

@@ -8,7 +8,7 @@ import { cleanText, graphemes } from "@/lib/text/clean.ts";
 export const MAX_NAME_GRAPHEMES = 120;
 
 /** Shown when a name is empty after cleaning. */
-export const DEFAULT_NAME = "Viajero";
+export const DEFAULT_NAME = "Visitante";
 
 /** Clean a tourist's name; empty results become {@link DEFAULT_NAME}. */
 export function cleanName(input: unknown): string {

@@ -101,7 +101,7 @@ Deno.test("the route's card in the ticket's language", async (t) => {
     for (
       const words of [
         "PASAPORTE TURÍSTICO",
-        "Viajero de la ruta",
+        "En la ruta",
         "Lugares visitados",
         "de 17 lugares",
         "Insignia ganada",
@@ -112,6 +112,20 @@ Deno.test("the route's card in the ticket's language", async (t) => {
       assert.ok(text.includes(words), words);
     }
   });
+
+  await t.step(
+    "a Spanish card speaks of its tourist in words for anyone",
+    async () => {
+      for (const name of ["María Fernanda López", ""]) {
+        const text = textOf(await buildShareCardElement(shareCard({ name })))
+          .join("\n");
+        // "Viajero", "viajera": a gendered word beside a woman's name (or
+        // for a nameless tourist) was the card's words until issue 41.
+        assert.doesNotMatch(text, /viajer[oa]/i, text);
+        assert.ok(text.includes(name || "Visitante"), text);
+      }
+    },
+  );
 
   await t.step("English plurals and the empty route", async () => {
     const none = textOf(
