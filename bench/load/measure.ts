@@ -91,9 +91,21 @@ export async function runWrk(
     "--",
     ...args,
   ]);
-  const output = await new Deno.Command(command, {
+  return await readClientFigure(`wrk failed for ${url}`, command, {
     args: argv,
     env: { BENCH_LUA_DIR: LUA_DIR },
+  });
+}
+
+/** Runs a load client and reads the figure it prints (`WRK_JSON {...}`). */
+async function readClientFigure(
+  failure: string,
+  command: string,
+  { args, env }: { args: string[]; env?: Record<string, string> },
+): Promise<Figure> {
+  const output = await new Deno.Command(command, {
+    args,
+    env,
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -101,9 +113,7 @@ export async function runWrk(
   const line = /WRK_JSON (\{.*\})/.exec(text)?.[1];
   if (!output.success || !line) {
     throw new Error(
-      `wrk failed for ${url}:\n${text}\n${
-        new TextDecoder().decode(output.stderr)
-      }`,
+      `${failure}:\n${text}\n${new TextDecoder().decode(output.stderr)}`,
     );
   }
   return parseWrkJson(line);
@@ -122,21 +132,9 @@ async function runDenoClient(
     String(duration),
     args?.[0] ?? "0",
   ]);
-  const output = await new Deno.Command(command, {
+  return await readClientFigure(`get_client.ts failed for ${url}`, command, {
     args: argv,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout);
-  const line = /WRK_JSON (\{.*\})/.exec(text)?.[1];
-  if (!output.success || !line) {
-    throw new Error(
-      `get_client.ts failed for ${url}:\n${text}\n${
-        new TextDecoder().decode(output.stderr)
-      }`,
-    );
-  }
-  return parseWrkJson(line);
+  });
 }
 
 /** The figure in common.lua's `WRK_JSON {...}` line (microseconds in it). */
