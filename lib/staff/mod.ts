@@ -57,15 +57,26 @@ export {
 export {
   formatReportMonth,
   loadMonthlyReport,
+  type MonthFigures,
   type MonthlyReport,
   parseReportMonth,
   renderMonthlyReportPdf,
+  type ReportQuestion,
 } from "./report.ts";
 export {
   buildStaffWorkbook,
   WORKBOOK_NOTES_LIMIT,
-  WORKBOOK_SHEETS,
+  type WorkbookSource,
 } from "./workbook.ts";
+export {
+  getMonthSpan,
+  listExportMonths,
+  loadExportMonths,
+  MAX_PICKER_MONTHS,
+  type MonthChoice,
+  type MonthSpan,
+  parseExportMonth,
+} from "./month.ts";
 export {
   getStaff,
   protectStaffForms,

@@ -2,13 +2,18 @@
  * The monthly report for the town council (`/panel/informe?mes=YYYY-MM`):
  * a PDF with the month's headline figures beside the previous month's, a
  * chart of visits per day, the most visited attractions and what visitors
- * asked that the data set did not answer. Its figures are the dashboard's
- * for that month (the same counters, read by `getDashboard`, and the same
- * table of attractions from {@linkcode presentDashboard}), so the council
- * and the office read one set of numbers. Drawn with pdfkit, Inter
- * embedded; exact counts, as the dashboard's: the report is the office's.
+ * asked that month that the data set did not answer. Every section covers
+ * the chosen month only; a month still running says so, and up to which
+ * day. Its figures are the dashboard's for that month (the same counters,
+ * read by `getDashboard`, and the same table of attractions from
+ * {@linkcode presentDashboard}), so the council and the office read one set
+ * of numbers. Drawn with pdfkit, Inter embedded, its pages numbered; exact
+ * counts, as the dashboard's: the report is the office's. The loader
+ * returns facts; the words come from `locales/<lang>/panel_exports.json`.
  */
-import { addMonths, getLocalTime, listDays } from "@/lib/calendar/mod.ts";
+import { addMonths, getLocalClockTime } from "@/lib/calendar/mod.ts";
+import { formatDate, formatMonth, formatRating } from "@/lib/format/mod.ts";
+import { DEFAULT_LANG, getLangMeta, type Lang, t } from "@/lib/i18n/mod.ts";
 import { A4, openPdf, type PdfDoc } from "@/lib/pdf/mod.ts";
 import {
   type Dashboard,
@@ -17,35 +22,34 @@ import {
 } from "@/lib/db/stats.ts";
 import {
   listQuestionGroups,
+  QUESTION_RETENTION_MS,
   type QuestionGroup,
 } from "@/lib/db/unanswered_questions.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import { type DashboardCharts, presentDashboard } from "./dashboard.ts";
-
-/** `YYYY-MM`, a month of the Gregorian calendar. */
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+import { getMonthSpan, type MonthSpan, parseExportMonth } from "./month.ts";
 
 /** How many attractions and questions the report lists. */
 const TOP = 10;
+
+/** Question groups read a page at a time while looking for a month's. */
+const QUESTION_PAGE = 200;
 
 /** The month a report is of: `mes` when valid, else the last month over. */
 export function parseReportMonth(
   mes: string | undefined,
   { now, timeZone }: { now: Date; timeZone: string },
 ): string | null {
-  if (mes === undefined || mes === "") {
-    return addMonths(getLocalTime(now, timeZone).month, -1);
-  }
-  return MONTH.test(mes) ? mes : null;
+  const choice = parseExportMonth(mes, { now, timeZone, fallback: "previous" });
+  return choice.problem === "invalid" ? null : mes || choice.month!;
 }
 
-/** `noviembre de 2026`. */
-export function formatReportMonth(month: string): string {
-  return new Intl.DateTimeFormat("es-MX", {
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${month}-01T12:00:00Z`));
+/** `noviembre de 2026` (`November 2026` in English). */
+export function formatReportMonth(
+  month: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return formatMonth(month, lang);
 }
 
 /** A month's headline figures. */
@@ -63,36 +67,57 @@ export interface MonthFigures {
   answered: number;
 }
 
-/** What the report shows, before it is drawn. */
+/** A group of unanswered questions asked in the report's month. */
+export interface ReportQuestion {
+  text: string;
+  /** Times asked since the group was opened. */
+  count: number;
+  /** ISO 8601. */
+  lastAskedAt: string;
+  /** Whether an admin has marked it answered by the data since. */
+  resolved: boolean;
+}
+
+/** What the report shows, before it is drawn: facts, no words. */
 export interface MonthlyReport {
   month: string;
   previousMonth: string;
+  /** `Tequila, Jalisco`. */
   municipality: string;
+  /** The town whose clock the dates follow: `Tequila`. */
+  town: string;
+  timeZone: string;
   brand: string;
+  /** When the report was drawn (ISO 8601). */
+  issuedAt: string;
+  /** Today, while the month is running: its data goes up to now. */
+  runningUntil: string | null;
   current: MonthFigures;
   previous: MonthFigures;
+  /** Every day of the month, running or not. */
   visitsByDay: { day: string; visits: number }[];
   /** Name and visits, most visited first. */
   topAttractions: [string, number][];
-  questions: QuestionGroup[];
+  /** The month's unanswered questions, most asked first. */
+  questions: ReportQuestion[];
+  /** The month's questions are past their keeping: none could be listed. */
+  questionsGone: boolean;
+  /** How many days questions are kept. */
+  questionRetentionDays: number;
 }
 
 async function getMonth(
   kv: Deno.Kv,
-  { month, slugs }: { month: string; slugs: string[] },
+  { span, slugs }: { span: MonthSpan; slugs: string[] },
 ): Promise<{ dashboard: Dashboard; figures: MonthFigures }> {
-  const days = listDays(`${month}-01`, `${addMonths(month, 1)}-01`).slice(
-    0,
-    -1,
-  );
   const [dashboard, ratings] = await Promise.all([
     getDashboard(kv, {
-      from: days[0],
-      to: days.at(-1)!,
+      from: span.days[0],
+      to: span.days.at(-1)!,
       slugs,
       notesLimit: 0,
     }),
-    listMonthlyRatingCounts(kv, { fromMonth: month, toMonth: month }),
+    listMonthlyRatingCounts(kv, { fromMonth: span.month, toMonth: span.month }),
   ]);
   const sum = <T>(rows: T[], pick: (row: T) => number) =>
     rows.reduce((total, row) => total + pick(row), 0);
@@ -118,18 +143,76 @@ async function getMonth(
   };
 }
 
+/**
+ * The groups of unanswered questions asked during the month: first asked
+ * before it ended and last asked after it began. The open ones are read
+ * most asked first, until {@linkcode TOP} of them are found; the resolved
+ * ones newest resolution first, until one resolved before the month began
+ * (it was last asked before it too).
+ */
+async function listMonthQuestions(
+  kv: Deno.Kv,
+  { span, now }: { span: MonthSpan; now: Date },
+): Promise<ReportQuestion[]> {
+  const asked = (group: QuestionGroup) =>
+    Date.parse(group.firstAskedAt) < span.endMs &&
+    Date.parse(group.lastAskedAt) >= span.startMs;
+  const toQuestion = (group: QuestionGroup): ReportQuestion => ({
+    text: group.text,
+    count: group.count,
+    lastAskedAt: group.lastAskedAt,
+    resolved: group.resolvedAt !== null,
+  });
+  const found: ReportQuestion[] = [];
+  let cursor = "";
+  let open = 0;
+  do {
+    const page = await listQuestionGroups(kv, {
+      status: "open",
+      now,
+      cursor,
+      limit: QUESTION_PAGE,
+    });
+    for (const group of page.values.filter(asked)) {
+      if (open++ < TOP) found.push(toQuestion(group));
+    }
+    cursor = page.cursor;
+  } while (cursor && open < TOP);
+  cursor = "";
+  let done = false;
+  do {
+    const page = await listQuestionGroups(kv, {
+      status: "resolved",
+      now,
+      cursor,
+      limit: QUESTION_PAGE,
+    });
+    for (const group of page.values) {
+      if (Date.parse(group.resolvedAt ?? "") < span.startMs) done = true;
+      else if (asked(group)) found.push(toQuestion(group));
+    }
+    cursor = page.cursor;
+  } while (cursor && !done);
+  return found.sort((a, b) => b.count - a.count).slice(0, TOP);
+}
+
 /** The report of `month`: a few range reads of counters, never a visit. */
 export async function loadMonthlyReport(
   kv: Deno.Kv,
   { month, data, now }: { month: string; data: TourismData; now: Date },
 ): Promise<MonthlyReport> {
+  const { timeZone } = data.municipality;
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
   const slugs = [...names.keys()];
   const previousMonth = addMonths(month, -1);
+  const span = getMonthSpan(month, { now, timeZone });
   const [current, previous, questions] = await Promise.all([
-    getMonth(kv, { month, slugs }),
-    getMonth(kv, { month: previousMonth, slugs }),
-    listQuestionGroups(kv, { status: "open", now, limit: TOP }),
+    getMonth(kv, { span, slugs }),
+    getMonth(kv, {
+      span: getMonthSpan(previousMonth, { now, timeZone }),
+      slugs,
+    }),
+    listMonthQuestions(kv, { span, now }),
   ]);
   // The dashboard's own table of attractions: the same order and names.
   const noCharts = {} as DashboardCharts;
@@ -145,7 +228,11 @@ export async function loadMonthlyReport(
     month,
     previousMonth,
     municipality: `${data.municipality.name}, ${data.municipality.state}`,
+    town: data.municipality.name,
+    timeZone,
     brand: data.branding.name,
+    issuedAt: now.toISOString(),
+    runningUntil: span.runningUntil,
     current: current.figures,
     previous: previous.figures,
     visitsByDay: current.dashboard.visitsByDay,
@@ -153,132 +240,240 @@ export async function loadMonthlyReport(
       .filter((row) => Number(row[1]) > 0)
       .slice(0, TOP)
       .map((row) => [String(row[0]), Number(row[1])]),
-    questions: questions.values,
+    questions,
+    questionsGone: span.endMs <= now.getTime() - QUESTION_RETENTION_MS,
+    questionRetentionDays: Math.round(QUESTION_RETENTION_MS / 86_400_000),
   };
 }
 
-const integer = new Intl.NumberFormat("es-MX");
-const decimal = new Intl.NumberFormat("es-MX", {
-  minimumFractionDigits: 1,
-  maximumFractionDigits: 1,
-});
-
-// A4 in points, with 2 cm margins.
+// A4 in points, with 2 cm margins; the footer sits in the bottom margin.
 const PAGE = { ...A4, margin: 56.7 };
+const BOTTOM = PAGE.height - PAGE.margin;
+const FOOTER_Y = PAGE.height - 38;
 const INK = "#1f2426";
 const MUTED = "#555555";
 
 /**
- * The report as PDF bytes (A4, Spanish). `colors` are the portal's brand
- * colours for the headings and the chart.
+ * The report as PDF bytes (A4, in `lang`: Spanish, the council's, unless
+ * told). `colors` are the portal's brand colours for the headings and the
+ * chart. Every page is numbered ("Página 1 de 3"); a table never starts at
+ * the foot of a page, and one that goes on to the next repeats its head.
  */
 export async function renderMonthlyReportPdf(
   report: MonthlyReport,
-  { colors }: { colors: { primary: string; accent: string } },
+  { colors, lang = DEFAULT_LANG }: {
+    colors: { primary: string; accent: string };
+    lang?: Lang;
+  },
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const monthName = formatReportMonth(report.month);
-  const previousName = formatReportMonth(report.previousMonth);
-  const title = `Informe de turismo de ${report.municipality}: ${monthName}`;
+  const say = (key: string, values?: Record<string, string | number>) =>
+    t(lang, `panel_exports.${key}`, values);
+  const numbers = new Intl.NumberFormat(getLangMeta(lang).intlLocale);
+  const integer = (n: number) => numbers.format(n);
+  const day = (iso: string) =>
+    formatDate(iso, report.timeZone, lang).replace(/ de \d{4}$/, "");
+  const monthName = formatReportMonth(report.month, lang);
+  const previousName = formatReportMonth(report.previousMonth, lang);
   const { doc, finish } = await openPdf({
     margin: PAGE.margin,
-    info: { Title: title, Author: report.brand, Creator: report.brand },
+    bufferPages: true,
+    lang: getLangMeta(lang).intlLocale,
+    info: {
+      Title: say("reportDocTitle", {
+        place: report.municipality,
+        month: monthName,
+      }),
+      Author: report.brand,
+      Creator: report.brand,
+    },
     displayTitle: true,
   });
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
+  const headingHeight = (text: string) =>
+    16 + doc.font("Inter-Bold").fontSize(14).heightOfString(text, { width }) +
+    6;
+  /**
+   * Room for a section of `whole` points whose first lines take `first`:
+   * on this page if it fits, else on a fresh one when it fits there, else
+   * here only if its first lines do.
+   */
+  const makeRoom = (whole: number, first: number) => {
+    const free = BOTTOM - doc.y;
+    if (whole <= free) return;
+    if (whole <= BOTTOM - PAGE.margin || first > free) doc.addPage();
+  };
   const heading = (text: string) => {
-    doc.moveDown(1.2).font("Inter-Bold").fontSize(14).fillColor(
-      colors.primary,
-    ).text(text, left);
-    doc.moveDown(0.4).font("Inter").fontSize(10).fillColor(INK);
+    doc.y += 16;
+    doc.font("Inter-Bold").fontSize(14).fillColor(colors.primary)
+      .text(text, left, doc.y, { width });
+    doc.y += 6;
+    doc.font("Inter").fontSize(10).fillColor(INK);
+  };
+  const paragraph = (text: string, color = INK) => {
+    doc.font("Inter").fontSize(10).fillColor(color)
+      .text(text, left, doc.y, { width });
+    doc.y += 6;
+    doc.fillColor(INK);
+  };
+  const paragraphHeight = (text: string) =>
+    doc.font("Inter").fontSize(10).heightOfString(text, { width }) + 6;
+  /** A heading, maybe a paragraph, then a table, kept together as it can be. */
+  const tableSection = (
+    title: string,
+    { intro, table, empty }: {
+      intro?: string;
+      table: TableSpec | null;
+      empty: string;
+    },
+  ) => {
+    const top = headingHeight(title) + (intro ? paragraphHeight(intro) : 0);
+    const body = table
+      ? measureTable(doc, table)
+      : { whole: paragraphHeight(empty), first: paragraphHeight(empty) };
+    makeRoom(top + body.whole, top + body.first);
+    heading(title);
+    if (intro) paragraph(intro, MUTED);
+    if (table) drawTable(doc, table, left);
+    else paragraph(empty);
   };
 
+  // The title block: who, what, when drawn, and whether the month is over.
   doc.font("Inter").fontSize(10).fillColor(MUTED).text(report.brand);
   doc.font("Inter-Bold").fontSize(20).fillColor(INK).text(
-    `Informe de turismo: ${monthName}`,
+    say("reportTitle", { month: monthName }),
   );
   doc.font("Inter").fontSize(12).fillColor(MUTED).text(report.municipality);
+  doc.moveDown(0.3).fontSize(9).text(say("reportIssued", {
+    date: formatDate(report.issuedAt, report.timeZone, lang),
+    time: getLocalClockTime(report.issuedAt, report.timeZone),
+    place: report.town,
+  }));
+  if (report.runningUntil) {
+    const notice = say("reportRunning", {
+      day: formatDate(report.runningUntil, report.timeZone, lang),
+    });
+    doc.font("Inter-Bold").fontSize(10);
+    const pad = 8;
+    const height = doc.heightOfString(notice, { width: width - 2 * pad }) +
+      2 * pad;
+    const top = doc.y + 10;
+    doc.save().rect(left, top, width, height).fillOpacity(0.18).fill(
+      colors.accent,
+    ).restore();
+    doc.rect(left, top, 3, height).fill(colors.primary);
+    doc.fillColor(INK).text(notice, left + pad, top + pad, {
+      width: width - 2 * pad,
+    });
+    doc.x = left;
+    doc.y = top + height;
+  }
 
   // Headline figures: this month and the one before.
-  heading("Cifras del mes");
   const { current, previous } = report;
   const rating = (figures: MonthFigures) =>
     figures.averageRating === null
       ? "—"
-      : `${decimal.format(figures.averageRating)} (${
-        integer.format(figures.ratings)
+      : `${formatRating(figures.averageRating, lang)} (${
+        integer(figures.ratings)
       })`;
-  drawTable(doc, {
-    head: ["", capitalize(monthName), capitalize(previousName)],
-    widths: [0.5, 0.25, 0.25].map((share) => share * width),
-    rows: [
-      ["Visitas verificadas", current.visits, previous.visits],
-      [
-        "Turistas nuevos (primer sello)",
-        current.newTourists,
-        previous.newTourists,
-      ],
-      ["Pasaportes nuevos", current.passports, previous.passports],
-      ["Boletos creados", current.tickets, previous.tickets],
-      [
-        "Calificación promedio (calificaciones)",
-        rating(current),
-        rating(previous),
-      ],
-      [
-        "Preguntas respondidas por el asistente",
-        `${integer.format(current.answered)} de ${
-          integer.format(current.questions)
-        }`,
-        `${integer.format(previous.answered)} de ${
-          integer.format(previous.questions)
-        }`,
-      ],
-    ].map((row) =>
-      row.map((cell) => typeof cell === "number" ? integer.format(cell) : cell)
-    ),
-    left,
+  const answered = (figures: MonthFigures) =>
+    say("answeredOf", {
+      answered: integer(figures.answered),
+      questions: integer(figures.questions),
+    });
+  const currentHead = report.runningUntil
+    ? say("reportColumnRunning", {
+      month: capitalize(monthName),
+      day: day(report.runningUntil),
+    })
+    : capitalize(monthName);
+  tableSection(say("reportFigures"), {
+    empty: "",
+    table: {
+      head: ["", currentHead, capitalize(previousName)],
+      widths: [0.5, 0.25, 0.25].map((share) => share * width),
+      rows: [
+        [say("rowVisits"), current.visits, previous.visits],
+        [say("rowNewTourists"), current.newTourists, previous.newTourists],
+        [say("rowPassports"), current.passports, previous.passports],
+        [say("rowTickets"), current.tickets, previous.tickets],
+        [say("rowRating"), rating(current), rating(previous)],
+        [say("rowAnswered"), answered(current), answered(previous)],
+      ].map((row) =>
+        row.map((cell) => typeof cell === "number" ? integer(cell) : cell)
+      ),
+    },
   });
 
-  heading("Visitas por día");
+  const chartTitle = say("reportByDay");
+  const chartHeight = 150;
+  makeRoom(headingHeight(chartTitle) + chartHeight + 24, Infinity);
+  heading(chartTitle);
   drawColumns(doc, report.visitsByDay, {
     left,
     width,
-    height: 150,
+    height: chartHeight,
     color: colors.primary,
+    label: (n) => say("reportDay", { day: n }),
   });
 
-  heading("Atractivos más visitados");
-  if (report.topAttractions.length === 0) {
-    doc.text("Ningún atractivo registró visitas este mes.");
-  } else {
-    drawTable(doc, {
-      head: ["Atractivo", "Visitas"],
+  tableSection(say("reportTop"), {
+    empty: say("reportTopNone"),
+    table: report.topAttractions.length === 0 ? null : {
+      head: [say("colAttraction"), say("colVisits")],
       widths: [0.75 * width, 0.25 * width],
       rows: report.topAttractions.map(([name, visits]) => [
         name,
-        integer.format(visits),
+        integer(visits),
       ]),
-      left,
-    });
-  }
+    },
+  });
 
-  heading("Lo que preguntaron y los datos no respondieron");
-  doc.fillColor(MUTED).text(
-    "Preguntas al asistente sin respuesta en los datos del portal, agrupadas (las más repetidas primero, de los últimos 90 días). Los datos personales se ocultaron al guardarlas.",
-  ).fillColor(INK).moveDown(0.4);
-  if (report.questions.length === 0) {
-    doc.text("No hay preguntas pendientes.");
-  } else {
-    drawTable(doc, {
-      head: ["Pregunta", "Veces"],
-      widths: [0.8 * width, 0.2 * width],
-      rows: report.questions.map((group) => [
-        group.text,
-        integer.format(group.count),
+  tableSection(say("reportQuestions"), {
+    intro: say("reportQuestionsIntro", { month: monthName }),
+    empty: report.questionsGone
+      ? say("reportQuestionsGone", {
+        days: report.questionRetentionDays,
+        month: monthName,
+      })
+      : say("reportQuestionsNone", { month: monthName }),
+    table: report.questions.length === 0 ? null : {
+      head: [
+        say("colQuestion"),
+        say("colTimes"),
+        say("colLastAsked"),
+        say("colStatus"),
+      ],
+      widths: [0.5, 0.12, 0.2, 0.18].map((share) => share * width),
+      rows: report.questions.map((question) => [
+        question.text,
+        integer(question.count),
+        day(question.lastAskedAt),
+        say(question.resolved ? "statusResolved" : "statusOpen"),
       ]),
-      left,
-    });
+    },
+  });
+
+  // Every page's footer: what this is, and which page of how many.
+  const footer = say("reportFooter", {
+    brand: report.brand,
+    month: monthName,
+  });
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i++) {
+    doc.switchToPage(i);
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font("Inter").fontSize(8).fillColor(MUTED);
+    doc.text(footer, left, FOOTER_Y, { width: width * 0.7, lineBreak: false });
+    doc.text(
+      say("reportPage", { page: i - start + 1, pages: count }),
+      left + width * 0.7,
+      FOOTER_Y,
+      { width: width * 0.3, align: "right", lineBreak: false },
+    );
+    doc.page.margins.bottom = margin;
   }
   return await finish();
 }
@@ -287,30 +482,56 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A table with a bold head row; a row that would not fit starts a new page. */
-function drawTable(
+/** A table: its head row, its rows, and each column's width. */
+interface TableSpec {
+  head: string[];
+  rows: string[][];
+  widths: number[];
+}
+
+const CELL_PAD = 4;
+
+function measureRow(
   doc: PdfDoc,
-  { head, rows, widths, left }: {
-    head: string[];
-    rows: string[][];
-    widths: number[];
-    left: number;
-  },
-): void {
-  const pad = 4;
-  const line = (cells: string[], bold: boolean) => {
-    doc.font(bold ? "Inter-Bold" : "Inter").fontSize(10);
-    const height = Math.max(
-      ...cells.map((cell, i) =>
-        doc.heightOfString(cell, { width: widths[i] - 2 * pad })
-      ),
-    ) + 2 * pad;
-    if (doc.y + height > PAGE.height - PAGE.margin) doc.addPage();
+  cells: string[],
+  { widths, bold }: { widths: number[]; bold: boolean },
+): number {
+  doc.font(bold ? "Inter-Bold" : "Inter").fontSize(10);
+  return Math.max(
+    ...cells.map((cell, i) =>
+      doc.heightOfString(cell || " ", { width: widths[i] - 2 * CELL_PAD })
+    ),
+  ) + 2 * CELL_PAD;
+}
+
+/** A table's whole height, and that of its head with its first row. */
+function measureTable(
+  doc: PdfDoc,
+  { head, rows, widths }: TableSpec,
+): { whole: number; first: number } {
+  const headHeight = measureRow(doc, head, { widths, bold: true });
+  const heights = rows.map((row) =>
+    measureRow(doc, row, { widths, bold: false })
+  );
+  return {
+    whole: headHeight + heights.reduce((a, b) => a + b, 0),
+    first: headHeight + (heights[0] ?? 0),
+  };
+}
+
+/**
+ * A table with a bold head row. A row that would not fit starts a new
+ * page, where the head is drawn again; the head never ends a page alone.
+ */
+function drawTable(doc: PdfDoc, table: TableSpec, left: number): void {
+  const { head, rows, widths } = table;
+  const line = (cells: string[], bold: boolean, height: number) => {
     const top = doc.y;
     let x = left;
+    doc.font(bold ? "Inter-Bold" : "Inter").fontSize(10).fillColor(INK);
     cells.forEach((cell, i) => {
-      doc.text(cell, x + pad, top + pad, {
-        width: widths[i] - 2 * pad,
+      doc.text(cell, x + CELL_PAD, top + CELL_PAD, {
+        width: widths[i] - 2 * CELL_PAD,
         align: i === 0 ? "left" : "right",
       });
       x += widths[i];
@@ -321,32 +542,37 @@ function drawTable(
     doc.x = left;
     doc.y = bottom;
   };
-  line(head, true);
-  for (const row of rows) line(row, false);
+  const headHeight = measureRow(doc, head, { widths, bold: true });
+  rows.forEach((row, i) => {
+    const height = measureRow(doc, row, { widths, bold: false });
+    const needed = height + (i === 0 ? headHeight : 0);
+    if (doc.y + needed > BOTTOM) doc.addPage();
+    if (i === 0 || doc.y === doc.page.margins.top) {
+      line(head, true, headHeight);
+    }
+    line(row, false, height);
+  });
 }
 
 /** Columns of visits per day, with the scale's top and the first and last days labelled. */
 function drawColumns(
   doc: PdfDoc,
   days: { day: string; visits: number }[],
-  { left, width, height, color }: {
+  { left, width, height, color, label }: {
     left: number;
     width: number;
     height: number;
     color: string;
+    label: (day: number) => string;
   },
 ): void {
-  if (doc.y + height + 30 > PAGE.height - PAGE.margin) doc.addPage();
-  const top = doc.y;
+  const top = doc.y + 6;
   const axis = 36;
   const plotWidth = width - axis;
   const max = Math.max(1, ...days.map((row) => row.visits));
   const step = plotWidth / Math.max(1, days.length);
   doc.font("Inter").fontSize(8).fillColor(MUTED);
-  doc.text(integer.format(max), left, top - 4, {
-    width: axis - 6,
-    align: "right",
-  });
+  doc.text(String(max), left, top - 4, { width: axis - 6, align: "right" });
   doc.text("0", left, top + height - 8, { width: axis - 6, align: "right" });
   days.forEach((row, i) => {
     const barHeight = (row.visits / max) * height;
@@ -362,12 +588,10 @@ function drawColumns(
   doc.moveTo(left + axis, top + height).lineTo(left + width, top + height)
     .lineWidth(0.6).strokeColor(INK).stroke();
   doc.fillColor(MUTED);
-  const first = days[0]?.day.slice(8);
-  const last = days.at(-1)?.day.slice(8);
-  doc.text(`Día ${Number(first)}`, left + axis, top + height + 4, {
-    width: 60,
-  });
-  doc.text(`Día ${Number(last)}`, left + width - 60, top + height + 4, {
+  const first = Number(days[0]?.day.slice(8));
+  const last = Number(days.at(-1)?.day.slice(8));
+  doc.text(label(first), left + axis, top + height + 4, { width: 60 });
+  doc.text(label(last), left + width - 60, top + height + 4, {
     width: 60,
     align: "right",
   });

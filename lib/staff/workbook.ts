@@ -1,46 +1,42 @@
 /**
- * The staff's workbook (`/panel/exportar/libro.xlsx`): their own figures,
- * exact, one sheet a table, for Excel or LibreOffice. Unlike the open data
- * (lib/open_data), no count is blanked: the disclosure rule protects the
- * public files, and these are the office's. Read from the day-keyed
- * counters and the notes index (lib/db/stats.ts), never by scanning the
- * visits, so it costs the same with a million of them. Days and times are
- * real spreadsheet dates on the municipality's clock.
+ * The staff's workbook (`/panel/exportar/libro.xlsx?mes=YYYY-MM`): their
+ * own figures for one month, exact, one sheet a table, for Excel or
+ * LibreOffice. Every sheet by day lists the same days, every day of the
+ * month (up to today while it runs), zeros included, so the sheets line
+ * up; attractions are named as visitors read them, never by an id. Unlike
+ * the open data (lib/open_data), no count is blanked: the disclosure rule
+ * protects the public files, and these are the office's. Read from the
+ * day-keyed counters and the notes index (lib/db/stats.ts), never by
+ * scanning the visits, so it costs the same with a million of them. Days
+ * and times are real spreadsheet dates on the municipality's clock; the
+ * words come from `locales/<lang>/panel_exports.json`.
  */
 // exceljs (about 40 MiB and 320 ms to load) is imported with the first
 // workbook, not with every console page that loads this folder.
 import type ExcelJS from "exceljs";
-import {
-  addDays,
-  getLocalDate,
-  getLocalWallClock,
-} from "@/lib/calendar/mod.ts";
-import { getFirstVisitDay, listDailyVisitCounts } from "@/lib/db/open_data.ts";
+import { getLocalTime, getLocalWallClock } from "@/lib/calendar/mod.ts";
+import { listDailyVisitCounts } from "@/lib/db/open_data.ts";
 import {
   getDashboard,
   listMonthlyRatingCounts,
   listShownNotes,
-  MAX_RANGE_DAYS,
 } from "@/lib/db/stats.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/mod.ts";
+import { getMonthSpan } from "./month.ts";
 
-/** The newest notes the workbook lists: the rest stay in the console. */
+/** The newest notes the workbook reads its month's from: the rest stay in the console. */
 export const WORKBOOK_NOTES_LIMIT = 2000;
-
-/** The workbook's sheets, by what they hold (their names as Excel shows them). */
-export const WORKBOOK_SHEETS = {
-  visits: "Visitas por día",
-  ratings: "Calificaciones por mes",
-  notes: "Notas",
-  passports: "Pasaportes y boletos",
-  chat: "Asistente",
-} as const;
 
 /** What the workbook is built from. */
 export interface WorkbookSource {
   kv: Deno.Kv;
   data: TourismData;
   now: Date;
+  /** `YYYY-MM`; absent: the month now running. */
+  month?: string;
+  /** The words of its sheets and columns: Spanish unless told. */
+  lang?: Lang;
 }
 
 /** A `YYYY-MM-DD` day as a spreadsheet date (a UTC midnight: Excel has no zones). */
@@ -80,130 +76,152 @@ function addSheet(
 }
 
 /**
- * The workbook as XLSX bytes: visits per day and attraction since the
- * first one, ratings per month and attraction, the newest
- * {@linkcode WORKBOOK_NOTES_LIMIT} notes that show (with their rating and
- * time), and passports, tickets and the assistant's questions per day for
- * the last {@linkcode MAX_RANGE_DAYS} days. Exact counts.
+ * The workbook of one month as XLSX bytes: visits per day (a total and a
+ * column per attraction), the month's ratings per attraction, its notes
+ * that show (among the newest {@linkcode WORKBOOK_NOTES_LIMIT}, with their
+ * rating and time), and passports, tickets and the assistant's questions
+ * per day. Exact counts.
  */
 export async function buildStaffWorkbook(
-  { kv, data, now }: WorkbookSource,
+  { kv, data, now, month, lang = DEFAULT_LANG }: WorkbookSource,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  const say = (key: string) => t(lang, `panel_exports.${key}`);
   const { timeZone } = data.municipality;
-  const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
-  const name = (slug: string) => names.get(slug) ?? slug;
-  const today = getLocalDate(now, timeZone);
-  const from = addDays(today, 1 - MAX_RANGE_DAYS);
-  const [first, ratings, notes, dashboard] = await Promise.all([
-    getFirstVisitDay(kv),
-    listMonthlyRatingCounts(kv, { fromMonth: "0000-00", toMonth: "9999-12" }),
+  const span = getMonthSpan(month ?? getLocalTime(now, timeZone).month, {
+    now,
+    timeZone,
+  });
+  const days = span.runningUntil
+    ? span.days.filter((day) => day <= span.runningUntil!)
+    : span.days;
+  const [from, to] = [days[0], days.at(-1)!];
+  const [visits, ratings, notes, dashboard] = await Promise.all([
+    listDailyVisitCounts(kv, { from, to }),
+    listMonthlyRatingCounts(kv, { fromMonth: span.month, toMonth: span.month }),
     listShownNotes(kv, { limit: WORKBOOK_NOTES_LIMIT }),
-    getDashboard(kv, { from, to: today, notesLimit: 0 }),
+    getDashboard(kv, { from, to, notesLimit: 0 }),
   ]);
-  const visits = first
-    ? await listDailyVisitCounts(kv, { from: first, to: today })
-    : [];
+
+  // Every attraction of the data set, then any other the counters name.
+  const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
+  for (const { slug } of [...visits, ...ratings]) {
+    if (!names.has(slug)) names.set(slug, slug);
+  }
+  const slugs = [...names.keys()];
 
   const { default: Excel } = await import("exceljs");
   const book = new Excel.Workbook();
   book.creator = data.branding.name;
   book.created = now;
-  const day = { header: "Día", key: "day", width: 12, format: "yyyy-mm-dd" };
-  const attraction = [
-    { header: "Atractivo", key: "slug", width: 24 },
-    { header: "Nombre", key: "name", width: 36 },
-  ];
+  const day = {
+    header: say("colDay"),
+    key: "day",
+    width: 12,
+    format: "yyyy-mm-dd",
+  };
+  const byDay = <T extends { day: string }>(rows: T[]) =>
+    new Map(rows.map((row) => [row.day, row]));
 
-  addSheet(book, WORKBOOK_SHEETS.visits, {
-    columns: [day, ...attraction, {
-      header: "Visitas",
-      key: "visits",
-      width: 10,
-    }],
-    rows: visits.map((row) => ({
-      day: toSheetDay(row.day),
-      slug: row.slug,
-      name: name(row.slug),
-      visits: row.count,
+  const visitsByDay = new Map(
+    days.map((d) => [d, new Map<string, number>()]),
+  );
+  for (const row of visits) visitsByDay.get(row.day)?.set(row.slug, row.count);
+  addSheet(book, say("sheetVisits"), {
+    columns: [
+      day,
+      { header: say("colTotal"), key: "total", width: 10 },
+      ...slugs.map((slug, i) => ({
+        header: names.get(slug)!,
+        key: `a${i}`,
+        width: Math.min(30, Math.max(10, names.get(slug)!.length + 2)),
+      })),
+    ],
+    rows: days.map((d) => {
+      const counts = visitsByDay.get(d)!;
+      return Object.fromEntries([
+        ["day", toSheetDay(d)],
+        ["total", [...counts.values()].reduce((a, b) => a + b, 0)],
+        ...slugs.map((slug, i) => [`a${i}`, counts.get(slug) ?? 0]),
+      ]);
+    }),
+  });
+
+  const perSlug = new Map(slugs.map((slug) => [slug, { count: 0, sum: 0 }]));
+  for (const row of ratings) {
+    const cell = perSlug.get(row.slug)!;
+    cell.count += row.count;
+    cell.sum += row.count * row.rating;
+  }
+  addSheet(book, say("sheetRatings"), {
+    columns: [
+      { header: say("colAttraction"), key: "name", width: 36 },
+      { header: say("colRatings"), key: "count", width: 14 },
+      { header: say("colAverage"), key: "average", width: 10, format: "0.00" },
+    ],
+    rows: [...perSlug].map(([slug, cell]) => ({
+      name: names.get(slug),
+      count: cell.count,
+      average: cell.count > 0 ? cell.sum / cell.count : null,
     })),
   });
 
-  const months = new Map<string, { count: number; sum: number }>();
-  for (const row of ratings) {
-    const id = `${row.month} ${row.slug}`;
-    const cell = months.get(id) ?? { count: 0, sum: 0 };
-    cell.count += row.count;
-    cell.sum += row.count * row.rating;
-    months.set(id, cell);
-  }
-  addSheet(book, WORKBOOK_SHEETS.ratings, {
-    columns: [
-      { header: "Mes", key: "month", width: 10, format: "yyyy-mm" },
-      ...attraction,
-      { header: "Calificaciones", key: "count", width: 14 },
-      { header: "Promedio", key: "average", width: 10, format: "0.00" },
-    ],
-    rows: [...months].sort(([a], [b]) => a < b ? -1 : 1).map(
-      ([id, cell]) => {
-        const [month, slug] = id.split(" ");
-        return {
-          month: toSheetDay(`${month}-01`),
-          slug,
-          name: name(slug),
-          count: cell.count,
-          average: cell.sum / cell.count,
-        };
-      },
-    ),
-  });
-
-  addSheet(book, WORKBOOK_SHEETS.notes, {
+  addSheet(book, say("sheetNotes"), {
     columns: [
       {
-        header: "Fecha y hora",
+        header: say("colDateTime"),
         key: "at",
         width: 18,
         format: "yyyy-mm-dd hh:mm",
       },
-      ...attraction,
-      { header: "Calificación", key: "rating", width: 12 },
-      { header: "Notas", key: "notes", width: 60 },
+      { header: say("colAttraction"), key: "name", width: 36 },
+      { header: say("colRating"), key: "rating", width: 12 },
+      { header: say("colNotes"), key: "notes", width: 60 },
     ],
-    rows: notes.map((note) => ({
-      at: toSheetTime(note.ratedAt, timeZone),
-      slug: note.slug,
-      name: name(note.slug),
-      rating: note.rating,
-      notes: note.notes,
+    rows: notes
+      .filter((note) => {
+        const at = Date.parse(note.ratedAt);
+        return at >= span.startMs && at < span.endMs;
+      })
+      .map((note) => ({
+        at: toSheetTime(note.ratedAt, timeZone),
+        name: names.get(note.slug) ?? note.slug,
+        rating: note.rating,
+        notes: note.notes,
+      })),
+  });
+
+  const passports = byDay(dashboard.passportsByDay);
+  const tickets = byDay(dashboard.ticketsByDay);
+  addSheet(book, say("sheetPassports"), {
+    columns: [
+      day,
+      { header: say("colGuest"), key: "guest", width: 22 },
+      { header: say("colAccounts"), key: "account", width: 16 },
+      { header: say("colTickets"), key: "tickets", width: 10 },
+    ],
+    rows: days.map((d) => ({
+      day: toSheetDay(d),
+      guest: passports.get(d)?.guest ?? 0,
+      account: passports.get(d)?.account ?? 0,
+      tickets: tickets.get(d)?.tickets ?? 0,
     })),
   });
 
-  addSheet(book, WORKBOOK_SHEETS.passports, {
+  const chat = byDay(dashboard.chatByDay);
+  addSheet(book, say("sheetChat"), {
     columns: [
       day,
-      { header: "Pasaportes de invitado", key: "guest", width: 22 },
-      { header: "Cuentas nuevas", key: "account", width: 16 },
-      { header: "Boletos", key: "tickets", width: 10 },
+      { header: say("colQuestions"), key: "questions", width: 20 },
+      { header: say("colAnswered"), key: "answered", width: 13 },
+      { header: say("colRefused"), key: "refused", width: 34 },
+      { header: say("colFailed"), key: "failed", width: 32 },
     ],
-    rows: dashboard.passportsByDay.map((row, i) => ({
-      day: toSheetDay(row.day),
-      guest: row.guest,
-      account: row.account,
-      tickets: dashboard.ticketsByDay[i]?.tickets ?? 0,
-    })),
-  });
-
-  addSheet(book, WORKBOOK_SHEETS.chat, {
-    columns: [
-      day,
-      { header: "Preguntas", key: "questions", width: 11 },
-      { header: "Respondidas", key: "answered", width: 12 },
-      { header: "Rechazadas (429)", key: "refused", width: 16 },
-      { header: "Fallidas (502)", key: "failed", width: 14 },
-    ],
-    rows: dashboard.chatByDay.map((row) => ({
-      ...row,
-      day: toSheetDay(row.day),
+    rows: days.map((d) => ({
+      day: toSheetDay(d),
+      questions: chat.get(d)?.questions ?? 0,
+      answered: chat.get(d)?.answered ?? 0,
+      refused: chat.get(d)?.refused ?? 0,
+      failed: chat.get(d)?.failed ?? 0,
     })),
   });
 

@@ -1,4 +1,5 @@
 import type { AppDeps } from "@/deps.ts";
+import { negotiateLang } from "@/lib/i18n/mod.ts";
 import {
   buildDailyVisitsCsv,
   buildMonthlyRatingsCsv,
@@ -8,26 +9,30 @@ import {
 } from "@/lib/open_data/mod.ts";
 import {
   buildStaffWorkbook,
+  formatReportMonth,
   getStaff,
-  parseReportMonth,
+  loadExportMonths,
+  parseExportMonth,
   requireAdmin,
 } from "@/lib/staff/mod.ts";
 import { CSV_TYPE, sendStaffDownload } from "@/routes/_shared/download.ts";
+import { renderMonthProblem, sayExports } from "./_exports.tsx";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /** The staff's own figures, exact: never public. */
 const WORKBOOK = "libro.xlsx";
-const WORKBOOK_NAME = "turismo-cifras.xlsx";
 
 /** The admins' full ratings, notes included: never public. */
 const RATINGS_WITH_NOTES = "calificaciones-con-notas.csv";
 
 /**
- * `/panel/exportar`: the staff's own figures (the monthly report as PDF,
- * the workbook with exact counts, the posters), the open data as /datos
- * publishes it (small counts blanked), and for admins every rating with its notes (times on the
- * municipality's clock). Each file starts with a UTF-8 byte-order mark, for
- * Excel; each download is recorded in the audit log.
+ * `/panel/exportar`: the staff's own figures (the monthly report as PDF
+ * and the workbook with exact counts, each for the month picked, the
+ * posters), the open data as /datos publishes it (small counts blanked),
+ * and for admins every rating with its notes (times on the municipality's
+ * clock). Each file starts with a UTF-8 byte-order mark, for Excel; each
+ * download is recorded in the audit log. The page's words follow the
+ * browser's language; the files are in Spanish, the office's.
  */
 export default function exportPage(deps: AppDeps) {
   const source = () => ({
@@ -42,82 +47,117 @@ export default function exportPage(deps: AppDeps) {
   ) => sendStaffDownload(c, deps, { file, type: CSV_TYPE, body });
 
   return createPanelRouter(deps)
-    .get("/", (c) => {
+    .get("/", async (c) => {
+      const lang = negotiateLang(c.req.header("accept-language"));
+      const say = (key: string, values?: Record<string, string | number>) =>
+        sayExports(lang, key, values);
       const isAdmin = getStaff(c).role === "admin";
-      const { timeZone } = deps.data.current().data.municipality;
-      const lastMonth = parseReportMonth(undefined, {
+      const { data } = deps.data.current();
+      const months = await loadExportMonths(deps.kv, {
         now: deps.now(),
-        timeZone,
+        timeZone: data.municipality.timeZone,
       });
+      const picker = (id: string, label: string) => (
+        <label for={id}>
+          {label}
+          <select id={id} name="mes">
+            {months.map((month, i) => (
+              <option key={month} value={month} selected={i === 0}>
+                {say(i === 0 ? "monthRunning" : "month", {
+                  month: formatReportMonth(month, lang),
+                })}
+              </option>
+            ))}
+          </select>
+        </label>
+      );
       return renderPanelPage(c, deps, {
-        title: "Datos abiertos y exportaciones",
+        title: say("pageTitle"),
         active: "exportar",
         children: (
-          <>
-            <h2>Tus cifras</h2>
+          <div lang={lang}>
+            <h2>{say("yoursHeading")}</h2>
             <p class="lead">
-              Para la oficina: cifras exactas, sin nada en blanco. Cada descarga
-              queda en la auditoría.
+              {say("yoursLead", { place: data.municipality.name })}
             </p>
-            <ul>
-              <li>
-                <a href={`/panel/informe?mes=${lastMonth}`} download>
-                  Informe mensual para el cabildo, {lastMonth} (PDF)
-                </a>{" "}
-                — cifras del mes y del anterior, visitas por día, atractivos más
-                visitados y preguntas sin respuesta. Otro mes:{" "}
-                <code>/panel/informe?mes=AAAA-MM</code>.
-              </li>
-              <li>
-                <a href={`/panel/exportar/${WORKBOOK}`} download>
-                  Libro de Excel con todas las tablas (XLSX)
-                </a>{" "}
-                — visitas por día y atractivo, calificaciones por mes, notas,
-                pasaportes, boletos y preguntas al asistente; fechas y horas de
-                {" "}
-                {timeZone}.
-              </li>
-              {isAdmin && (
-                <li>
+            <h3>{say("reportHeading")}</h3>
+            <p>{say("reportHint")}</p>
+            <form class="dashboard__range" method="get" action="/panel/informe">
+              <fieldset>
+                {picker("mes-informe", say("reportMonth"))}
+                <button class="button" type="submit">
+                  {say("reportButton")}
+                </button>
+              </fieldset>
+            </form>
+            <h3>{say("workbookHeading")}</h3>
+            <p>{say("workbookHint")}</p>
+            <form
+              class="dashboard__range"
+              method="get"
+              action={`/panel/exportar/${WORKBOOK}`}
+            >
+              <fieldset>
+                {picker("mes-libro", say("workbookMonth"))}
+                <button class="button" type="submit">
+                  {say("workbookButton")}
+                </button>
+              </fieldset>
+            </form>
+            {isAdmin && (
+              <>
+                <h3>{say("postersHeading")}</h3>
+                <p>
                   <a href="/panel/carteles.pdf" download>
-                    Carteles de todos los atractivos (PDF)
+                    {say("postersAll")}
                   </a>{" "}
-                  — uno por página, con el código guía vigente, listos para
-                  imprimir.
-                </li>
-              )}
-              {isAdmin && (
-                <li>
+                  {say("postersAllHint")}
+                </p>
+                <details>
+                  <summary>{say("postersOne")}</summary>
+                  <ul>
+                    {data.attractions.map((a) => (
+                      <li key={a.slug}>
+                        <a
+                          href={`/panel/carteles.pdf?atractivo=${
+                            encodeURIComponent(a.slug)
+                          }`}
+                          download
+                        >
+                          {say("posterLink", { name: a.name })}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+                <h3>{say("notesHeading")}</h3>
+                <p>
                   <a href={`/panel/exportar/${RATINGS_WITH_NOTES}`} download>
-                    Todas las calificaciones con sus notas (CSV)
+                    {say("notesLink")}
                   </a>{" "}
-                  — incluye las palabras de los turistas: solo para uso interno.
-                  Las notas ocultas salen vacías y marcadas; su texto solo está
-                  en <a href="/panel/notas">Notas</a>.
-                </li>
-              )}
-            </ul>
-            <h2>Datos abiertos (públicos)</h2>
+                  {say("notesHint")}{" "}
+                  <a href="/panel/notas">{say("notesPage")}</a>
+                </p>
+              </>
+            )}
+            <h2>{say("openHeading")}</h2>
             <p>
-              Los mismos archivos que cualquiera puede descargar en{" "}
-              <a href="/datos">/datos</a>: sin datos personales y con las cifras
-              menores que {MIN_PEOPLE}{" "}
-              en blanco, así que no son tus cifras exactas: para eso está el
-              libro de Excel.
+              {say("openLead", { min: MIN_PEOPLE })}{" "}
+              <a href="/datos">{say("openPage")}</a>
             </p>
             <ul>
               <li>
                 <a href={`/panel/exportar/${OPEN_DATA_FILES.visits}`} download>
-                  Visitas diarias por atractivo, como se publican (CSV)
+                  {say("openVisits")}
                 </a>
               </li>
               <li>
                 <a href={`/panel/exportar/${OPEN_DATA_FILES.ratings}`} download>
-                  Calificaciones mensuales por atractivo, como se publican (CSV)
+                  {say("openRatings")}
                 </a>
               </li>
             </ul>
-          </>
+          </div>
         ),
       });
     })
@@ -131,14 +171,27 @@ export default function exportPage(deps: AppDeps) {
       async (c) =>
         csv(c, OPEN_DATA_FILES.ratings, await buildMonthlyRatingsCsv(source())),
     )
-    .get(`/${WORKBOOK}`, async (c) =>
-      sendStaffDownload(c, deps, {
-        file: WORKBOOK_NAME,
+    .get(`/${WORKBOOK}`, async (c) => {
+      const { now, data } = source();
+      const choice = parseExportMonth(c.req.query("mes"), {
+        now,
+        timeZone: data.municipality.timeZone,
+        fallback: "current",
+      });
+      if (choice.problem) {
+        return renderMonthProblem(c, deps, {
+          problem: choice.problem,
+          lang: negotiateLang(c.req.header("accept-language")),
+        });
+      }
+      return await sendStaffDownload(c, deps, {
+        file: `turismo-cifras-${choice.month}.xlsx`,
         type:
           "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        body: await buildStaffWorkbook(source()),
+        body: await buildStaffWorkbook({ ...source(), month: choice.month }),
         target: WORKBOOK,
-      }))
+      });
+    })
     .get(
       `/${RATINGS_WITH_NOTES}`,
       requireAdmin(),

@@ -1,44 +1,46 @@
 import type { AppDeps } from "@/deps.ts";
+import { negotiateLang } from "@/lib/i18n/mod.ts";
 import {
   loadMonthlyReport,
-  parseReportMonth,
+  parseExportMonth,
   renderMonthlyReportPdf,
 } from "@/lib/staff/mod.ts";
 import { sendStaffDownload } from "@/routes/_shared/download.ts";
-import { createPanelRouter, renderPanelPage } from "./_page.tsx";
+import { createPanelRouter } from "./_page.tsx";
+import { renderMonthProblem } from "./_exports.tsx";
 
 /**
  * `GET /panel/informe?mes=YYYY-MM` (admins and viewers): the month's
  * report for the town council as a PDF download (the last month over when
- * `mes` is absent); recorded in the audit log.
+ * `mes` is absent; the month now running may be chosen, and says so);
+ * recorded in the audit log. A month that is not one, or has not begun,
+ * answers 400 in the console's words.
  */
 export default function reportPage(deps: AppDeps) {
   return createPanelRouter(deps).get("/", async (c) => {
     const { data } = deps.data.current();
     const now = deps.now();
-    const month = parseReportMonth(c.req.query("mes"), {
+    const choice = parseExportMonth(c.req.query("mes"), {
       now,
       timeZone: data.municipality.timeZone,
+      fallback: "previous",
     });
-    if (!month) {
-      return renderPanelPage(c, deps, {
-        title: "Ese mes no es válido",
-        active: "exportar",
-        status: 400,
-        children: (
-          <p class="lead">
-            Escribe el mes como AAAA-MM, por ejemplo 2026-10.{" "}
-            <a href="/panel/exportar">Volver a exportaciones</a>
-          </p>
-        ),
+    if (choice.problem) {
+      return renderMonthProblem(c, deps, {
+        problem: choice.problem,
+        lang: negotiateLang(c.req.header("accept-language")),
       });
     }
-    const report = await loadMonthlyReport(deps.kv, { month, data, now });
+    const report = await loadMonthlyReport(deps.kv, {
+      month: choice.month,
+      data,
+      now,
+    });
     const pdf = await renderMonthlyReportPdf(report, {
       colors: data.branding.colors,
     });
     return await sendStaffDownload(c, deps, {
-      file: `informe-turismo-${month}.pdf`,
+      file: `informe-turismo-${choice.month}.pdf`,
       type: "application/pdf",
       body: pdf,
     });

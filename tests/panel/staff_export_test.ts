@@ -123,7 +123,7 @@ Deno.test("every staff download: audited, an attachment, kept by no cache", asyn
     csv("/panel/auditoria/auditoria.csv"),
     {
       path: "/panel/exportar/libro.xlsx",
-      file: "turismo-cifras.xlsx",
+      file: "turismo-cifras-2026-03.xlsx",
       type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
       // Recorded by its path's name, as before.
       target: "libro.xlsx",
@@ -136,6 +136,11 @@ Deno.test("every staff download: audited, an attachment, kept by no cache", asyn
     {
       path: "/panel/carteles.pdf",
       file: "carteles.pdf",
+      type: "application/pdf",
+    },
+    {
+      path: `/panel/carteles.pdf?atractivo=${PLAZA.slug}`,
+      file: `cartel-${PLAZA.slug}.pdf`,
       type: "application/pdf",
     },
     {
