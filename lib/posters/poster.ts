@@ -58,6 +58,10 @@ const BOX = { x: 10, y: 23.5, w: 190, h: 250 };
 // the modules span at least 77 mm: scannable from a metre away.
 const QR_SIZE = 96;
 const QR_QUIET = 4; // modules
+// The header band's height (mm), the accent rule under it 2 more.
+const BAND = 30;
+// The largest size of a name on two lines: one line may be larger.
+const TWO_LINE_SIZE = 12.5;
 
 /** The link a poster's QR holds: the attraction page with the code filled in. */
 export function posterUrl(baseUrl: string, slug: string, code: string): string {
@@ -94,20 +98,20 @@ export function posterSvg(p: PosterInput): string {
   const out: string[] = [];
 
   // Header band: logo, brand name and tagline.
-  const textX = BOX.x + 38;
+  const textX = BOX.x + 36;
   const brandSize = fitSize(p.branding.name, 9, BOX.x + BOX.w - 8 - textX, 1.1);
   const tagSize = fitSize(p.branding.tagline, 5, BOX.x + BOX.w - 8 - textX);
   out.push(
     `<clipPath id="box"><rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="${BOX.h}" rx="5"/></clipPath>`,
-    `<rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="32" fill="${colors.primary}" clip-path="url(#box)"/>`,
+    `<rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="${BAND}" fill="${colors.primary}" clip-path="url(#box)"/>`,
     `<rect x="${BOX.x}" y="${
-      BOX.y + 32
+      BOX.y + BAND
     }" width="${BOX.w}" height="2" fill="${colors.accent}"/>`,
-    `<image x="${BOX.x + 8}" y="${BOX.y + 4}" width="24" height="24" href="${
+    `<image x="${BOX.x + 8}" y="${BOX.y + 4}" width="22" height="22" href="${
       logoDataUrl(p.branding.logoSvg)
     }"/>`,
-    text(p.branding.name, textX, BOX.y + 15, brandSize, bandText, "bold"),
-    text(p.branding.tagline, textX, BOX.y + 24, tagSize, bandText),
+    text(p.branding.name, textX, BOX.y + 14, brandSize, bandText, "bold"),
+    text(p.branding.tagline, textX, BOX.y + 22.5, tagSize, bandText),
     `<rect x="${BOX.x}" y="${BOX.y}" width="${BOX.w}" height="${BOX.h}" rx="5" fill="none" stroke="${colors.primary}" stroke-width="0.8"/>`,
   );
 
@@ -126,24 +130,40 @@ export function posterSvg(p: PosterInput): string {
       "italic",
     );
 
-  // The attraction's name, centred in a band that holds two lines (and its
-  // name in the second language under it, when that one differs).
+  // The top block (the name, its second language, the call to check in
+  // and how) and the QR share the room above the code: the gaps between
+  // them grow to fill it (twice their base at most) or shrink to fit, so a
+  // long two-line name still leaves air around each line.
   const otherName = second && second.name !== p.name ? second.name : "";
   const name = fitLines(p.name, inner);
-  const nameTop = BOX.y + 36.5;
-  const nameHeight = otherName ? 36 : 40;
   const otherSize = otherName ? fitSize(otherName, 6, inner) : 0;
-  let y = nameTop +
-    (nameHeight - name.lines.length * name.size * 1.15 - otherSize * 1.3) / 2;
-  for (const line of name.lines) {
-    y += name.size * 0.95;
+  const codeSize = Math.min(second ? 15 : 18, inner / (p.code.length * 0.75));
+  const ruleY = BOX.y + BOX.h - 13;
+  const below = QR_SIZE + 7 + (second ? 4.6 : 0) + 3 + codeSize * 0.75 +
+    (second ? 6.5 : 7.5);
+  const bandEnd = BOX.y + BAND + 2;
+  const room = ruleY - 4 - below - bandEnd;
+  const fixed = name.size * 0.95 + (name.lines.length - 1) * name.size * 1.15 +
+    (otherName ? otherSize * 1.3 : 0) + 6.75 +
+    (second ? 6 + 5.5 + 5 : 7.5);
+  // The QR's quiet zone (4 modules, about 8 mm) is air above it already.
+  const gaps = { band: 5, name: 8, call: 2.5, qr: 1.5 };
+  const grow = Math.min(
+    2,
+    Math.max(
+      0.3,
+      (room - fixed) / (gaps.band + gaps.name + gaps.call + gaps.qr),
+    ),
+  );
+  let y = bandEnd + gaps.band * grow;
+  for (const [i, line] of name.lines.entries()) {
+    y += name.size * (i === 0 ? 0.95 : 1.15);
     out.push(
       text(line, cx, y, name.size, onWhite(colors.text), "bold", "middle"),
     );
-    y += name.size * 0.2;
   }
-  if (otherName) out.push(under(otherName, y + otherSize * 1.1, 6));
-  y = nameTop + nameHeight + 9;
+  if (otherName) out.push(under(otherName, y += otherSize * 1.3, 6));
+  y += gaps.name * grow + 6.75;
   const scan = say(DEFAULT_LANG, "scan");
   out.push(
     text(
@@ -161,7 +181,7 @@ export function posterSvg(p: PosterInput): string {
     text(
       scan,
       cx,
-      y += second ? 6 : 7.5,
+      y += (second ? 5.5 : 7.5) + gaps.call * grow,
       fitSize(scan, 5, inner),
       onWhite(colors.text),
       "normal",
@@ -170,7 +190,7 @@ export function posterSvg(p: PosterInput): string {
   );
   if (second) out.push(under(say(second.lang, "scan"), y += 5, 4.2));
 
-  y += 2;
+  y += gaps.qr * grow;
   out.push(qrSvg(p.url, cx - QR_SIZE / 2, y));
   y += QR_SIZE + 7;
 
@@ -188,7 +208,6 @@ export function posterSvg(p: PosterInput): string {
   );
   if (second) out.push(under(say(second.lang, "orType"), y += 4.6, 4.2));
   // Letter spacing also follows the last letter: shift by half to centre.
-  const codeSize = Math.min(second ? 15 : 18, inner / (p.code.length * 0.75));
   const spacing = codeSize * 0.15;
   const code = `<text x="${cx + spacing / 2}" y="${
     (y + 3 + codeSize * 0.75).toFixed(2)
@@ -391,6 +410,7 @@ function fitLines(
   const w = (line: string, size: number) => estimateWidth(line, size, 1.1);
   for (let size = 14; size >= 8; size -= 0.5) {
     if (w(content, size) <= width) return { lines: [words.join(" ")], size };
+    if (size > TWO_LINE_SIZE) continue;
     let best: string[] | undefined;
     let bestWidth = Infinity;
     for (let i = 1; i < words.length; i++) {

@@ -67,3 +67,41 @@ Deno.test("posters are bilingual: Spanish first, English under it", async (t) =>
     assert.ok(footer.y > rule && footer.y < 273.5);
   });
 });
+
+Deno.test("posters: the top block breathes, whatever the name's length", () => {
+  for (const attraction of loaded.data.attractions) {
+    const svg = attractionPosterSvg(loaded.data, {
+      slug: attraction.slug,
+      code: "ABC123",
+      baseUrl: BASE,
+    })!;
+    const lines = [
+      ...svg.matchAll(
+        /<text [^>]*y="([\d.]+)" font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g,
+      ),
+    ].map((m) => ({ y: Number(m[1]), size: Number(m[2]), text: m[3] }));
+    // The header band ends under its 2 mm accent rule.
+    const bandEnd = Number(
+      /<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="2"/.exec(svg)![1],
+    ) + 2;
+    const checkIn = lines.findIndex((l) => l.text === "Registra tu visita");
+    const name = lines.slice(2, checkIn);
+    const top = name[0];
+    const airAbove = top.y - top.size * 0.75 - bandEnd;
+    assert.ok(
+      airAbove >= 5,
+      `${attraction.slug}: ${airAbove} mm under the band`,
+    );
+    const call = lines[checkIn];
+    const airBelow = call.y - call.size * 0.75 - name.at(-1)!.y;
+    assert.ok(
+      airBelow >= 6,
+      `${attraction.slug}: ${airBelow} mm between its name and the call`,
+    );
+    // The QR (its white quiet zone on top) stays clear of the call's last line.
+    const qrTop = Number(
+      /<g transform="translate\([\d.]+ ([\d.]+)\)/.exec(svg)![1],
+    );
+    assert.ok(qrTop >= lines[checkIn + 3].y + 1.2, attraction.slug);
+  }
+});
