@@ -270,8 +270,13 @@ export async function renderMonthlyReportPdf(
     t(lang, `panel_exports.${key}`, values);
   const numbers = new Intl.NumberFormat(getLangMeta(lang).intlLocale);
   const integer = (n: number) => numbers.format(n);
-  const day = (iso: string) =>
-    formatDate(iso, report.timeZone, lang).replace(/ de \d{4}$/, "");
+  // A day of the report's year without its year: `2 de diciembre`.
+  const day = (iso: string) => {
+    const date = formatDate(iso, report.timeZone, lang);
+    return date.endsWith(` de ${report.month.slice(0, 4)}`)
+      ? date.slice(0, -" de YYYY".length)
+      : date;
+  };
   const monthName = formatReportMonth(report.month, lang);
   const previousName = formatReportMonth(report.previousMonth, lang);
   const { doc, finish } = await openPdf({
