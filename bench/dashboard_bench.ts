@@ -24,10 +24,10 @@ import { createStaffSession } from "@/lib/db/staff_sessions.ts";
 import { addDays, getLocalTime } from "@/lib/calendar/mod.ts";
 import {
   type CountedVisit,
-  getDashboard,
   STATS_VERSION,
   StatsDelta,
 } from "@/lib/db/stats.ts";
+import { getDashboard } from "@/lib/figures/mod.ts";
 import type { StatsBackfillState } from "@/lib/db/stats_backfill.ts";
 import { createTestContext } from "@/tests/test_utils.ts";
 

@@ -12,6 +12,7 @@ import {
   type QuestionGroup,
   recordUnansweredQuestion,
 } from "@/lib/db/unanswered_questions.ts";
+import { recordChatNoData } from "@/lib/db/stats.ts";
 
 /** What the model writes first when the data set does not answer the question. */
 export const NO_DATA_MARKER = "[SIN_DATOS]";
@@ -130,10 +131,29 @@ export function normalizeQuestion(question: string): string {
 
 /**
  * Records a visitor's question the data set could not answer: masked, cut
- * and grouped with the ones that read the same. A failure is logged, never
- * passed on: the visitor's reply does not depend on it.
+ * and grouped with the ones that read the same, and counted on the
+ * dashboard as answered without the data (on `timeZone`'s day), so
+ * "questions answered" counts only replies with it. A failure is logged,
+ * never passed on: the visitor's reply does not depend on it.
  */
 export async function noteUnansweredQuestion(
+  kv: Deno.Kv,
+  { question, now, timeZone }: {
+    question: string;
+    now: Date;
+    timeZone: string;
+  },
+): Promise<QuestionGroup | null> {
+  const [group] = await Promise.all([
+    keepUnansweredQuestion(kv, { question, now }),
+    recordChatNoData(kv, { at: now, timeZone }).catch((error) => {
+      console.error("Chat: the dashboard's counters were not written:", error);
+    }),
+  ]);
+  return group;
+}
+
+async function keepUnansweredQuestion(
   kv: Deno.Kv,
   { question, now }: { question: string; now: Date },
 ): Promise<QuestionGroup | null> {

@@ -202,6 +202,13 @@ export type StaffEntry =
   & ({ email: string; subject?: never } | { subject: string; email?: never });
 
 /**
+ * The calendar the dashboard's counters use when a caller names none
+ * (tests, benches, scripts): the shipped data set's municipality's. The
+ * service always passes the data set's own (`municipality.timeZone`).
+ */
+export const DEFAULT_TIME_ZONE = "America/Mexico_City";
+
+/**
  * The default KV file: in a folder of its own, owner-only, never beside the
  * data set (see `DataStore`).
  */

@@ -9,6 +9,7 @@ export {
   applyEnvFile,
   ConfigError,
   DEFAULT_KV_PATH,
+  DEFAULT_TIME_ZONE,
   parseConfig,
 } from "./config.ts";
 export type { OpenDataLicense } from "./licenses.ts";

@@ -109,7 +109,12 @@ export const keys = {
   /** Prefix of one attraction's hour-keyed visit counts (a range by day). */
   visitCountsByAttractionHour: (slug: string) =>
     ["visit_counts_by_attraction_hour", slug] as const,
-  /** Tourists whose passport reached `stamps` (1, 5, 10, 17) on one day. */
+  /** Verified visits of one attraction on one day by how they were checked in (`code`, `gps`). */
+  visitCountByMethod: (day: string, slug: string, method: string) =>
+    ["visit_counts_by_method", day, slug, method] as const,
+  /** Prefix of the day-keyed visit counts by method. */
+  visitCountsByMethod: () => ["visit_counts_by_method"] as const,
+  /** Tourists whose passport reached `stamps` (its visit count: 1, 2, ...) on one day. */
   stampCountByDay: (day: string, stamps: number) =>
     ["stamp_counts_by_day", day, stamps] as const,
   /** Prefix of the day-keyed stamp counts. */
@@ -137,7 +142,11 @@ export const keys = {
     ["rating_counts_by_month", month, slug, rating] as const,
   /** Prefix of the monthly rating counts. */
   ratingCountsByMonth: () => ["rating_counts_by_month"] as const,
-  /** Chat requests of one day by outcome: `questions` (all), `answered`, `refused` (429), `failed` (502). */
+  /**
+   * Chat requests of one day by outcome: `questions` (all), `answered`,
+   * `refused` (429), `failed` (502), and `no_data`: answered replies that
+   * said the portal's data does not hold the answer (also in `answered`).
+   */
   chatCountByDay: (day: string, outcome: string) =>
     ["chat_counts_by_day", day, outcome] as const,
   /** Prefix of the day-keyed chat counts. */
@@ -482,6 +491,7 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     owner: "lib/db/stats.ts",
     lifetime: KEPT,
   },
+  visit_counts_by_method: { owner: "lib/db/stats.ts", lifetime: KEPT },
   stamp_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },
   stamp_counts: { owner: "lib/db/stats.ts", lifetime: KEPT },
   passport_counts_by_day: { owner: "lib/db/stats.ts", lifetime: KEPT },

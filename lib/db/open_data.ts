@@ -13,7 +13,8 @@
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import { addDays, addMonths } from "@/lib/calendar/mod.ts";
-import { listMonthlyRatingCounts, toSigned } from "./stats.ts";
+import { listMonthlyRatingCounts } from "./counters.ts";
+import { toSigned } from "./stats.ts";
 import type { StatsBackfillState } from "./stats_backfill.ts";
 import type { Visit } from "./visits.ts";
 

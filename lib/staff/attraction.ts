@@ -1,44 +1,39 @@
 /**
  * The console's page of one attraction (`/panel/atractivos/<slug>`): its
  * visits by day, by day of the week and by hour of the day in the period
- * asked for, its
- * ratings and their distribution, its newest notes that show (never a
- * hidden one: lib/db/notes.ts), all from the counters and the notes index (lib/db/stats.ts), never a
- * scan of the visits. The page component (components/AttractionReport.tsx)
- * only lays out what this returns; the code and poster are the route's.
+ * asked for, how they were checked in, its ratings and their
+ * distribution, its newest notes that show (never a hidden one:
+ * lib/db/notes.ts), from its figures (lib/figures), never a scan of the
+ * visits. Its charts are specified once with the dashboard's
+ * (./figure_charts.ts), its words are the `panel_figures` catalogue's. The
+ * page component (components/AttractionReport.tsx) only lays out what this
+ * returns; the code and poster are the route's.
  */
+import { DEFAULT_TIME_ZONE } from "@/lib/config/mod.ts";
+import { getAttractionFigures, getDashboard } from "@/lib/figures/mod.ts";
+import { getLangMeta } from "@/lib/i18n/catalogue.ts";
 import {
-  DEFAULT_TIME_ZONE,
-  getAttractionFigures,
-  getDashboard,
-} from "@/lib/db/stats.ts";
-import { getWeekday } from "@/lib/calendar/mod.ts";
-import { renderColumnChart, renderDailyLines } from "./charts.ts";
-import {
+  ATTRACTION_CHARTS,
   attractionHref,
   type ChartView,
+  drawCharts,
+  PANEL_LANG,
+  presentCharts,
+  say,
+} from "./figure_charts.ts";
+import {
+  describeRangeProblem,
   formatMonthRange,
+  formatNoteRating,
+  formatVisitMethods,
   type HeadlineView,
   type QuickRangeView,
-  RANGE_PROBLEMS,
-  WEEKDAYS,
 } from "./dashboard.ts";
-import {
-  formatDay,
-  formatDayRange,
-  getQuickRanges,
-  type RangeProblem,
-} from "./range.ts";
+import { formatDayRange, getQuickRanges, type RangeProblem } from "./range.ts";
 
-const STARS = [
-  "1 estrella",
-  "2 estrellas",
-  "3 estrellas",
-  "4 estrellas",
-  "5 estrellas",
-];
-const integer = new Intl.NumberFormat("es-MX");
-const decimal = new Intl.NumberFormat("es-MX", {
+const locale = getLangMeta(PANEL_LANG).intlLocale;
+const integer = new Intl.NumberFormat(locale);
+const decimal = new Intl.NumberFormat(locale, {
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
 });
@@ -67,20 +62,10 @@ export interface AttractionReportView {
   notes: AttractionNoteView[];
 }
 
-/** `09:00 a 09:59`: one hour of the day, as the data table names it. */
-function formatHourSpan(hour: number): string {
-  const hh = String(hour).padStart(2, "0");
-  return `${hh}:00 a ${hh}:59`;
-}
-
-function ratingText(rating: number | null): string {
-  return rating === null ? "sin calificación" : `${rating} de 5 estrellas`;
-}
-
 /**
  * The attraction page's content for the days `from`..`to`: the figures
- * read, the charts drawn (visits by day, by day of the week, by hour,
- * ratings by stars), the headline figures, the notes.
+ * read, its charts drawn ({@linkcode ATTRACTION_CHARTS}), the headline
+ * figures, the notes.
  */
 export async function loadAttractionReport(
   kv: Deno.Kv,
@@ -95,73 +80,21 @@ export async function loadAttractionReport(
   },
 ): Promise<AttractionReportView> {
   const figures = await getAttractionFigures(kv, { slug, from, to });
-  const range = formatDayRange({ from, to });
+  const period = formatDayRange({ from, to });
+  const context = {
+    name: (other: string) => other === slug ? name : other,
+    range: { from, to },
+    period,
+    subject: name,
+  };
+  const svgs = await drawCharts(ATTRACTION_CHARTS, figures, context);
   const total = figures.visitsByDay.reduce((sum, row) => sum + row.visits, 0);
-  const byWeekday = WEEKDAYS.map(() => 0);
-  for (const row of figures.visitsByDay) {
-    byWeekday[getWeekday(row.day)] += row.visits;
-  }
   const { ratings, ratingsInMonths } = figures;
-  const hours = figures.visitsByHour;
-  const [byDay, weekdays, byHour, stars] = await Promise.all([
-    renderDailyLines(
-      figures.visitsByDay.map((row) => ({
-        day: row.day,
-        series: "Visitas",
-        value: row.visits,
-      })),
-      {
-        text: {
-          label: `Visitas por día: ${name}`,
-          description: `Línea: visitas verificadas cada día ${range}.`,
-        },
-        valueLabel: "Visitas",
-        series: ["Visitas"],
-      },
-    ),
-    renderColumnChart(
-      WEEKDAYS.map((day, i) => ({
-        label: day.slice(0, 3),
-        value: byWeekday[i],
-      })),
-      {
-        text: {
-          label: `Visitas por día de la semana: ${name}`,
-          description:
-            `Columnas: visitas verificadas de cada día de la semana, de lunes a domingo, ${range}.`,
-        },
-        valueLabel: "Visitas",
-      },
-    ),
-    renderColumnChart(
-      hours.map((value, hour) => ({ label: `${hour} h`, value })),
-      {
-        text: {
-          label: `Visitas por hora: ${name}`,
-          description:
-            `Columnas: visitas verificadas en cada hora del día, de las 0 a las 23 h (hora local), ${range}.`,
-        },
-        valueLabel: "Visitas",
-        fitLabels: true,
-      },
-    ),
-    renderColumnChart(
-      STARS.map((label, i) => ({ label, value: ratings.distribution[i] })),
-      {
-        text: {
-          label: `Calificaciones por estrellas: ${name}`,
-          description:
-            "Columnas: cuántas calificaciones de 1 a 5 estrellas tiene el atractivo, desde el inicio.",
-        },
-        valueLabel: "Calificaciones",
-      },
-    ),
-  ]);
   const months = formatMonthRange(
     ratingsInMonths.fromMonth,
     ratingsInMonths.toMonth,
   );
-  const dateTime = new Intl.DateTimeFormat("es-MX", {
+  const dateTime = new Intl.DateTimeFormat(locale, {
     dateStyle: "long",
     timeStyle: "short",
     timeZone,
@@ -172,8 +105,8 @@ export async function loadAttractionReport(
     name,
     from,
     to,
-    period: range,
-    problem: problem && RANGE_PROBLEMS[problem],
+    period,
+    problem: problem && describeRangeProblem(problem),
     quickRanges: getQuickRanges(now, timeZone).map((quick) => ({
       label: quick.label,
       href: `/panel/atractivos/${slug}?desde=${quick.from}&hasta=${quick.to}`,
@@ -182,85 +115,40 @@ export async function loadAttractionReport(
     headlines: [
       {
         id: "visitas",
-        label: "Visitas",
+        label: say("headline.visits"),
         value: integer.format(total),
-        detail: `verificadas con código ${range}`,
+        detail: say("headline.visitsDetailRange", {
+          range: period,
+          methods: formatVisitMethods(figures.visitsByMethod),
+        }),
         ...none,
       },
       {
         id: "calificacion",
-        label: "Calificación promedio",
+        label: say("headline.rating"),
         value: ratings.average === null
           ? "—"
-          : `${decimal.format(ratings.average)} de 5`,
-        detail: `${integer.format(ratings.count)} ${
-          ratings.count === 1 ? "calificación" : "calificaciones"
-        } desde el inicio`,
+          : say("outOfFive", { value: decimal.format(ratings.average) }),
+        detail: say("headline.ratingAllTime", { n: ratings.count }),
         ...none,
       },
       {
         id: "calificacion-periodo",
-        label: "Calificaciones del periodo",
+        label: say("headline.periodRatings"),
         value: integer.format(ratingsInMonths.count),
         detail: ratingsInMonths.average === null
-          ? `dadas ${months} (se cuentan por mes)`
-          : `dadas ${months}, promedio ${
-            decimal.format(ratingsInMonths.average)
-          } de 5 (se cuentan por mes)`,
+          ? say("headline.periodRatingsGiven", { months })
+          : say("headline.periodRatingsAverage", {
+            months,
+            average: decimal.format(ratingsInMonths.average),
+          }),
         ...none,
       },
     ],
-    charts: [
-      {
-        id: "grafica-dias",
-        title: "Visitas por día",
-        svg: byDay,
-        table: {
-          caption: "Visitas por día",
-          head: ["Día", "Visitas"],
-          rows: figures.visitsByDay.map((row) => [
-            formatDay(row.day),
-            row.visits,
-          ]),
-        },
-      },
-      {
-        id: "grafica-semana",
-        title: "Visitas por día de la semana",
-        svg: weekdays,
-        table: {
-          caption: "Visitas por día de la semana",
-          head: ["Día", "Visitas"],
-          rows: WEEKDAYS.map((day, i) => [day, byWeekday[i]]),
-        },
-      },
-      {
-        id: "grafica-horas",
-        title: "Visitas por hora",
-        svg: byHour,
-        note: "Hora local del municipio, de las 0 a las 23 h.",
-        table: {
-          caption: "Visitas por hora",
-          head: ["Hora", "Visitas"],
-          rows: hours.map((visits, hour) => [formatHourSpan(hour), visits]),
-        },
-      },
-      {
-        id: "grafica-calificaciones",
-        title: "Calificaciones por estrellas",
-        svg: stars,
-        note:
-          "Desde el inicio: las calificaciones vigentes (una calificación cambiada cuenta una sola vez).",
-        table: {
-          caption: "Calificaciones por estrellas",
-          head: ["Estrellas", "Calificaciones"],
-          rows: STARS.map((label, i) => [label, ratings.distribution[i]]),
-        },
-      },
-    ],
+    charts: presentCharts(ATTRACTION_CHARTS, figures, context, svgs),
     notes: figures.notes.map((note) => ({
       visitId: note.visitId,
-      rating: ratingText(note.rating),
+      rating: formatNoteRating(note.rating),
       ratedAt: note.ratedAt,
       ratedAtText: dateTime.format(new Date(note.ratedAt)),
       notes: note.notes,
@@ -323,7 +211,7 @@ export async function loadAttractionIndex(
     from,
     to,
     period: formatDayRange({ from, to }),
-    problem: problem && RANGE_PROBLEMS[problem],
+    problem: problem && describeRangeProblem(problem),
     quickRanges: getQuickRanges(now, timeZone).map((quick) => ({
       label: quick.label,
       href: `/panel/atractivos?desde=${quick.from}&hasta=${quick.to}`,
@@ -337,7 +225,9 @@ export async function loadAttractionIndex(
         name,
         href: attractionHref(slug, { from, to }),
         visits: visits.get(slug) ?? 0,
-        average: average === null ? "—" : `${decimal.format(average)} de 5`,
+        average: average === null
+          ? "—"
+          : say("outOfFive", { value: decimal.format(average) }),
         ratings: rated?.count ?? 0,
       };
     }),

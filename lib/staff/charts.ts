@@ -242,9 +242,16 @@ export function renderColumnChart(
     const marginLeft = textWidth(5, layout);
     const band = (layout.width - marginLeft) / Math.max(1, rows.length);
     const longest = Math.max(0, ...rows.map((row) => row.label.length));
-    const every = fitLabels
-      ? Math.max(1, Math.ceil(textWidth(longest + 1, layout) / band))
-      : 1;
+    // Labels never touch: where they would, only every second (third, ...)
+    // is written (the data table names every column).
+    const every = Math.max(
+      1,
+      Math.ceil(
+        (fitLabels
+          ? textWidth(longest + 1, layout)
+          : textWidth(longest, layout) + 4) / band,
+      ),
+    );
     const digits = Math.max(
       1,
       ...rows.map((row) => integer.format(row.value).length),

@@ -1,135 +1,61 @@
 /**
  * The staff dashboard's presenter: from the figures (`Dashboard`, read by
- * lib/db/stats.ts) to what the page shows, chart by chart: its title, its
- * SVG (drawn by ./charts.ts), its note and the data table beside it. The
- * page component (components/Dashboard.tsx) only lays out what this returns,
- * so a new chart from an existing counter is one entry in
- * {@linkcode presentDashboard}.
+ * lib/figures) to what the page shows: the headline figures against the
+ * period before, the charts (specified once in ./figure_charts.ts, shared
+ * with an attraction's page) and the latest notes. Every word comes from
+ * the `panel_figures` catalogue (locales/<lang>/panel_figures.json). The
+ * page component (components/Dashboard.tsx) only lays out what this
+ * returns, so a new chart is one spec in ./figure_charts.ts and its words.
  */
+import { DEFAULT_TIME_ZONE } from "@/lib/config/mod.ts";
 import {
   type Dashboard,
-  DEFAULT_TIME_ZONE,
   getDashboard,
   getPeriodTotals,
+  MAX_RANGE_DAYS,
   type PeriodTotals,
-} from "@/lib/db/stats.ts";
-import { getLangMeta, t } from "@/lib/i18n/catalogue.ts";
+  VISIT_METHODS,
+  type VisitsByMethod,
+} from "@/lib/figures/mod.ts";
+import { getLangMeta } from "@/lib/i18n/catalogue.ts";
 import {
-  renderBarChart,
-  renderColumnChart,
-  renderDailyLines,
-  renderHeatMap,
-  renderStackedBars,
-  SERIES_COLORS,
-  SERIES_DASHES,
-  STACK_COLORS,
-} from "./charts.ts";
+  type ChartView,
+  DASHBOARD_CHARTS,
+  drawCharts,
+  PANEL_LANG,
+  presentCharts,
+  say,
+} from "./figure_charts.ts";
 import {
   type DayRange,
-  formatDay,
   formatDayRange,
   getPreviousRange,
   getQuickRanges,
   type RangeProblem,
 } from "./range.ts";
 
-/** The console speaks Spanish: its words that come from a catalogue, in this language. */
-const DASHBOARD_LANG = "es";
-
-/** The rows of the hour heat map, Monday first (`weekday` 0). */
-export const WEEKDAYS = [
-  "Lunes",
-  "Martes",
-  "Miércoles",
-  "Jueves",
-  "Viernes",
-  "Sábado",
-  "Domingo",
-];
-const STARS = [
-  "1 estrella",
-  "2 estrellas",
-  "3 estrellas",
-  "4 estrellas",
-  "5 estrellas",
-];
-const PASSPORT_SERIES = [
-  "Pasaportes de invitado",
-  "Cuentas nuevas",
-  "Boletos creados",
-];
-/** The chat outcomes in a clerk's words: 200, 429 (too many from one address), 502. */
-const CHAT_SERIES = [
-  "Preguntas recibidas",
-  "Respondidas",
-  "Sin respuesta: demasiadas seguidas",
-  "Sin respuesta: falló el asistente",
-];
+export {
+  attractionHref,
+  type ChartLinksView,
+  type ChartView,
+  type DataTableView,
+  type LegendItem,
+} from "./figure_charts.ts";
 
 /** What the page says when the range asked for was not used. */
-export const RANGE_PROBLEMS: Record<RangeProblem, string> = {
-  invalid:
-    "Las fechas no son válidas: escríbelas como AAAA-MM-DD. Mostramos los últimos 30 días.",
-  reversed:
-    "La fecha de inicio es posterior a la de fin. Mostramos los últimos 30 días.",
-  too_long:
-    "El periodo puede abarcar a lo más 366 días. Mostramos los últimos 30 días.",
-};
+export function describeRangeProblem(problem: RangeProblem): string {
+  return say(`problem.${problem}`, { days: MAX_RANGE_DAYS });
+}
 
-const integer = new Intl.NumberFormat("es-MX");
-const decimal = new Intl.NumberFormat("es-MX", {
+const locale = getLangMeta(PANEL_LANG).intlLocale;
+const integer = new Intl.NumberFormat(locale);
+const decimal = new Intl.NumberFormat(locale, {
   minimumFractionDigits: 1,
   maximumFractionDigits: 1,
 });
 
-/** The dashboard's charts as inline SVG, drawn by Plot (./charts.ts). */
-export interface DashboardCharts {
-  visitsByAttraction: string;
-  visitsByDay: string;
-  visitsByHour: string;
-  funnel: string;
-  passports: string;
-  ratings: string;
-  chat: string;
-}
-
-/** A data table: numbers are left for the page to write in its locale. */
-export interface DataTableView {
-  caption: string;
-  head: string[];
-  rows: (string | number)[][];
-  /** Where each row's header links (same order as `rows`), if anywhere. */
-  rowLinks?: string[];
-}
-
-/** One name of a chart's legend, with the colour and line pattern it has there. */
-export interface LegendItem {
-  name: string;
-  color: string;
-  /** An SVG `stroke-dasharray` for a line's pattern; absent for a swatch. */
-  dash?: string;
-}
-
-/** Links shown beside a chart, one for each of its bars (an attraction's page). */
-export interface ChartLinksView {
-  /** What the list leads to, as its accessible name. */
-  label: string;
-  items: { name: string; href: string }[];
-}
-
-/** One chart of the page, with its title, an optional note and its data. */
-export interface ChartView {
-  /** The section's element id (the page links to it). */
-  id: string;
-  title: string;
-  svg: string;
-  note?: string;
-  /** The series' or parts' names, in the chart's colours and patterns. */
-  legend?: LegendItem[];
-  /** Links beside the chart, in the chart's order, visible (not in the data table). */
-  links?: ChartLinksView;
-  table: DataTableView;
-}
+/** The dashboard's charts as inline SVG, drawn by Plot (./charts.ts), by chart key. */
+export type DashboardCharts = Record<string, string>;
 
 /** A headline figure: its value and how it compares with the previous period. */
 export interface HeadlineView {
@@ -183,30 +109,15 @@ export interface DashboardView {
   latestNotes: NoteView[];
 }
 
-function lineLegend(series: readonly string[]): LegendItem[] {
-  return series.map((name, i) => ({
-    name,
-    color: SERIES_COLORS[i % SERIES_COLORS.length],
-    dash: SERIES_DASHES[i % SERIES_DASHES.length],
-  }));
-}
-
-function swatches(
-  parts: readonly string[],
-  colors: readonly string[],
-): LegendItem[] {
-  return parts.map((name, i) => ({ name, color: colors[i] }));
-}
-
-const percent = new Intl.NumberFormat("es-MX", {
+const percent = new Intl.NumberFormat(locale, {
   style: "percent",
   maximumFractionDigits: 0,
 });
-const monthName = new Intl.DateTimeFormat("es-MX", {
+const monthName = new Intl.DateTimeFormat(locale, {
   month: "long",
   timeZone: "UTC",
 });
-const monthYear = new Intl.DateTimeFormat("es-MX", {
+const monthYear = new Intl.DateTimeFormat(locale, {
   month: "long",
   year: "numeric",
   timeZone: "UTC",
@@ -224,9 +135,9 @@ export function formatMonthRange(
   const date = (month: string) => new Date(`${month}-15T12:00:00Z`);
   const sameYear = fromMonth.slice(0, 4) === toMonth.slice(0, 4);
   const end = (year || !sameYear ? monthYear : monthName).format(date(toMonth));
-  if (fromMonth === toMonth) return `en ${end}`;
+  if (fromMonth === toMonth) return say("monthsIn", { end });
   const start = (sameYear ? monthName : monthYear).format(date(fromMonth));
-  return `de ${start} a ${end}`;
+  return say("monthsFromTo", { start, end });
 }
 
 /**
@@ -248,19 +159,41 @@ export function compareCounts(
   if (current === previous) {
     return {
       trend: "same",
-      comparison: previous === 0
-        ? `igual que ${period}: ${none}`
-        : `igual que ${period}`,
+      comparison: say(previous === 0 ? "compare.sameNone" : "compare.same", {
+        period,
+        none,
+      }),
     };
   }
   if (previous === 0) {
-    return { trend: "up", comparison: `${period} no hubo ${none}` };
+    return {
+      trend: "up",
+      comparison: say("compare.noneBefore", { period, none }),
+    };
   }
   const change = Math.abs(current - previous) / previous;
-  const amount = change < 0.005 ? "menos de 1%" : percent.format(change);
+  const amount = change < 0.005
+    ? say("compare.lessThanOne")
+    : percent.format(change);
   return current > previous
-    ? { trend: "up", comparison: `${amount} más que ${period}` }
-    : { trend: "down", comparison: `${amount} menos que ${period}` };
+    ? { trend: "up", comparison: say("compare.more", { amount, period }) }
+    : { trend: "down", comparison: say("compare.less", { amount, period }) };
+}
+
+/** Visits by method in words: "12 con código y 3 con «Estoy aquí»". */
+export function formatVisitMethods(methods: VisitsByMethod): string {
+  const known: readonly string[] = VISIT_METHODS;
+  return new Intl.ListFormat(locale).format(
+    methods
+      .filter((row) => known.includes(row.method) || row.visits > 0)
+      .map((row) =>
+        `${integer.format(row.visits)} ${
+          known.includes(row.method)
+            ? say(`method.${row.method}`)
+            : say("method.other", { method: row.method })
+        }`
+      ),
+  );
 }
 
 /**
@@ -289,32 +222,34 @@ export function presentHeadlines(
   return [
     count(
       "visitas",
-      "Visitas",
-      "verificadas con código en los atractivos",
+      say("headline.visits"),
+      say("headline.visitsDetail", {
+        methods: formatVisitMethods(current.visitsByMethod ?? []),
+      }),
       (t) => t.visits,
-      "ninguna",
+      say("none.feminine"),
     ),
     count(
       "turistas",
-      "Turistas nuevos",
-      "pasaportes que recibieron su primer sello",
+      say("headline.tourists"),
+      say("headline.touristsDetail"),
       (t) => t.firstStamps,
-      "ninguno",
+      say("none.masculine"),
     ),
     count(
       "pasaportes",
-      "Pasaportes nuevos",
-      "de invitado y cuentas abiertas",
+      say("headline.passports"),
+      say("headline.passportsDetail"),
       (t) => t.passports,
-      "ninguno",
+      say("none.masculine"),
     ),
     presentRating(current, previous),
     count(
       "preguntas",
-      "Preguntas respondidas",
-      "por el asistente",
+      say("headline.answered"),
+      say("headline.answeredDetail", { questions: current.questions ?? 0 }),
       (t) => t.answered,
-      "ninguna",
+      say("none.feminine"),
     ),
   ];
 }
@@ -342,13 +277,13 @@ function presentRating(
   const n = current.ratings.count;
   const base = {
     id: "calificacion",
-    label: "Calificación promedio",
-    value: now === null ? "—" : `${decimal.format(now)} de 5`,
+    label: say("headline.rating"),
+    value: now === null
+      ? "—"
+      : say("outOfFive", { value: decimal.format(now) }),
     detail: n === 0
-      ? `sin calificaciones dadas ${months}`
-      : `${integer.format(n)} ${
-        n === 1 ? "calificación dada" : "calificaciones dadas"
-      } ${months} (se cuentan por mes)`,
+      ? say("headline.ratingNone", { months })
+      : say("headline.ratingGiven", { n, months }),
   };
   if (
     current.ratings.fromMonth === previous.ratings.fromMonth &&
@@ -357,7 +292,7 @@ function presentRating(
     return {
       ...base,
       trend: "none",
-      comparison: "sin comparación: el periodo anterior cae en el mismo mes",
+      comparison: say("headline.ratingSameMonth"),
     };
   }
   if (now === null || then === null) {
@@ -365,175 +300,66 @@ function presentRating(
       ...base,
       trend: "none",
       comparison: then === null
-        ? `sin calificaciones ${before} para comparar`
-        : `${before} fue de ${decimal.format(then)} de 5`,
+        ? say("headline.ratingNoneBefore", { period: before })
+        : say("headline.ratingWas", {
+          period: before,
+          value: decimal.format(then),
+        }),
     };
   }
   const diff = Math.round((now - then) * 10) / 10;
   return {
     ...base,
     ...(diff === 0
-      ? { trend: "same" as const, comparison: `igual que ${before}` }
+      ? {
+        trend: "same" as const,
+        comparison: say("compare.same", { period: before }),
+      }
       : {
         trend: diff > 0 ? "up" as const : "down" as const,
-        comparison: `${decimal.format(Math.abs(diff))} ${
-          diff > 0 ? "más" : "menos"
-        } que ${before} (${decimal.format(then)})`,
+        comparison: say(
+          diff > 0 ? "compare.pointsMore" : "compare.pointsLess",
+          {
+            amount: decimal.format(Math.abs(diff)),
+            period: before,
+            before: decimal.format(then),
+          },
+        ),
       }),
   };
 }
 
-function stampsLabel(stamps: number): string {
-  return stamps === 1 ? "1 sello" : `${stamps} sellos`;
-}
-
-/** Awaits every promise of `promises` at once: the same keys, with their values. */
-async function awaitAll<T extends Record<string, Promise<unknown>>>(
-  promises: T,
-): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
-  const entries = await Promise.all(
-    Object.entries(promises).map(async ([key, value]) => [key, await value]),
-  );
-  return Object.fromEntries(entries);
+/** The charts' context on the dashboard: names, the range in words. */
+function dashboardContext(
+  dashboard: Dashboard,
+  names: ReadonlyMap<string, string>,
+) {
+  return {
+    name: (slug: string) => names.get(slug) ?? slug,
+    range: { from: dashboard.from, to: dashboard.to },
+    period: formatDayRange(dashboard),
+  };
 }
 
 /**
- * Draws the dashboard's charts. `names` gives each attraction's name by
- * slug (a slug no longer in the data set shows as itself).
+ * Draws the dashboard's charts ({@linkcode DASHBOARD_CHARTS}). `names`
+ * gives each attraction's name by slug (a slug no longer in the data set
+ * shows as itself).
  */
-export async function renderDashboardCharts(
+export function renderDashboardCharts(
   dashboard: Dashboard,
   names: ReadonlyMap<string, string>,
 ): Promise<DashboardCharts> {
-  const name = (slug: string) => names.get(slug) ?? slug;
-  const range = formatDayRange(dashboard);
-  const rated = dashboard.ratings.filter((row) => row.count > 0);
-  return await awaitAll({
-    visitsByAttraction: renderBarChart(
-      dashboard.visitsByAttraction.map((row) => ({
-        label: name(row.slug),
-        value: row.visits,
-      })),
-      {
-        text: {
-          label: "Visitas por atractivo",
-          description:
-            `Barras: visitas verificadas de cada atractivo ${range}.`,
-        },
-        valueLabel: "Visitas",
-      },
-    ),
-    visitsByDay: renderDailyLines(
-      dashboard.visitsByDay.map((row) => ({
-        day: row.day,
-        series: "Visitas",
-        value: row.visits,
-      })),
-      {
-        text: {
-          label: "Visitas por día",
-          description: `Línea: visitas verificadas cada día ${range}.`,
-        },
-        valueLabel: "Visitas",
-        series: ["Visitas"],
-      },
-    ),
-    visitsByHour: renderHeatMap(
-      dashboard.visitsByHour.map((cell) => ({
-        column: cell.hour,
-        row: WEEKDAYS[cell.weekday],
-        value: cell.visits,
-      })),
-      {
-        text: {
-          label: "Visitas por hora y día de la semana",
-          description:
-            `Mapa de calor: visitas de cada hora (0 a 23) de cada día de la semana ${range}; más oscuro es más visitas.`,
-        },
-        rows: WEEKDAYS,
-        columnLabel: "Hora del día",
-      },
-    ),
-    funnel: renderColumnChart(
-      dashboard.funnel.map((row) => ({
-        label: stampsLabel(row.stamps),
-        value: row.inRange,
-      })),
-      {
-        text: {
-          label: "Turistas por número de sellos",
-          description: t(DASHBOARD_LANG, "panel.funnelNote", {
-            stamps: new Intl.ListFormat(getLangMeta(DASHBOARD_LANG).intlLocale)
-              .format(dashboard.funnel.map((row) => String(row.stamps))),
-            range,
-          }),
-        },
-        valueLabel: "Turistas",
-      },
-    ),
-    passports: renderDailyLines(
-      dashboard.passportsByDay.flatMap((row, i) => [
-        { day: row.day, series: PASSPORT_SERIES[0], value: row.guest },
-        { day: row.day, series: PASSPORT_SERIES[1], value: row.account },
-        {
-          day: row.day,
-          series: PASSPORT_SERIES[2],
-          value: dashboard.ticketsByDay[i]?.tickets ?? 0,
-        },
-      ]),
-      {
-        text: {
-          label: "Pasaportes abiertos y boletos por día",
-          description:
-            `Líneas: pasaportes de invitado abiertos, cuentas nuevas y boletos creados cada día ${range}.`,
-        },
-        valueLabel: "Cantidad",
-        series: PASSPORT_SERIES,
-      },
-    ),
-    ratings: renderStackedBars(
-      rated.flatMap((row) =>
-        row.distribution.map((value, i) => ({
-          label: name(row.slug),
-          part: STARS[i],
-          value,
-        }))
-      ),
-      {
-        text: {
-          label: "Calificaciones por atractivo",
-          description:
-            "Barras apiladas: cuántas calificaciones de 1 a 5 estrellas tiene cada atractivo, desde el inicio.",
-        },
-        parts: STARS,
-        valueLabel: "Calificaciones",
-      },
-    ),
-    chat: renderDailyLines(
-      dashboard.chatByDay.flatMap((row) => [
-        { day: row.day, series: CHAT_SERIES[0], value: row.questions },
-        { day: row.day, series: CHAT_SERIES[1], value: row.answered },
-        { day: row.day, series: CHAT_SERIES[2], value: row.refused },
-        { day: row.day, series: CHAT_SERIES[3], value: row.failed },
-      ]),
-      {
-        text: {
-          label: "Asistente: preguntas por día",
-          description:
-            `Líneas: preguntas recibidas por el asistente cada día ${range}, las respondidas y las que quedaron sin respuesta porque llegaron demasiadas seguidas o porque el asistente falló.`,
-        },
-        valueLabel: "Preguntas",
-        series: CHAT_SERIES,
-      },
-    ),
-  });
+  return drawCharts(
+    DASHBOARD_CHARTS,
+    dashboard,
+    dashboardContext(dashboard, names),
+  );
 }
 
-/** The console's page of an attraction, for the same days. */
-export function attractionHref(slug: string, { from, to }: DayRange): string {
-  return `/panel/atractivos/${
-    encodeURIComponent(slug)
-  }?desde=${from}&hasta=${to}`;
+/** A note's rating in words: `4 de 5 estrellas`, or `sin calificación`. */
+export function formatNoteRating(rating: number | null): string {
+  return rating === null ? say("unrated") : say("ratingOf", { rating });
 }
 
 /**
@@ -562,13 +388,16 @@ export function presentDashboard(
     timeZone?: string;
   },
 ): DashboardView {
-  const name = (slug: string) => names.get(slug) ?? slug;
-  const byVisits = [...dashboard.visitsByAttraction]
-    .sort((a, b) => b.visits - a.visits);
+  const context = dashboardContext(dashboard, names);
+  const dateTime = new Intl.DateTimeFormat(locale, {
+    dateStyle: "long",
+    timeStyle: "short",
+    timeZone,
+  });
   return {
     from: dashboard.from,
     to: dashboard.to,
-    period: formatDayRange(dashboard),
+    period: context.period,
     previousPeriod: formatDayRange(getPreviousRange(dashboard)),
     headlines: totals ? presentHeadlines(totals.current, totals.previous) : [],
     quickRanges: quickRanges.map((range) => ({
@@ -577,139 +406,14 @@ export function presentDashboard(
       isCurrent: range.from === dashboard.from && range.to === dashboard.to,
     })),
     total: dashboard.visitsByDay.reduce((sum, row) => sum + row.visits, 0),
-    problem: problem && RANGE_PROBLEMS[problem],
-    charts: [
-      {
-        id: "grafica-atractivos",
-        title: "Visitas por atractivo",
-        svg: charts.visitsByAttraction,
-        // The chart is one picture (role="img"): its names cannot be links
-        // a keyboard reaches, so each attraction's page is linked beside it.
-        links: {
-          label: "Páginas de los atractivos",
-          items: byVisits.map((row) => ({
-            name: name(row.slug),
-            href: attractionHref(row.slug, dashboard),
-          })),
-        },
-        table: {
-          caption: "Visitas por atractivo en el periodo",
-          head: ["Atractivo", "Visitas"],
-          rows: byVisits.map((row) => [name(row.slug), row.visits]),
-          rowLinks: byVisits.map((row) => attractionHref(row.slug, dashboard)),
-        },
-      },
-      {
-        id: "grafica-dias",
-        title: "Visitas por día",
-        svg: charts.visitsByDay,
-        table: {
-          caption: "Visitas por día",
-          head: ["Día", "Visitas"],
-          rows: dashboard.visitsByDay.map((row) => [
-            formatDay(row.day),
-            row.visits,
-          ]),
-        },
-      },
-      {
-        id: "grafica-horas",
-        title: "Visitas por hora y día de la semana",
-        svg: charts.visitsByHour,
-        table: {
-          caption: "Visitas por día de la semana (filas) y hora (columnas)",
-          head: [
-            "Día",
-            ...Array.from({ length: 24 }, (_, hour) => `${hour} h`),
-          ],
-          rows: WEEKDAYS.map((day, weekday) => [
-            day,
-            ...dashboard.visitsByHour
-              .filter((cell) => cell.weekday === weekday)
-              .map((cell) => cell.visits),
-          ]),
-        },
-      },
-      {
-        id: "grafica-sellos",
-        title: "Turistas por número de sellos",
-        svg: charts.funnel,
-        note:
-          "Cuántos turistas llegaron a su primer sello y a los sellos de cada insignia (Explorador, Veterano, Leyenda) en el periodo.",
-        table: {
-          caption: "Turistas por número de sellos",
-          head: ["Sellos", "En el periodo", "Desde el inicio"],
-          rows: dashboard.funnel.map((row) => [
-            stampsLabel(row.stamps),
-            row.inRange,
-            row.allTime,
-          ]),
-        },
-      },
-      {
-        id: "grafica-pasaportes",
-        title: "Pasaportes abiertos y boletos por día",
-        svg: charts.passports,
-        legend: lineLegend(PASSPORT_SERIES),
-        table: {
-          caption: "Pasaportes y boletos por día",
-          head: ["Día", ...PASSPORT_SERIES],
-          rows: dashboard.passportsByDay.map((row, i) => [
-            formatDay(row.day),
-            row.guest,
-            row.account,
-            dashboard.ticketsByDay[i]?.tickets ?? 0,
-          ]),
-        },
-      },
-      {
-        id: "grafica-calificaciones",
-        title: "Calificaciones por atractivo",
-        svg: charts.ratings,
-        legend: swatches(STARS, STACK_COLORS),
-        note:
-          "Desde el inicio: las calificaciones vigentes de cada atractivo (una calificación cambiada cuenta una sola vez).",
-        table: {
-          caption: "Calificaciones por atractivo",
-          head: ["Atractivo", "Promedio", "Calificaciones", ...STARS],
-          rows: dashboard.ratings.map((row) => [
-            name(row.slug),
-            row.average === null ? "—" : decimal.format(row.average),
-            row.count,
-            ...row.distribution,
-          ]),
-        },
-      },
-      {
-        id: "grafica-asistente",
-        title: "Asistente: preguntas por día",
-        svg: charts.chat,
-        legend: lineLegend(CHAT_SERIES),
-        table: {
-          caption: "Preguntas al asistente por día",
-          head: ["Día", ...CHAT_SERIES],
-          rows: dashboard.chatByDay.map((row) => [
-            formatDay(row.day),
-            row.questions,
-            row.answered,
-            row.refused,
-            row.failed,
-          ]),
-        },
-      },
-    ],
+    problem: problem && describeRangeProblem(problem),
+    charts: presentCharts(DASHBOARD_CHARTS, dashboard, context, charts),
     latestNotes: dashboard.latestNotes.map((note) => ({
       visitId: note.visitId,
-      name: name(note.slug),
-      rating: note.rating === null
-        ? "sin calificación"
-        : `${note.rating} de 5 estrellas`,
+      name: context.name(note.slug),
+      rating: formatNoteRating(note.rating),
       ratedAt: note.ratedAt,
-      ratedAtText: new Intl.DateTimeFormat("es-MX", {
-        dateStyle: "long",
-        timeStyle: "short",
-        timeZone,
-      }).format(new Date(note.ratedAt)),
+      ratedAtText: dateTime.format(new Date(note.ratedAt)),
       notes: note.notes,
     })),
   };
@@ -717,7 +421,7 @@ export function presentDashboard(
 
 /**
  * The dashboard page's content for the days `from`..`to`: the figures read
- * from the counters (lib/db/stats.ts), the charts drawn, the view built.
+ * (lib/figures), the charts drawn, the view built.
  * `names` gives each attraction's name by slug; its slugs are shown even
  * with no visits.
  */

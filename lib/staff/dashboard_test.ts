@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Dashboard, PeriodTotals } from "@/lib/db/stats.ts";
+import type { Dashboard, PeriodTotals } from "@/lib/figures/mod.ts";
 import { getDateTicks } from "./charts.ts";
 import {
   compareCounts,
@@ -23,6 +23,10 @@ function figures(overrides: Partial<Dashboard> = {}): Dashboard {
       { slug: "plaza", visits: 1 },
       { slug: "antigua", visits: 3 },
     ],
+    visitsByMethod: [{ method: "code", visits: 3 }, {
+      method: "gps",
+      visits: 1,
+    }],
     visitsByDay: [{ day: DAYS[0], visits: 1 }, { day: DAYS[1], visits: 3 }],
     visitsByHour: Array.from({ length: 7 * 24 }, (_, i) => ({
       weekday: Math.floor(i / 24),
@@ -58,8 +62,22 @@ function figures(overrides: Partial<Dashboard> = {}): Dashboard {
       },
     ],
     chatByDay: [
-      { day: DAYS[0], questions: 4, answered: 2, refused: 1, failed: 1 },
-      { day: DAYS[1], questions: 0, answered: 0, refused: 0, failed: 0 },
+      {
+        day: DAYS[0],
+        questions: 5,
+        answered: 2,
+        noData: 1,
+        refused: 1,
+        failed: 1,
+      },
+      {
+        day: DAYS[1],
+        questions: 0,
+        answered: 0,
+        noData: 0,
+        refused: 0,
+        failed: 0,
+      },
     ],
     latestNotes: [
       {
@@ -131,12 +149,13 @@ Deno.test("presentDashboard", async (t) => {
         view.charts.find((c) => c.id === id)!.legend!;
       assert.deepEqual(legend("grafica-asistente").map((item) => item.name), [
         "Preguntas recibidas",
-        "Respondidas",
+        "Respondidas con datos",
+        "Sin el dato en el portal",
         "Sin respuesta: demasiadas seguidas",
         "Sin respuesta: falló el asistente",
       ]);
       const dashes = legend("grafica-asistente").map((item) => item.dash);
-      assert.equal(new Set(dashes).size, 4);
+      assert.equal(new Set(dashes).size, 5);
       assert.deepEqual(
         legend("grafica-calificaciones").map((item) => [item.name, item.dash]),
         [1, 2, 3, 4, 5].map((n) => [
@@ -253,9 +272,11 @@ function totals(
     from,
     to,
     visits: 0,
+    visitsByMethod: [],
     firstStamps: 0,
     passports: 0,
     answered: 0,
+    questions: 0,
     ...overrides,
     ratings: {
       fromMonth: from.slice(0, 7),

@@ -10,7 +10,7 @@ import {
   isDay,
   listDays,
 } from "@/lib/calendar/mod.ts";
-import { MAX_RANGE_DAYS } from "@/lib/db/stats.ts";
+import { MAX_RANGE_DAYS } from "@/lib/figures/mod.ts";
 
 /** Days in the default range: today and the 29 before it. */
 export const DEFAULT_RANGE_DAYS = 30;

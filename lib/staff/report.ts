@@ -19,7 +19,7 @@ import {
   type Dashboard,
   getDashboard,
   listMonthlyRatingCounts,
-} from "@/lib/db/stats.ts";
+} from "@/lib/figures/mod.ts";
 import {
   listQuestionGroups,
   QUESTION_RETENTION_MS,

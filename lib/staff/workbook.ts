@@ -20,7 +20,7 @@ import {
   getDashboard,
   listMonthlyRatingCounts,
   listShownNotes,
-} from "@/lib/db/stats.ts";
+} from "@/lib/figures/mod.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/mod.ts";
 import { getMonthSpan } from "./month.ts";

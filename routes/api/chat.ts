@@ -137,6 +137,7 @@ export default function chat(deps: AppDeps) {
       noteUnansweredQuestion(deps.kv, {
         question: input.message,
         now: deps.now(),
+        timeZone: loaded.data.municipality.timeZone,
       });
     if (wantsEventStream(c.req.header("accept"))) {
       return respondWithEventStream(

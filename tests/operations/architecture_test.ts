@@ -120,7 +120,7 @@ chat             calendar data db errors events format geo http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            config data db http
-staff            calendar config data db errors format http i18n open_data pdf types
+staff            calendar config data db errors figures format http i18n open_data pdf types
 cms              config db errors types
 open_data        calendar config data db
 passport         badges crypto data db errors geo text types
@@ -132,11 +132,12 @@ events           calendar data
 format           data i18n
 geo              data i18n
 pdf
+figures          badges calendar db
 # HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
 http             auth config errors i18n types
 auth             errors types
 # Storage: db owns every KV key and transaction.
-db               badges calendar crypto data errors types
+db               badges calendar config crypto data errors types
 # Foundations: the config, the data set, words, named errors, shared types, rule tables.
 config           data types
 data             crypto i18n

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { keys } from "@/lib/db/keys.ts";
-import { getAttractionFigures, getDashboard } from "@/lib/db/stats.ts";
+import { STATS_VERSION } from "@/lib/db/stats.ts";
+import { getAttractionFigures, getDashboard } from "@/lib/figures/mod.ts";
 import {
   runStatsBackfill,
   type StatsBackfillState,
@@ -133,13 +134,22 @@ Deno.test("the backfill counts an attraction's hours of visits stored before, on
   ) visits.push(entry);
   assert.equal(visits.length, VISITS.length);
   for (const { key, value } of visits) {
-    assert.equal(value.statsVersion, 2, "a live visit says its version");
+    assert.equal(
+      value.statsVersion,
+      STATS_VERSION,
+      "a live visit says its version",
+    );
     const { statsVersion: _, ...old } = value;
     await kv.set(key, old);
   }
-  for await (
-    const entry of kv.list({ prefix: ["visit_counts_by_attraction_hour"] })
-  ) await kv.delete(entry.key);
+  for (
+    const prefix of [
+      ["visit_counts_by_attraction_hour"],
+      ["visit_counts_by_method"],
+    ]
+  ) {
+    for await (const entry of kv.list({ prefix })) await kv.delete(entry.key);
+  }
   const done = await kv.get<StatsBackfillState>(keys.statsBackfill());
   const { version: _, ...oldState } = done.value ?? {
     status: "done",
@@ -192,6 +202,7 @@ Deno.test("the backfill counts an attraction's hours of visits stored before, on
   assert.deepEqual(after.visitsByHour, dashboard.visitsByHour);
   assert.deepEqual(after.visitsByDay, dashboard.visitsByDay);
   assert.deepEqual(after.funnel, dashboard.funnel);
+  assert.deepEqual(after.visitsByMethod, dashboard.visitsByMethod);
 
   const second = await runStatsBackfill(kv, { timeZone: TZ, now: later });
   assert.equal(second.status, "already_done");

@@ -207,7 +207,7 @@ Deno.test("GET /panel", async (t) => {
         readTable(html, "Preguntas al asistente por día").find((row) =>
           row[0] === "lun 10 mar 2025"
         ),
-        ["lun 10 mar 2025", "4", "2", "1", "1"],
+        ["lun 10 mar 2025", "4", "2", "0", "1", "1"],
       );
 
       // The latest notes, newest first, escaped.
@@ -317,7 +317,7 @@ Deno.test("GET /panel", async (t) => {
       readTable(html, "Preguntas al asistente por día").find((row) =>
         row[0] === "jue 13 mar 2025"
       ),
-      ["jue 13 mar 2025", "1", "0", "0", "0"],
+      ["jue 13 mar 2025", "1", "0", "0", "0", "0"],
     );
   });
 });

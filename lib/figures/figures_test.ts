@@ -1,18 +1,22 @@
 import assert from "node:assert/strict";
 import { getLocalTime } from "@/lib/calendar/mod.ts";
-import { keys } from "./keys.ts";
-import { mergePassports } from "./passports.ts";
-import { createSession, getOrCreateUserForIdentity } from "./sessions.ts";
+import { keys } from "@/lib/db/keys.ts";
+import { mergePassports } from "@/lib/db/passports.ts";
+import {
+  createSession,
+  getOrCreateUserForIdentity,
+} from "@/lib/db/sessions.ts";
+import { listLatestNotes, listMonthlyRatingCounts } from "@/lib/db/counters.ts";
+import { recordChatNoData, recordChatOutcome } from "@/lib/db/stats.ts";
+import { runStatsBackfill } from "@/lib/db/stats_backfill.ts";
+import { saveTicket, type Ticket } from "@/lib/db/tickets.ts";
+import { rateVisit, recordVisit, type Visit } from "@/lib/db/visits.ts";
 import {
   type Dashboard,
+  getAttractionFigures,
   getDashboard,
-  listLatestNotes,
-  listMonthlyRatingCounts,
-  recordChatOutcome,
-} from "./stats.ts";
-import { runStatsBackfill } from "./stats_backfill.ts";
-import { saveTicket, type Ticket } from "./tickets.ts";
-import { rateVisit, recordVisit, type Visit } from "./visits.ts";
+  getPeriodTotals,
+} from "./mod.ts";
 
 const TZ = "America/Mexico_City";
 /** Monday 10 March 2025, 12:00 in the municipality (UTC-6). */
@@ -67,17 +71,12 @@ Deno.test("dashboard counters", async (t) => {
         dashboard.visitsByHour.reduce((sum, cell) => sum + cell.visits, 0),
         40,
       );
-      assert.deepEqual(dashboard.funnel.map((row) => row.inRange), [
-        40,
-        0,
-        0,
-        0,
-      ]);
+      assert.deepEqual(dashboard.funnel.map((row) => row.inRange), [40, 0, 0]);
     },
   );
 
   await t.step(
-    "the fifth stamp of a tourist counts in the funnel once, on its day",
+    "the funnel's milestones are the data set's: its last is every attraction of it",
     async () => {
       using kv = await Deno.openKv(":memory:");
       const userId = crypto.randomUUID();
@@ -96,13 +95,19 @@ Deno.test("dashboard counters", async (t) => {
           inRange,
           allTime,
         ]),
-        [[1, 1, 1], [5, 1, 1], [10, 0, 0], [17, 0, 0]],
+        // Six attractions: the sixth stamp is "every attraction".
+        [[1, 1, 1], [5, 1, 1], [6, 1, 1]],
+      );
+      const shipped = Array.from({ length: 17 }, (_, i) => `a${i}`);
+      assert.deepEqual(
+        (await read(kv, shipped)).funnel.map((row) => row.stamps),
+        [1, 5, 10, 17],
       );
       const fifthDay = await getDashboard(kv, {
         from: "2025-03-14",
         to: "2025-03-14",
       });
-      assert.deepEqual(fifthDay.funnel.map((row) => row.inRange), [0, 1, 0, 0]);
+      assert.deepEqual(fifthDay.funnel.map((row) => row.inRange), [0, 1, 0]);
     },
   );
 
@@ -228,7 +233,7 @@ Deno.test("dashboard counters", async (t) => {
     });
     const before = await read(kv);
     assert.equal(visitsOf(before, "museo"), 2);
-    assert.deepEqual(before.funnel.map((row) => row.allTime), [2, 0, 0, 0]);
+    assert.deepEqual(before.funnel.map((row) => row.allTime), [2, 0, 0]);
     assert.deepEqual(ratingsOf(before, "museo").distribution, [0, 1, 0, 1, 0]);
 
     await mergePassports(kv, {
@@ -244,8 +249,8 @@ Deno.test("dashboard counters", async (t) => {
       5,
     );
     assert.equal(visitsOf(after, "museo"), 1);
-    assert.deepEqual(after.funnel.map((row) => row.allTime), [1, 1, 0, 0]);
-    assert.deepEqual(after.funnel.map((row) => row.inRange), [1, 1, 0, 0]);
+    assert.deepEqual(after.funnel.map((row) => row.allTime), [1, 1, 0]);
+    assert.deepEqual(after.funnel.map((row) => row.inRange), [1, 1, 0]);
     assert.equal(
       after.visitsByHour.reduce((sum, cell) => sum + cell.visits, 0),
       5,
@@ -352,9 +357,93 @@ Deno.test("dashboard counters", async (t) => {
         day: "2025-03-10",
         questions: 5,
         answered: 2,
+        noData: 0,
         refused: 1,
         failed: 1,
       });
+    },
+  );
+
+  await t.step(
+    "a reply without the data is not counted as answered",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      for (let i = 0; i < 5; i++) {
+        await recordChatOutcome(kv, {
+          outcome: "answered",
+          at: at(0),
+          timeZone: TZ,
+        });
+      }
+      // Two of the five said "No tengo ese dato" (listed as unanswered).
+      await recordChatNoData(kv, { at: at(0), timeZone: TZ });
+      await recordChatNoData(kv, { at: at(0), timeZone: TZ });
+      const dashboard = await read(kv);
+      assert.deepEqual(
+        dashboard.chatByDay.find((row) => row.day === "2025-03-10"),
+        {
+          day: "2025-03-10",
+          questions: 5,
+          answered: 3,
+          noData: 2,
+          refused: 0,
+          failed: 0,
+        },
+      );
+      const range = { from: "2025-03-01", to: "2025-03-31" };
+      const totals = await getPeriodTotals(kv, range);
+      assert.equal(totals.answered, 3);
+      assert.equal(totals.questions, 5);
+      assert.deepEqual(
+        await getPeriodTotals(kv, { ...range, dashboard }),
+        totals,
+      );
+    },
+  );
+
+  await t.step(
+    "visits are counted by how they were checked in: code and position",
+    async () => {
+      using kv = await Deno.openKv(":memory:");
+      const gps = {
+        method: "gps" as const,
+        judge: () => null,
+      };
+      await visit(kv, crypto.randomUUID(), "museo", NOON);
+      await recordVisit(kv, {
+        userId: crypto.randomUUID(),
+        slug: "museo",
+        now: NOON,
+        totalAttractions: 17,
+        checkIn: gps,
+      });
+      await recordVisit(kv, {
+        userId: crypto.randomUUID(),
+        slug: "mercado",
+        now: NOON,
+        totalAttractions: 17,
+        checkIn: gps,
+      });
+      const dashboard = await read(kv);
+      assert.deepEqual(dashboard.visitsByMethod, [
+        { method: "code", visits: 1 },
+        { method: "gps", visits: 2 },
+      ]);
+      const totals = await getPeriodTotals(kv, {
+        from: "2025-03-01",
+        to: "2025-03-31",
+      });
+      assert.equal(totals.visits, 3);
+      assert.deepEqual(totals.visitsByMethod, dashboard.visitsByMethod);
+      const museo = await getAttractionFigures(kv, {
+        slug: "museo",
+        from: "2025-03-01",
+        to: "2025-03-31",
+      });
+      assert.deepEqual(museo.visitsByMethod, [
+        { method: "code", visits: 1 },
+        { method: "gps", visits: 1 },
+      ]);
     },
   );
 
@@ -568,12 +657,7 @@ Deno.test("stats backfill", async (t) => {
         ratingsOf(dashboard, "museo").distribution,
         [0, 0, 0, 0, 1],
       );
-      assert.deepEqual(dashboard.funnel.map((row) => row.allTime), [
-        1,
-        0,
-        0,
-        0,
-      ]);
+      assert.deepEqual(dashboard.funnel.map((row) => row.allTime), [1, 0, 0]);
     },
   );
 });
