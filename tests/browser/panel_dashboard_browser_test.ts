@@ -208,7 +208,8 @@ Deno.test({
           ).allInnerTexts(),
           [
             "Preguntas recibidas",
-            "Respondidas",
+            "Respondidas con datos",
+            "Sin el dato en el portal",
             "Sin respuesta: demasiadas seguidas",
             "Sin respuesta: falló el asistente",
           ],
