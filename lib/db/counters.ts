@@ -279,3 +279,43 @@ export async function listMonthlyRatingCounts(
   }
   return rows;
 }
+
+/** Visits of one attraction on one day (the municipality's). */
+export interface DailyVisitCount {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  slug: string;
+  count: number;
+}
+
+/**
+ * Visit counts per day and attraction for the days `from`..`to`
+ * (`YYYY-MM-DD`, inclusive), in day then slug order; days without visits
+ * have no row. Live counters: for the staff, never published as they are.
+ */
+export async function listDailyVisitCounts(
+  kv: Deno.Kv,
+  { from, to }: { from: string; to: string },
+): Promise<DailyVisitCount[]> {
+  const rows: DailyVisitCount[] = [];
+  const iterator = kv.list<Deno.KvU64>({
+    start: [...keys.visitCountsByDay(), from],
+    end: [...keys.visitCountsByDay(), `${to}\uffff`],
+  }, { batchSize: 1000 });
+  for await (const { key, value } of iterator) {
+    const [, day, slug] = key as [string, string, string];
+    const count = toSigned(value);
+    if (count > 0) rows.push({ day, slug, count });
+  }
+  return rows;
+}
+
+/** The first day any visit was counted, or null before the first visit. */
+export async function getFirstVisitDay(kv: Deno.Kv): Promise<string | null> {
+  for await (
+    const { key } of kv.list({ prefix: keys.visitCountsByDay() }, { limit: 1 })
+  ) {
+    return key[1] as string;
+  }
+  return null;
+}

@@ -13,18 +13,18 @@
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import { addDays, addMonths } from "@/lib/calendar/mod.ts";
-import { listMonthlyRatingCounts } from "./counters.ts";
-import { toSigned } from "./stats.ts";
+import {
+  type DailyVisitCount,
+  getFirstVisitDay,
+  listDailyVisitCounts,
+  listMonthlyRatingCounts,
+} from "./counters.ts";
 import type { StatsBackfillState } from "./stats_backfill.ts";
 import type { Visit } from "./visits.ts";
 
-/** Visits of one attraction on one day (the municipality's). */
-export interface DailyVisitCount {
-  /** `YYYY-MM-DD`. */
-  day: string;
-  slug: string;
-  count: number;
-}
+// The live counters' reads are ./counters.ts's; re-exported for the
+// open data's callers.
+export { type DailyVisitCount, getFirstVisitDay, listDailyVisitCounts };
 
 /** A closed day's visits per attraction, as frozen (attractions with none left out). */
 export interface PublishedDay {
@@ -51,38 +51,6 @@ interface PublishedThrough {
 
 /** Days (or months) frozen in one atomic: far under KV's 1,000 mutations and 800 KB. */
 const FREEZE_BATCH = 100;
-
-/**
- * Visit counts per day and attraction for the days `from`..`to`
- * (`YYYY-MM-DD`, inclusive), in day then slug order; days without visits
- * have no row. Live counters: for the staff, never published as they are.
- */
-export async function listDailyVisitCounts(
-  kv: Deno.Kv,
-  { from, to }: { from: string; to: string },
-): Promise<DailyVisitCount[]> {
-  const rows: DailyVisitCount[] = [];
-  const iterator = kv.list<Deno.KvU64>({
-    start: [...keys.visitCountsByDay(), from],
-    end: [...keys.visitCountsByDay(), `${to}\uffff`],
-  }, { batchSize: 1000 });
-  for await (const { key, value } of iterator) {
-    const [, day, slug] = key as [string, string, string];
-    const count = toSigned(value);
-    if (count > 0) rows.push({ day, slug, count });
-  }
-  return rows;
-}
-
-/** The first day any visit was counted, or null before the first visit. */
-export async function getFirstVisitDay(kv: Deno.Kv): Promise<string | null> {
-  for await (
-    const { key } of kv.list({ prefix: keys.visitCountsByDay() }, { limit: 1 })
-  ) {
-    return key[1] as string;
-  }
-  return null;
-}
 
 async function getFirstRatingMonth(kv: Deno.Kv): Promise<string | null> {
   for await (
