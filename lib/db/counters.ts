@@ -4,8 +4,9 @@
  * signed number, zero and malformed entries left to the reader. Range
  * reads only, never a visit. The figures each audience sees (the
  * dashboard, an attraction's page, the workbook) are assembled from these
- * rows in lib/figures, which knows no key; the notes index is read here
- * too, by the rule of hidden notes (./notes.ts).
+ * rows in lib/figures, which knows no key; the open data freezes its
+ * periods from them (./open_data.ts). The notes index is read here too,
+ * by the rule of hidden notes (./notes.ts).
  */
 import { getNextDay } from "@/lib/calendar/mod.ts";
 import { type NoteFields, readNote } from "./notes.ts";
