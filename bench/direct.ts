@@ -27,7 +27,7 @@ import { openKv } from "@/lib/db/kv.ts";
 import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import { rateVisit, recordVisit } from "@/lib/db/visits.ts";
 import { createTicket } from "@/lib/tickets/create_ticket.ts";
-import { GUIDE_CODE_LIMIT } from "@/lib/passport/verify_visit.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/check_in/rules.ts";
 
 /** What one run measured. */
 export interface DirectResult {

@@ -4,7 +4,7 @@ import {
   CHECK_IN_METHODS,
   MAX_CHECK_IN_RADIUS_M,
   MIN_CHECK_IN_RADIUS_M,
-} from "@/lib/staff/mod.ts";
+} from "@/lib/check_in/mod.ts";
 
 /**
  * How visits are checked in at an attraction, on its console page: the

@@ -12,7 +12,7 @@ import {
   CHECK_IN_METHODS,
   MAX_CHECK_IN_RADIUS_M,
   MIN_CHECK_IN_RADIUS_M,
-} from "./check_in_method.ts";
+} from "@/lib/check_in/names.ts";
 
 const slug = z.string().regex(
   /^[a-z0-9]+(?:-[a-z0-9]+)*$/,

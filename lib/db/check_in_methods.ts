@@ -1,15 +1,12 @@
 /**
  * The check-in rule an admin set for an attraction on the console: by code,
  * by position, or either, and the radius. One entry per attraction
- * (`keys.checkInMethod`); none means the data set's default. A check-in
- * reads it inside its own transaction (lib/db/check_ins.ts), so a switch
- * applies at once on every instance.
+ * (`keys.checkInMethod`); none means the data set's default (which rule
+ * wins is lib/check_in's `resolveCheckInRule`). A check-in reads it in the
+ * visit's own read (lib/db/visits.ts, `readVisitAttempt`) and checks it in
+ * the visit's atomic, so a switch applies at once on every instance.
  */
-import {
-  type CheckInMethod,
-  type CheckInRule,
-  getDefaultCheckInRule,
-} from "@/lib/data/check_in_method.ts";
+import type { CheckInRule } from "@/lib/check_in/names.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
@@ -31,20 +28,6 @@ export function isCheckInMethodRecord(
   const record = value as Partial<CheckInMethodRecord> | null;
   return typeof record?.method === "string" &&
     typeof record.radiusM === "number";
-}
-
-/**
- * The rule in force: the admin's record when there is one, else the data
- * set's `checkIn` default.
- */
-export function resolveCheckInRule(
-  stored: unknown,
-  dataDefault: { method: CheckInMethod; radiusM?: number } | undefined,
-): CheckInRule {
-  if (isCheckInMethodRecord(stored)) {
-    return { method: stored.method, radiusM: stored.radiusM };
-  }
-  return getDefaultCheckInRule(dataDefault);
 }
 
 /** Every admin-set rule, by slug. */

@@ -5,7 +5,7 @@
  * retry (the reply was lost, the queue sent it again, another instance got
  * it) never counts twice and gets that answer again. A receipt that
  * records a visit is written in the visit's own atomic (lib/db/visits.ts,
- * `recordVisit`), so there is never a visit without its receipt or the
+ * `commitVisit`), so there is never a visit without its receipt or the
  * other way round. Accepted check-ins' receipts are bounded by the visits
  * (one per attraction); a refusal's receipt is one of the passport's last
  * {@linkcode MAX_REFUSAL_RECEIPTS}, listed under
@@ -13,16 +13,6 @@
  * its own atomic, so refused check-ins cannot fill KV.
  */
 import { keys, LIFETIMES } from "./keys.ts";
-
-/**
- * How old a check-in's claimed time may be when it reaches the server: a
- * device without signal syncs within three days. Replaced guide codes keep
- * their index entry this long past their grace period (lib/db/guide_codes.ts).
- */
-export const MAX_CHECK_IN_AGE_MS = 72 * 60 * 60 * 1000;
-
-/** How far ahead of the server's clock a device's clock may run. */
-export const MAX_CHECK_IN_CLOCK_AHEAD_MS = 5 * 60 * 1000;
 
 /**
  * How many refused check-ins' receipts a passport keeps (the latest). A

@@ -9,7 +9,7 @@
  * code's index entry does not exist, in the same atomic.
  */
 import { addStaffActionTo } from "./audit.ts";
-import { MAX_CHECK_IN_AGE_MS } from "./check_ins.ts";
+import { MAX_CHECK_IN_AGE_MS } from "@/lib/check_in/names.ts";
 import { keys } from "./keys.ts";
 import { commit } from "./kv.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
@@ -36,7 +36,7 @@ export interface GuideCodeIndexEntry {
 /**
  * An index entry of a code in its grace period is kept this long after it
  * ends, then KV drops it: a check-in synced late (up to
- * {@linkcode MAX_CHECK_IN_AGE_MS} after it was made, lib/db/check_ins.ts)
+ * {@linkcode MAX_CHECK_IN_AGE_MS} after it was made, lib/check_in/names.ts)
  * still finds a code typed within the grace period, with a day to spare.
  */
 const GRACE_INDEX_SLACK_MS = MAX_CHECK_IN_AGE_MS + 24 * 60 * 60 * 1000;

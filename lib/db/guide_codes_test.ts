@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_CHECK_IN_AGE_MS } from "./check_ins.ts";
+import { MAX_CHECK_IN_AGE_MS } from "@/lib/check_in/names.ts";
 import { saveGuideCode } from "./guide_codes.ts";
 import { keys } from "./keys.ts";
 

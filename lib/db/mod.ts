@@ -13,10 +13,6 @@ export {
   type StaffAction,
 } from "./audit.ts";
 export {
-  getCheckInMethodRecord,
-  resolveCheckInRule,
-} from "./check_in_methods.ts";
-export {
   describeKvPath,
   KvStartError,
   moveLegacyKvFile,

@@ -4,17 +4,14 @@ import {
   BADGES,
   getBadgesEarned,
 } from "@/lib/badges/badges.ts";
+import type { CheckInRule, VisitMethod } from "@/lib/check_in/names.ts";
+import { isCheckInMethodRecord } from "./check_in_methods.ts";
 import {
   addCheckInReceiptTo,
-  type CheckInFingerprint,
   type CheckInReceipt,
   isCheckInReceipt,
 } from "./check_ins.ts";
-import {
-  type GuideCodeIndexEntry,
-  type GuideCodeRecord,
-  resolveGuideCode,
-} from "./guide_codes.ts";
+import type { GuideCodeIndexEntry, GuideCodeRecord } from "./guide_codes.ts";
 import { keys } from "./keys.ts";
 import { getErasedUserKey, UserErasedError } from "./erased_users.ts";
 import { commit, CONFLICT, runTransaction } from "./kv.ts";
@@ -22,6 +19,7 @@ import { DEFAULT_TIME_ZONE, getNoteKey, replaceVisitStats } from "./stats.ts";
 import {
   evaluateRateLimit,
   type RateLimitOptions,
+  type RateLimitResult,
   tightest,
 } from "./rate_limits.ts";
 
@@ -60,52 +58,7 @@ export interface Visit {
 }
 
 /** How a visit was checked in: by guide code, or by the phone's position. */
-export type VisitMethod = "code" | "gps";
-
-/** Why a check-in was refused (lib/passport decides; the reason is the API's). */
-export interface CheckInRefusal {
-  reason: string;
-  /** Facts for the answer (a distance, a radius). */
-  facts?: Record<string, string | number>;
-}
-
-/** What a check-in's rule is asked to judge, inside the visit's transaction. */
-export interface CheckInCase {
-  /** The attraction the visit would be recorded at. */
-  slug: string;
-  /** The admin's check-in rule of `slug` as stored (lib/db/check_in_methods.ts), or null. */
-  storedRule: unknown;
-  /** The passport's other visits. */
-  otherVisits: readonly Visit[];
-}
-
-/**
- * A check-in's rule and, for a check-in a device named (`receipt`), what
- * to answer: the judgement and the receipt are read and written in the
- * visit's own transaction, so an admin's switch of the rule applies at
- * once and a retry of the id never counts twice.
- */
-export interface CheckInOptions {
-  method: VisitMethod;
-  /** Null to record the visit, or why not. Pure: it may run more than once. */
-  judge(input: CheckInCase): CheckInRefusal | null;
-  receipt?: {
-    checkInId: string;
-    fingerprint: CheckInFingerprint;
-    /** When the tourist checked in (the device's clock): the visit's `checkedInAt`. */
-    claimedAt: Date;
-    /** The receipt of an outcome: the answer a retry gets again. */
-    answer(outcome: CheckInOutcome): CheckInReceipt;
-  };
-}
-
-/** What a named check-in came to, for its receipt. */
-export type CheckInOutcome =
-  | { status: "created"; visit: Visit; badge: Badge | null }
-  | { status: "duplicate"; visit: Visit }
-  | { status: "refused"; refusal: CheckInRefusal }
-  /** A wrong code; `remaining` guesses are left after it. */
-  | { status: "unknown_code"; remaining: number };
+export type { VisitMethod };
 
 /** A badge a user has unlocked. */
 export interface UnlockedBadge extends Badge {
@@ -141,6 +94,345 @@ export interface AttractionStats {
   ratingSum: number;
 }
 
+/** The entries an attempt read, checked by the commit that follows it. */
+interface AttemptEntries {
+  visit: Deno.KvEntryMaybe<unknown>;
+  stats: Deno.KvEntryMaybe<unknown>;
+  erased: Deno.KvEntryMaybe<unknown>;
+  limits: Deno.KvEntryMaybe<unknown>[];
+  /** Each limit's hits still in its window, and its window. */
+  hits: { key: Deno.KvKey; recent: number[]; windowMs: number }[];
+  codes: Deno.KvEntryMaybe<unknown>[];
+  rule: Deno.KvEntryMaybe<unknown> | null;
+  ledger: Deno.KvEntryMaybe<unknown> | null;
+  /** Badges of counters of an earlier version, read by `readPassport`. */
+  badges: Deno.KvEntryMaybe<unknown>[];
+}
+
+/**
+ * What one try at recording a visit read, in one `getMany`: the facts a
+ * rule decides on, and the entries the commit checks (so a concurrent
+ * write makes the try read again, `runTransaction`). Read by
+ * {@linkcode readVisitAttempt}; written by {@linkcode commitVisit} or
+ * {@linkcode commitCheckInAnswer}.
+ */
+export interface VisitAttempt {
+  userId: string;
+  /** The attraction it would be recorded at (`""`: a code of no attraction). */
+  slug: string;
+  /** The passport's visit of `slug` already, or null. */
+  visit: Visit | null;
+  /** The admin's check-in rule of `slug` as stored, or null (the data set's applies). */
+  storedRule: CheckInRule | null;
+  /** A named check-in's kept answer, or null. */
+  receipt: CheckInReceipt | null;
+  /** The typed code's replaced-code entries (with `guideCode`; else null). */
+  codeIndex: GuideCodeIndexEntry | null;
+  codeRecord: GuideCodeRecord | null;
+  /** The tightest of the rate limits: whether one more hit is allowed now. */
+  limit: RateLimitResult;
+  /** Storage's own: what the commit checks. */
+  readonly entries: AttemptEntries;
+}
+
+/**
+ * Reads what a visit of `slug` is decided on, in one `getMany`: the visit,
+ * the user's counters, the user id's tombstone, the rate limits, and with
+ * `guideCode` the code's replaced-code entries, with `rule` the admin's
+ * check-in rule, with `checkInId` the id's receipt and the passport's
+ * refusal ledger. A right and a wrong code read the same keys. A user id
+ * erased is a {@linkcode UserErasedError}.
+ */
+export async function readVisitAttempt(
+  kv: Deno.Kv,
+  { userId, slug, now, rateLimits = [], guideCode, rule, checkInId }: {
+    userId: string;
+    /** The attraction; with `guideCode`, the one whose data-set code it is, or `""`. */
+    slug: string;
+    now: Date;
+    rateLimits?: readonly Omit<RateLimitOptions, "now">[];
+    /** The typed code, normalised. */
+    guideCode?: string;
+    /** Read the admin's check-in rule of `slug`. */
+    rule?: boolean;
+    /** A named check-in's id. */
+    checkInId?: string;
+  },
+): Promise<VisitAttempt> {
+  const limitKeys = rateLimits.map((limit) =>
+    keys.rateLimit(limit.scope, limit.subject)
+  );
+  const codeKeys = guideCode === undefined
+    ? []
+    : [keys.guideCodeByCode(guideCode), keys.guideCode(slug)];
+  const extra = [
+    ...(rule ? [keys.checkInMethod(slug)] : []),
+    ...(checkInId === undefined
+      ? []
+      : [keys.checkIn(userId, checkInId), keys.checkInRefusals(userId)]),
+  ];
+  const entries = await kv.getMany<unknown[]>([
+    keys.visit(userId, slug),
+    keys.userStats(userId),
+    await getErasedUserKey(userId),
+    ...limitKeys,
+    ...codeKeys,
+    ...extra,
+  ]);
+  const [visit, stats, erased] = entries;
+  // The user id's tombstone: checked in every write below, so a request
+  // that passed the token check before an erasure writes nothing after it.
+  if (erased.value !== null) throw new UserErasedError();
+  const limits = entries.slice(3, 3 + limitKeys.length);
+  const codes = entries.slice(
+    3 + limitKeys.length,
+    3 + limitKeys.length + codeKeys.length,
+  );
+  const rest = entries.slice(3 + limitKeys.length + codeKeys.length);
+  const ruleEntry = rule ? rest.shift()! : null;
+  const receiptEntry = checkInId === undefined ? null : rest.shift()!;
+  const ledger = checkInId === undefined ? null : rest.shift()!;
+  const evaluated = rateLimits.map((options, i) =>
+    evaluateRateLimit(limits[i].value, { ...options, now })
+  );
+  return {
+    userId,
+    slug,
+    visit: (visit.value as Visit | null) ?? null,
+    storedRule: toStoredRule(ruleEntry?.value),
+    receipt: isCheckInReceipt(receiptEntry?.value) ? receiptEntry.value : null,
+    codeIndex: (codes[0]?.value as GuideCodeIndexEntry | null) ?? null,
+    codeRecord: (codes[1]?.value as GuideCodeRecord | null) ?? null,
+    limit: tightest(evaluated.map(({ result }) => result)),
+    entries: {
+      visit,
+      stats,
+      erased,
+      limits,
+      hits: evaluated.map(({ recent }, i) => ({
+        key: limitKeys[i],
+        recent: [...recent],
+        windowMs: rateLimits[i].windowMs,
+      })),
+      codes,
+      rule: ruleEntry,
+      ledger,
+      badges: [],
+    },
+  };
+}
+
+/**
+ * The same attempt at another attraction (a replaced code's): its visit
+ * and, when the attempt read one, its admin's rule, read now; everything
+ * else as read.
+ */
+export async function readVisitAttemptAt(
+  kv: Deno.Kv,
+  attempt: VisitAttempt,
+  slug: string,
+): Promise<VisitAttempt> {
+  const [visit, rule] = await kv.getMany<unknown[]>([
+    keys.visit(attempt.userId, slug),
+    keys.checkInMethod(slug),
+  ]);
+  const hasRule = attempt.entries.rule !== null;
+  return {
+    ...attempt,
+    slug,
+    visit: (visit.value as Visit | null) ?? null,
+    storedRule: hasRule ? toStoredRule(rule.value) : null,
+    entries: { ...attempt.entries, visit, rule: hasRule ? rule : null },
+  };
+}
+
+/** What a passport holds, for the rules and the badges of its next visit. */
+export interface PassportFacts {
+  /** Its visits so far (the next is number `visitCount + 1`). */
+  visitCount: number;
+  /** The ids of the badges it holds. */
+  held: string[];
+  /** Its other visits, every one. */
+  visits: Visit[];
+}
+
+/**
+ * Reads the passport of an attempt: its counters (as the attempt read
+ * them), the badges it holds (read and checked once for counters of an
+ * earlier version, from `table`) and its visits. The visits are not checked
+ * one by one: every write of a user's visits also writes the counters,
+ * which the commit checks.
+ */
+export async function readPassport(
+  kv: Deno.Kv,
+  attempt: VisitAttempt,
+  table: readonly BadgeRule[] = BADGES,
+): Promise<PassportFacts> {
+  const stored = (attempt.entries.stats.value ?? {}) as Partial<
+    StoredUserStats
+  >;
+  const stats = toUserStats(stored);
+  let held: string[];
+  if (stored.badges) {
+    held = stored.badges;
+  } else if (stats.badgeCount === 0) {
+    held = [];
+  } else {
+    // Counters of an earlier version: which badges, read (and checked) once.
+    const badgeEntries = await kv.getMany<unknown[]>(
+      table.map((badge) => keys.badge(attempt.userId, badge.id)),
+    );
+    attempt.entries.badges.push(...badgeEntries);
+    held = table.filter((_, i) => badgeEntries[i].value !== null)
+      .map((badge) => badge.id);
+  }
+  const visits: Visit[] = [];
+  for await (
+    const entry of kv.list<Visit>({
+      prefix: keys.visitsOfUser(attempt.userId),
+    })
+  ) {
+    if (isVisit(entry.value)) visits.push(entry.value);
+  }
+  return { visitCount: stats.visitCount, held, visits };
+}
+
+/** A new visit as a rule decided it: {@linkcode commitVisit} adds the rest. */
+export type NewVisit = Pick<
+  Visit,
+  "visitId" | "visitedAt" | "checkedInAt" | "method" | "seq"
+>;
+
+/**
+ * Writes a visit at the attempt's attraction in one atomic: the visit and
+ * its id index, the user's counters with the badges held, the attraction's
+ * visit count (a `sum`, which needs no check, so tourists at one
+ * attraction never make each other retry), the dashboard's counters (its
+ * day, hour and stamp milestone in `timeZone`'s calendar), each badge of
+ * `unlocked`, and a named check-in's `receipt`. It checks every entry the
+ * attempt read (the visit, counters, tombstone, limits, codes, rule and
+ * ledger), so concurrent visits of one user count exactly and unlock each
+ * badge once, a failed guess recorded meanwhile, a replaced code or a
+ * switched rule makes it read again. Returns the visit, or null on such a
+ * conflict (nothing written).
+ */
+export async function commitVisit(
+  kv: Deno.Kv,
+  attempt: VisitAttempt,
+  { visit: fields, held, unlocked, receipt, timeZone = DEFAULT_TIME_ZONE }: {
+    visit: NewVisit;
+    /** The badges the passport holds, and those this visit unlocks. */
+    held: readonly string[];
+    unlocked: readonly Badge[];
+    /** A named check-in's answer, kept for its id. */
+    receipt?: { checkInId: string; receipt: CheckInReceipt };
+    /** The municipality's time zone: whose day the dashboard counts the visit in. */
+    timeZone?: string;
+  },
+): Promise<Visit | null> {
+  const { userId, slug, entries } = attempt;
+  const operation = checkAttempt(kv.atomic(), attempt)
+    .check(...entries.badges);
+  const [visit] = replaceVisitStats<Visit>(operation, {
+    before: [],
+    timeZone,
+    after: [{
+      ...fields,
+      userId,
+      slug,
+      rating: null,
+      notes: null,
+      ratedAt: null,
+    }],
+  });
+  const badges = [...held, ...unlocked.map((badge) => badge.id)];
+  operation
+    .check({ key: keys.visitById(visit.visitId), versionstamp: null })
+    .set(keys.visit(userId, slug), visit)
+    .set(keys.visitById(visit.visitId), [userId, slug])
+    .set(
+      keys.userStats(userId),
+      {
+        visitCount: fields.seq,
+        badgeCount: badges.length,
+        badges,
+      } satisfies StoredUserStats,
+    )
+    .sum(keys.attractionVisitCount(slug), 1n);
+  for (const badge of unlocked) {
+    operation.set(
+      keys.badge(userId, badge.id),
+      { ...badge, unlockedAt: visit.visitedAt } satisfies UnlockedBadge,
+    );
+  }
+  if (receipt) {
+    addCheckInReceiptTo(operation, {
+      userId,
+      ...receipt,
+      ledger: entries.ledger!,
+    });
+  }
+  return (await commit(operation)).ok ? visit : null;
+}
+
+/**
+ * Writes a named check-in's answer without a visit (a refusal, a
+ * duplicate, a wrong code), among the passport's last refusals, in one
+ * atomic that checks what the attempt read; with `hit`, one more hit on
+ * each of its rate limits (a wrong guess counts once, with its answer).
+ * False on a conflict (nothing written).
+ */
+export async function commitCheckInAnswer(
+  kv: Deno.Kv,
+  attempt: VisitAttempt,
+  { checkInId, receipt, hit, now }: {
+    checkInId: string;
+    receipt: CheckInReceipt;
+    hit?: boolean;
+    now: Date;
+  },
+): Promise<boolean> {
+  const { entries } = attempt;
+  const operation = checkAttempt(kv.atomic(), attempt);
+  if (hit) {
+    for (const { key, recent, windowMs } of entries.hits) {
+      operation.set(key, [...recent, now.getTime()], {
+        expireIn: Math.ceil(windowMs),
+      });
+    }
+  }
+  addCheckInReceiptTo(operation, {
+    userId: attempt.userId,
+    checkInId,
+    receipt,
+    ledger: entries.ledger!,
+  });
+  return (await commit(operation)).ok;
+}
+
+/** Checks every entry an attempt read, but its refusal ledger (the receipt's write checks it). */
+function checkAttempt(
+  operation: Deno.AtomicOperation,
+  { entries }: VisitAttempt,
+): Deno.AtomicOperation {
+  operation.check(
+    entries.visit,
+    entries.stats,
+    entries.erased,
+    ...entries.limits,
+    ...entries.codes,
+  );
+  if (entries.rule) operation.check(entries.rule);
+  return operation;
+}
+
+/** An admin's stored check-in rule, or null for anything else. */
+function toStoredRule(value: unknown): CheckInRule | null {
+  return isCheckInMethodRecord(value)
+    ? { method: value.method, radiusM: value.radiusM }
+    : null;
+}
+
 /** What {@linkcode recordVisit} did. */
 export type RecordVisitResult =
   | {
@@ -150,338 +442,82 @@ export type RecordVisitResult =
     badge: Badge | null;
     /** Every badge this visit unlocked (more than one only when a reloaded data set lowered the total). */
     unlocked: Badge[];
-    /** A named check-in's receipt, written with the visit. */
-    receipt?: CheckInReceipt;
   }
   | { status: "duplicate"; visit: Visit }
-  | { status: "rate_limited"; retryAfterMs: number }
-  /** Found by a guide code that opens no attraction now: nothing written. */
-  | { status: "unknown_code" }
-  /** The check-in's rule refused it (without `receipt`): nothing written. */
-  | { status: "refused"; refusal: CheckInRefusal }
-  /**
-   * A named check-in's answer (`checkIn.receipt`): the receipt just written
-   * with its outcome, or the one found (`replayed`: an earlier attempt's,
-   * whose fingerprint may differ).
-   */
-  | { status: "answered"; receipt: CheckInReceipt; replayed: boolean };
+  | { status: "rate_limited"; retryAfterMs: number };
 
 /**
- * A visit found by the guide code a tourist typed: the code's replaced-code
- * entries are read in the visit's own first read (`slug` is then the
- * attraction whose data-set code it is, or `""`), so a replacement counts
- * at once on every instance at the cost of two keys in that read, and a
- * right and a wrong code still do the same reads.
- */
-export interface GuideCodeLookup {
-  /** The typed code, normalised. */
-  code: string;
-  /** Whether `slug` is an attraction of the current data set. */
-  isAttraction(slug: string): boolean;
-}
-
-/**
- * Records a user's visit of an attraction in one transaction: the visit and
- * its id index, the user's counters (with the badges held), the
- * attraction's visit count, and any badge of the table whose rule the
- * passport now meets (lib/badges), each only if the user does not hold it
- * yet. It reads the visit, the
- * user's counters and the rate limits, and checks them, so concurrent
- * verifications of one user count exactly and unlock each badge exactly
- * once; the attraction's count is a `sum`, which needs no check, so
- * tourists at one attraction never make each other retry. A visit already
- * recorded is returned as `duplicate` with nothing written.
- *
+ * Records a user's visit of an attraction, with no check-in rule (the
+ * seeds, the benches, the tests of what a visit writes; a tourist's
+ * check-in goes through lib/check_in): {@linkcode readVisitAttempt},
+ * {@linkcode readPassport} and {@linkcode commitVisit}, retried on a
+ * conflict, with the badges of the table (lib/badges) the passport now
+ * earns. A visit already recorded is `duplicate`, with nothing written.
  * With `rateLimits`, the visit is only recorded while every one of them
- * still allows a hit (without recording one): a failed guess recorded
- * concurrently makes the attempt retry, so a guide code cannot slip past a
- * lockout in a burst. The dashboard's counters (its day, hour and stamp
- * milestone in `timeZone`'s calendar) are `sum`s in the same atomic.
- *
- * With `checkIn`, the attraction's check-in rule (an admin's, in KV) is read
- * and checked in the same transaction and `checkIn.judge` decides with it
- * and the passport's other visits, so a switch applies at once. With
- * `checkIn.receipt` (a device's named check-in), the id's receipt is read
- * first (found: `answered`, `replayed`, nothing else read or written) and
- * every outcome is written as its receipt: a visit's in the visit's own
- * atomic, a refusal's, a duplicate's and a wrong code's (with its guess on
- * the rate limits) on their own, among the passport's last refusals
- * (lib/db/check_ins.ts, `MAX_REFUSAL_RECEIPTS`). A code is then judged as of the claimed
- * time (a code in its grace period counts if typed before the grace
- * ended), and the visit keeps the claimed time as `checkedInAt`.
- *
- * A user id erased (its tombstone, read and checked with the rest) is a
- * {@linkcode UserErasedError} with nothing written.
+ * still allows a hit (without recording one).
  */
 export async function recordVisit(
   kv: Deno.Kv,
   {
     userId,
-    slug: defaultSlug,
+    slug,
     now,
     totalAttractions,
-    rateLimits = [],
-    timeZone = DEFAULT_TIME_ZONE,
-    guideCode,
-    checkIn,
+    rateLimits,
+    timeZone,
     badges: table = BADGES,
   }: {
     userId: string;
-    /** The attraction; with `guideCode`, the one whose data-set code it is, or `""`. */
     slug: string;
     now: Date;
     totalAttractions: number;
     rateLimits?: readonly Omit<RateLimitOptions, "now">[];
     /** The municipality's time zone: whose day the dashboard counts the visit in. */
     timeZone?: string;
-    /** Find the attraction by a guide code, replaced codes included. */
-    guideCode?: GuideCodeLookup;
-    /** The attraction's check-in rule, and a named check-in's receipt. */
-    checkIn?: CheckInOptions;
     /** The badge table (lib/badges); tests pass their own. */
     badges?: readonly BadgeRule[];
   },
 ): Promise<RecordVisitResult> {
-  const statsKey = keys.userStats(userId);
-  const limitKeys = rateLimits.map((limit) =>
-    keys.rateLimit(limit.scope, limit.subject)
-  );
-  const codeKeys = guideCode
-    ? [keys.guideCodeByCode(guideCode.code), keys.guideCode(defaultSlug)]
-    : [];
-  const named = checkIn?.receipt;
-  // The rule of the data set's attraction (a replaced code's, read later),
-  // and the id's receipt: the same keys for a right and a wrong code.
-  const checkInKeys = checkIn
-    ? [
-      keys.checkInMethod(defaultSlug),
-      ...(named
-        ? [keys.checkIn(userId, named.checkInId), keys.checkInRefusals(userId)]
-        : []),
-    ]
-    : [];
-  // A code typed offline counts as of when it was typed (never later than now).
-  const typedAt = named && named.claimedAt < now ? named.claimedAt : now;
-  const erasedKey = await getErasedUserKey(userId);
-
   return await runTransaction(async () => {
-    let slug = defaultSlug;
-    let visitKey = keys.visit(userId, slug);
-    const entries = await kv.getMany<unknown[]>([
-      visitKey,
-      statsKey,
-      erasedKey,
-      ...limitKeys,
-      ...codeKeys,
-      ...checkInKeys,
-    ]);
-    let visitEntry = entries[0];
-    const statsEntry = entries[1];
-    // The user id's tombstone: checked in every write below, so a request
-    // that passed the token check before an erasure writes nothing after it.
-    const erasedEntry = entries[2];
-    if (erasedEntry.value !== null) throw new UserErasedError();
-    const limitEntries = entries.slice(3, 3 + limitKeys.length);
-    const codeEntries = entries.slice(
-      3 + limitKeys.length,
-      3 + limitKeys.length + codeKeys.length,
-    );
-    let ruleEntry = entries[3 + limitKeys.length + codeKeys.length];
-    const receiptEntry = named ? entries.at(-2)! : undefined;
-    const ledgerEntry = named ? entries.at(-1)! : undefined;
-
-    if (receiptEntry && isCheckInReceipt(receiptEntry.value)) {
-      return {
-        status: "answered" as const,
-        receipt: receiptEntry.value,
-        replayed: true,
-      };
-    }
-    /** Writes a named check-in's answer on its own (no visit), or says the outcome. */
-    const answerAlone = async (
-      outcome: Exclude<CheckInOutcome, { status: "created" }>,
-      operation: Deno.AtomicOperation,
-    ) => {
-      const receipt = named!.answer(outcome);
-      operation.check(erasedEntry);
-      addCheckInReceiptTo(operation, {
-        userId,
-        checkInId: named!.checkInId,
-        receipt,
-        ledger: ledgerEntry!,
-      });
-      if (!(await commit(operation)).ok) return CONFLICT;
-      return { status: "answered" as const, receipt, replayed: false };
-    };
-
-    const evaluated = rateLimits.map((options, i) =>
-      evaluateRateLimit(limitEntries[i].value, { ...options, now })
-    );
-    const limit = tightest(evaluated.map(({ result }) => result));
-    if (!limit.allowed) {
+    const attempt = await readVisitAttempt(kv, {
+      userId,
+      slug,
+      now,
+      rateLimits,
+    });
+    if (!attempt.limit.allowed) {
       return {
         status: "rate_limited" as const,
-        retryAfterMs: limit.retryAfterMs,
+        retryAfterMs: attempt.limit.retryAfterMs,
       };
     }
-    if (guideCode) {
-      const found = resolveGuideCode({
-        index: codeEntries[0].value as GuideCodeIndexEntry | null,
-        record: codeEntries[1].value as GuideCodeRecord | null,
-        defaultSlug: defaultSlug || undefined,
-        now: typedAt,
-      });
-      if (!found || !guideCode.isAttraction(found)) {
-        if (!named) return { status: "unknown_code" as const };
-        // The wrong guess counts once, with the id's answer, in one atomic.
-        const operation = kv.atomic().check(...limitEntries, ...codeEntries);
-        rateLimits.forEach((options, i) => {
-          operation.set(
-            limitKeys[i],
-            [...evaluated[i].recent, now.getTime()],
-            { expireIn: Math.ceil(options.windowMs) },
-          );
-        });
-        return await answerAlone(
-          { status: "unknown_code", remaining: limit.remaining - 1 },
-          operation,
-        );
-      }
-      if (found !== slug) {
-        // A replaced code: its attraction's visit and rule are read now.
-        slug = found;
-        visitKey = keys.visit(userId, slug);
-        [visitEntry, ruleEntry] = await kv.getMany<unknown[]>([
-          visitKey,
-          keys.checkInMethod(slug),
-        ]);
-      }
+    if (attempt.visit) {
+      return { status: "duplicate" as const, visit: attempt.visit };
     }
-    if (visitEntry.value) {
-      const visit = visitEntry.value as Visit;
-      if (!named) return { status: "duplicate" as const, visit };
-      return await answerAlone(
-        { status: "duplicate", visit },
-        kv.atomic().check(visitEntry),
-      );
-    }
-
-    const stored = (statsEntry.value ?? {}) as Partial<StoredUserStats>;
-    const stats = toUserStats(stored);
-    const operation = kv.atomic().check(
-      visitEntry,
-      statsEntry,
-      erasedEntry,
-      ...limitEntries,
-      // A code replaced meanwhile makes the attempt read again.
-      ...codeEntries,
-    );
-    // An admin's switch of the rule meanwhile, too.
-    if (ruleEntry) operation.check(ruleEntry);
-    let held: string[];
-    if (stored.badges) {
-      held = stored.badges;
-    } else if (stats.badgeCount === 0) {
-      held = [];
-    } else {
-      // Counters of an earlier version: which badges, read (and checked) once.
-      const badgeEntries = await kv.getMany<unknown[]>(
-        table.map((badge) => keys.badge(userId, badge.id)),
-      );
-      operation.check(...badgeEntries);
-      held = table.filter((_, i) => badgeEntries[i].value !== null)
-        .map((badge) => badge.id);
-    }
-    // The attractions visited, for rules over them. Not checked one by one:
-    // every write of a user's visits also writes the counters, checked above.
-    const visited = new Set([slug]);
-    const otherVisits: Visit[] = [];
-    for await (
-      const entry of kv.list<Visit>({ prefix: keys.visitsOfUser(userId) })
-    ) {
-      if (isVisit(entry.value)) {
-        visited.add(entry.value.slug);
-        otherVisits.push(entry.value);
-      }
-    }
-    if (checkIn) {
-      const refusal = checkIn.judge({
-        slug,
-        storedRule: ruleEntry?.value ?? null,
-        otherVisits,
-      });
-      if (refusal) {
-        if (!named) return { status: "refused" as const, refusal };
-        return await answerAlone(
-          { status: "refused", refusal },
-          kv.atomic().check(statsEntry, ...(ruleEntry ? [ruleEntry] : [])),
-        );
-      }
-    }
-
-    const visitCount = stats.visitCount + 1;
-    const [visit] = replaceVisitStats<Visit>(operation, {
-      before: [],
-      timeZone,
-      after: [{
+    const passport = await readPassport(kv, attempt, table);
+    const unlocked = getBadgesEarned({
+      count: passport.visitCount + 1,
+      visited: new Set([slug, ...passport.visits.map((v) => v.slug)]),
+      total: totalAttractions,
+    }, table).filter((badge) => !passport.held.includes(badge.id));
+    const visit = await commitVisit(kv, attempt, {
+      visit: {
         visitId: crypto.randomUUID(),
-        userId,
-        slug,
         visitedAt: now.toISOString(),
-        checkedInAt: (named?.claimedAt ?? now).toISOString(),
-        method: checkIn?.method ?? "code",
-        seq: visitCount,
-        rating: null,
-        notes: null,
-        ratedAt: null,
-      }],
+        checkedInAt: now.toISOString(),
+        method: "code",
+        seq: passport.visitCount + 1,
+      },
+      held: passport.held,
+      unlocked,
+      timeZone,
     });
-    const unlocked = getBadgesEarned(
-      { count: visitCount, visited, total: totalAttractions },
-      table,
-    ).filter((badge) => !held.includes(badge.id));
-    const badges = [...held, ...unlocked.map((badge) => badge.id)];
-
-    operation
-      .check({ key: keys.visitById(visit.visitId), versionstamp: null })
-      .set(visitKey, visit)
-      .set(keys.visitById(visit.visitId), [userId, slug])
-      .set(
-        statsKey,
-        {
-          visitCount,
-          badgeCount: badges.length,
-          badges,
-        } satisfies StoredUserStats,
-      )
-      .sum(keys.attractionVisitCount(slug), 1n);
-    for (const badge of unlocked) {
-      operation.set(
-        keys.badge(userId, badge.id),
-        {
-          ...badge,
-          unlockedAt: visit.visitedAt,
-        } satisfies UnlockedBadge,
-      );
-    }
-    const badge = unlocked.at(-1) ?? null;
-    let receipt: CheckInReceipt | undefined;
-    if (named) {
-      receipt = named.answer({ status: "created", visit, badge });
-      addCheckInReceiptTo(operation, {
-        userId,
-        checkInId: named.checkInId,
-        receipt,
-        ledger: ledgerEntry!,
-      });
-    }
-    if (!(await commit(operation)).ok) return CONFLICT;
+    if (!visit) return CONFLICT;
     return {
       status: "created" as const,
       visit,
-      badge,
+      badge: unlocked.at(-1) ?? null,
       unlocked,
-      ...(receipt ? { receipt } : {}),
     };
   });
 }

@@ -1,5 +1,10 @@
+/**
+ * The back-dating rule's cases (`effectiveTimesMs`, lib/check_in/rules.ts),
+ * here where docs/SECURITY.md names them; they move beside the rule, to
+ * lib/check_in/rules_test.ts, when that table names the new path.
+ */
 import assert from "node:assert/strict";
-import { effectiveTimesMs } from "./check_in_rules.ts";
+import { effectiveTimesMs } from "@/lib/check_in/rules.ts";
 
 const H = 3_600_000;
 const NOW = Date.parse("2026-11-27T20:00:00Z");

@@ -1,7 +1,7 @@
 import { rateVisit } from "@/lib/db/visits.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import { stripInvisible } from "@/lib/text/clean.ts";
-import type { VisitDeps } from "./verify_visit.ts";
+import type { VisitDeps } from "@/lib/check_in/mod.ts";
 
 /** The most characters of notes kept; longer notes are cut. */
 export const MAX_NOTES_LENGTH = 1_000;

@@ -19,7 +19,7 @@ import { GUEST_PASSPORTS_PER_ADDRESS } from "@/lib/passport/guest.ts";
 import {
   GUIDE_CODE_ADDRESS_LIMIT,
   GUIDE_CODE_LIMIT,
-} from "@/lib/passport/verify_visit.ts";
+} from "@/lib/check_in/rules.ts";
 import { TICKETS_PER_ADDRESS } from "@/lib/tickets/create_ticket.ts";
 
 /** Where a record lives. */

@@ -27,18 +27,6 @@ export {
   loadAttractionReport,
 } from "./attraction.ts";
 export {
-  type AttractionCheckInView,
-  CHECK_IN_METHOD_LABELS,
-  CHECK_IN_METHOD_WORDS,
-  CHECK_IN_METHODS,
-  getAttractionCheckIn,
-  listAttractionCheckIns,
-  MAX_CHECK_IN_RADIUS_M,
-  MIN_CHECK_IN_RADIUS_M,
-  parseCheckInRuleForm,
-  setAttractionCheckIn,
-} from "./check_in.ts";
-export {
   clearStaffCookie,
   readStaffCookie,
   writeStaffCookie,

@@ -21,10 +21,9 @@ import { getAssets } from "@/lib/pages/mod.ts";
 import { attractionPosterSvg } from "@/lib/posters/mod.ts";
 import {
   type AttractionCheckInView,
-  getStaff,
   listAttractionCheckIns,
-  requireAdmin,
-} from "@/lib/staff/mod.ts";
+} from "@/lib/check_in/mod.ts";
+import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 

@@ -17,7 +17,7 @@ import {
   getVisitById,
 } from "@/lib/db/visits.ts";
 import { replaceGuideCode } from "@/lib/passport/mod.ts";
-import { GUIDE_CODE_LIMIT } from "@/lib/passport/verify_visit.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/check_in/rules.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { ERASURE_CACHE_GRACE_MS } from "@/lib/personal_data/erase.ts";
 import {

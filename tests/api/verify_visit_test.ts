@@ -7,7 +7,7 @@ import {
   getVisitById,
 } from "@/lib/db/visits.ts";
 import { getTouristRoute } from "@/lib/passport/tourist_route.ts";
-import { GUIDE_CODE_LIMIT } from "@/lib/passport/verify_visit.ts";
+import { GUIDE_CODE_LIMIT } from "@/lib/check_in/rules.ts";
 import {
   assertJson,
   createTestContext,

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
-import { verifyVisit } from "@/lib/passport/verify_visit.ts";
+import { verifyVisit } from "@/lib/check_in/verify_visit.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import {
   createTestContext,

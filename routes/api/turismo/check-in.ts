@@ -5,7 +5,7 @@ import { apiMessage, BadRequestError } from "@/lib/errors/mod.ts";
 import { assertSelf, getClientIp, requireUser } from "@/lib/http/mod.ts";
 import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { checkIn } from "@/lib/passport/mod.ts";
+import { checkIn, REFUSAL_REASONS } from "@/lib/check_in/mod.ts";
 
 const CheckInRequest = z.object({
   userId: z.guid().openapi({ description: "The token's user" }),
@@ -47,17 +47,6 @@ const CheckInResponse = z.object({
   checkedInAt: z.iso.datetime().openapi({ description: "`claimedAt`" }),
   method: z.enum(["code", "gps"]),
 }).openapi("CheckInResponse");
-
-const REASONS = [
-  "claimed_too_old",
-  "claimed_in_future",
-  "code_not_accepted",
-  "position_not_accepted",
-  "outside_radius",
-  "accuracy_missing",
-  "accuracy_too_poor",
-  "too_fast",
-] as const;
 
 function createCheckInRoute(auth: TokenVerifier) {
   return createRoute({
@@ -106,9 +95,13 @@ function createCheckInRoute(auth: TokenVerifier) {
         422: {
           description: "Refused for good by a check-in rule (`reason`)",
           schema: ErrorBody.extend({
-            reason: z.enum(REASONS),
+            reason: z.enum(REFUSAL_REASONS),
             distanceM: z.number().optional(),
             radiusM: z.number().optional(),
+            atractivo: z.string().optional().openapi({
+              description:
+                "A code's attraction, whose rule refused it (`code_not_accepted`)",
+            }),
           }),
         },
         429:

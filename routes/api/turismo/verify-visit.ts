@@ -4,7 +4,7 @@ import type { AppDeps } from "@/deps.ts";
 import { assertSelf, getClientIp, requireUser } from "@/lib/http/mod.ts";
 import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import { verifyVisit } from "@/lib/passport/mod.ts";
+import { verifyVisit } from "@/lib/check_in/mod.ts";
 
 const VerifyVisitRequest = z.object({
   code: z.string().max(64).openapi({
@@ -62,7 +62,12 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
         422: {
           description:
             "`code_not_accepted`: the attraction checks visits in by position only (`POST /api/turismo/check-in`)",
-          schema: ErrorBody.extend({ reason: z.literal("code_not_accepted") }),
+          schema: ErrorBody.extend({
+            reason: z.literal("code_not_accepted"),
+            atractivo: z.string().optional().openapi({
+              description: "The code's attraction, whose rule refused it",
+            }),
+          }),
         },
         429:
           "More than 10 wrong codes in 10 minutes for this user, or 30 from this address",

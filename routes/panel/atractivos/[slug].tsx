@@ -9,11 +9,13 @@ import { type AppEnv, readForm } from "@/lib/http/mod.ts";
 import { listCurrentGuideCodes } from "@/lib/passport/mod.ts";
 import {
   getAttractionCheckIn,
+  parseCheckInRuleForm,
+  setAttractionCheckIn,
+} from "@/lib/check_in/mod.ts";
+import {
   getStaff,
   loadAttractionReport,
-  parseCheckInRuleForm,
   requireAdmin,
-  setAttractionCheckIn,
 } from "@/lib/staff/mod.ts";
 import {
   createPanelRouter,

@@ -29,7 +29,7 @@ import {
   tRich,
 } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
-import { getCheckInMethodRecord, resolveCheckInRule } from "@/lib/db/mod.ts";
+import { type CheckInMethod, getCheckInRule } from "@/lib/check_in/mod.ts";
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/mod.ts";
 import {
   createPageRouter,
@@ -49,7 +49,7 @@ import {
 } from "@/lib/og/mod.ts";
 import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/mod.ts";
 import { Island } from "@/components/Island.tsx";
-import CheckIn, { type CheckInMethodName } from "@/islands/CheckIn.tsx";
+import CheckIn from "@/islands/CheckIn.tsx";
 import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
@@ -67,13 +67,13 @@ export default function attraction(deps: AppDeps) {
       const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
       const card = { kind: "attraction", slug: found.slug } as const;
-      const [figures, checkInRecord] = await Promise.all([
+      const [figures, checkInRule] = await Promise.all([
         getAttractionFigures(deps.kv, {
           slug: found.slug,
           now: deps.now(),
           data: loaded.data,
         }),
-        getCheckInMethodRecord(deps.kv, found.slug),
+        getCheckInRule(deps.kv, found.slug, found.checkIn),
       ]);
       return renderPage(c, deps, {
         head: {
@@ -92,8 +92,7 @@ export default function attraction(deps: AppDeps) {
             data={data}
             lang={lang}
             figures={figures}
-            checkInMethod={resolveCheckInRule(checkInRecord, found.checkIn)
-              .method}
+            checkInMethod={checkInRule.method}
             events={getUpcomingEvents(data.events, {
               now: deps.now(),
               timeZone: data.municipality.timeZone,
@@ -106,7 +105,7 @@ export default function attraction(deps: AppDeps) {
 }
 
 /** The check-in panel's first words, by method. */
-const CHECK_IN_INTROS: Record<CheckInMethodName, string> = {
+const CHECK_IN_INTROS: Record<CheckInMethod, string> = {
   code: "page_attraction.checkInText",
   gps: "checkin.introGps",
   "gps-or-code": "checkin.introEither",
@@ -121,7 +120,7 @@ function AttractionPage(
     /** The last closed month's ratings and visits, as the disclosure rule lets them out. */
     figures: AttractionFigures;
     /** How a visit is checked in here (the admin's rule, else the data set's). */
-    checkInMethod: CheckInMethodName;
+    checkInMethod: CheckInMethod;
     /** This attraction's events that are not over. */
     events: UpcomingEvent[];
   },

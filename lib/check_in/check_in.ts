@@ -2,46 +2,33 @@
  * A check-in a device names (`checkInId`): by guide code or by the phone's
  * position, made now or queued offline and sent later with the time it was
  * made (`claimedAt`). Exactly once: the first answer to an id is kept with
- * the visit it recorded (lib/db/check_ins.ts), so a retry, on any instance,
+ * the visit it recorded (lib/db/check_ins.ts, written by `record.ts`), so a retry, on any instance,
  * gets that answer again and counts nothing again. The rules are
  * docs/API.md's, "Check-ins from a device's queue".
  */
 import type { Badge } from "@/lib/badges/badges.ts";
 import { sha256Hex } from "@/lib/crypto/sha256.ts";
 import { normalizeGuideCode } from "@/lib/data/tourism_data.ts";
-import {
-  type CheckInReceipt,
-  getCheckInReceipt,
-  MAX_CHECK_IN_AGE_MS,
-  MAX_CHECK_IN_CLOCK_AHEAD_MS,
-} from "@/lib/db/check_ins.ts";
-import type { RateLimitOptions } from "@/lib/db/rate_limits.ts";
-import {
-  type CheckInOutcome,
-  recordVisit,
-  type VisitMethod,
-} from "@/lib/db/visits.ts";
+import { type CheckInReceipt, getCheckInReceipt } from "@/lib/db/check_ins.ts";
 import {
   apiMessage,
   ConflictError,
   HttpError,
   NotFoundError,
 } from "@/lib/errors/mod.ts";
+import { type Position, REFUSAL_WORDS, type VisitMethod } from "./names.ts";
+import { type CheckInOutcome, recordCheckIn } from "./record.ts";
 import {
-  createCheckInJudge,
-  type Position,
-  REFUSAL_MESSAGES,
+  getGuideCodeLimits,
+  getRefusalFacts,
+  judgeClaimedTime,
   refusalError,
-} from "./check_in_rules.ts";
-import {
-  GUIDE_CODE_ADDRESS_LIMIT,
-  GUIDE_CODE_LIMIT,
   tooManyWrongCodes,
-  type VisitDeps,
-} from "./verify_visit.ts";
+} from "./rules.ts";
+import type { VisitDeps } from "./verify_visit.ts";
 
-/** A check-in as a device sends it. */
-export interface CheckInInput {
+/** A check-in as a device sends it (the API's `CheckInRequest`). */
+export interface CheckInRequest {
   userId: string;
   checkInId: string;
   /** ISO 8601: the device's clock when the tourist typed or tapped. */
@@ -78,7 +65,7 @@ export interface CheckInAnswer {
  */
 export async function checkIn(
   { kv, data, now, onChange, badges }: VisitDeps,
-  input: CheckInInput,
+  input: CheckInRequest,
 ): Promise<CheckInAnswer> {
   const loaded = data.current();
   const at = now();
@@ -96,70 +83,41 @@ export async function checkIn(
   const kept = await getCheckInReceipt(kv, input.userId, input.checkInId);
   if (kept) return replay(kept, fingerprint);
 
-  if (at.getTime() - claimed.getTime() > MAX_CHECK_IN_AGE_MS) {
-    throw refusalError({
-      reason: "claimed_too_old",
-      facts: { hours: MAX_CHECK_IN_AGE_MS / 3_600_000 },
-    });
-  }
-  if (claimed.getTime() - at.getTime() > MAX_CHECK_IN_CLOCK_AHEAD_MS) {
-    throw refusalError({
-      reason: "claimed_in_future",
-      facts: { minutes: MAX_CHECK_IN_CLOCK_AHEAD_MS / 60_000 },
-    });
-  }
+  const early = judgeClaimedTime(claimed, at);
+  if (early) throw refusalError(early);
 
   const method: VisitMethod = code === undefined ? "gps" : "code";
-  const limits: RateLimitOptions[] = [];
-  if (method === "code") {
-    limits.push({ ...GUIDE_CODE_LIMIT, subject: input.userId, now: at });
-    if (input.clientIp && input.clientIp !== "unknown") {
-      limits.push({
-        ...GUIDE_CODE_ADDRESS_LIMIT,
-        subject: input.clientIp,
-        now: at,
-      });
-    }
-  } else if (!loaded.attractionsBySlug.has(input.atractivo ?? "")) {
+  if (
+    method === "gps" && !loaded.attractionsBySlug.has(input.atractivo ?? "")
+  ) {
     throw new NotFoundError(
       apiMessage("attraction.unknown", { slug: input.atractivo ?? "" }),
     );
   }
 
-  const result = await recordVisit(kv, {
+  const result = await recordCheckIn(kv, loaded, {
     userId: input.userId,
     slug: code === undefined
       ? input.atractivo!
       : loaded.slugByGuideCode.get(code) ?? "",
+    method,
+    code,
+    position: input.position,
+    claimedAt: claimed,
     now: at,
-    totalAttractions: loaded.totalAttractions,
-    rateLimits: limits,
-    timeZone: loaded.data.municipality.timeZone,
+    rateLimits: method === "code"
+      ? getGuideCodeLimits({ userId: input.userId, clientIp: input.clientIp })
+      : [],
     badges,
-    guideCode: code === undefined ? undefined : {
-      code,
-      isAttraction: (slug) => loaded.attractionsBySlug.has(slug),
-    },
-    checkIn: {
-      method,
-      judge: createCheckInJudge(loaded, {
-        position: input.position,
-        claimedAt: claimed,
-        receivedAt: at,
-        isPosition: method === "gps",
-      }),
-      receipt: {
-        checkInId: input.checkInId,
-        fingerprint,
-        claimedAt: claimed,
-        answer: (outcome) =>
-          toReceipt(outcome, {
-            checkInId: input.checkInId,
-            fingerprint,
-            method,
-            at,
-          }),
-      },
+    named: {
+      checkInId: input.checkInId,
+      answer: (outcome) =>
+        toReceipt(outcome, {
+          checkInId: input.checkInId,
+          fingerprint,
+          method,
+          at,
+        }),
     },
   });
   switch (result.status) {
@@ -175,7 +133,7 @@ export async function checkIn(
       });
       return replay(result.receipt!, fingerprint);
     default:
-      // Without a receipt recordVisit answers these; with one it never does.
+      // Without a receipt recordCheckIn answers these; with one it never does.
       throw new Error(`Unexpected check-in result ${result.status}`);
   }
 }
@@ -242,10 +200,10 @@ function toReceipt(
         status: 422,
         answeredAt,
         details: {
-          key: `api.${REFUSAL_MESSAGES[outcome.refusal.reason]}`,
-          values: outcome.refusal.facts,
+          key: `api.${REFUSAL_WORDS[outcome.refusal.reason].api}`,
+          values: getRefusalFacts(outcome.refusal),
         },
-        body: { reason: outcome.refusal.reason, ...outcome.refusal.facts },
+        body: { ...outcome.refusal },
       };
     case "unknown_code":
       return {

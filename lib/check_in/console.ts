@@ -1,31 +1,27 @@
 /**
  * How visits are checked in at an attraction, as the console shows and
- * changes it: the rule in force (an admin's choice, else the data set's
- * default), its words in Spanish, the admin's form read and checked, and
- * the audited save (lib/db/check_in_methods.ts). The check-in itself reads
- * the same record, so a change applies to tourists at once.
+ * changes it (and the attraction's page reads it): the rule in force (an
+ * admin's choice, else the data set's default), its words in Spanish, the
+ * admin's form read and checked, and the audited save
+ * (lib/db/check_in_methods.ts). The check-in itself reads the same record,
+ * so a change applies to tourists at once.
  */
-export {
-  CHECK_IN_METHODS,
-  MAX_CHECK_IN_RADIUS_M,
-  MIN_CHECK_IN_RADIUS_M,
-} from "@/lib/data/check_in_method.ts";
+import type { OnDataChange } from "@/lib/db/changes.ts";
+import {
+  getCheckInMethodRecord,
+  listCheckInMethodRecords,
+  saveCheckInMethod,
+} from "@/lib/db/check_in_methods.ts";
+import { BadRequestError } from "@/lib/errors/mod.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
+import { type DataCheckIn, resolveCheckInRule } from "./methods.ts";
 import {
   CHECK_IN_METHODS,
   type CheckInMethod,
   type CheckInRule,
   MAX_CHECK_IN_RADIUS_M,
   MIN_CHECK_IN_RADIUS_M,
-} from "@/lib/data/check_in_method.ts";
-import {
-  getCheckInMethodRecord,
-  listCheckInMethodRecords,
-  resolveCheckInRule,
-  saveCheckInMethod,
-} from "@/lib/db/check_in_methods.ts";
-import type { OnDataChange } from "@/lib/db/changes.ts";
-import { BadRequestError } from "@/lib/errors/mod.ts";
-import type { StaffMember } from "@/lib/types/staff.ts";
+} from "./names.ts";
 
 /** Each method as the console's form offers it. */
 export const CHECK_IN_METHOD_LABELS: Record<CheckInMethod, string> = {
@@ -60,7 +56,7 @@ function toView(
 export async function getAttractionCheckIn(
   kv: Deno.Kv,
   slug: string,
-  dataDefault: { method: CheckInMethod; radiusM?: number } | undefined,
+  dataDefault: DataCheckIn | undefined,
 ): Promise<AttractionCheckInView> {
   const record = await getCheckInMethodRecord(kv, slug);
   return toView(
@@ -69,12 +65,24 @@ export async function getAttractionCheckIn(
   );
 }
 
+/** The rule in force at `slug`, for its page (which method the form offers). */
+export async function getCheckInRule(
+  kv: Deno.Kv,
+  slug: string,
+  dataDefault: DataCheckIn | undefined,
+): Promise<CheckInRule> {
+  return resolveCheckInRule(
+    await getCheckInMethodRecord(kv, slug),
+    dataDefault,
+  );
+}
+
 /** The rule in force at every attraction of `attractions`, by slug (one listing). */
 export async function listAttractionCheckIns(
   kv: Deno.Kv,
   attractions: readonly {
     slug: string;
-    checkIn?: { method: CheckInMethod; radiusM?: number };
+    checkIn?: DataCheckIn;
   }[],
 ): Promise<Map<string, AttractionCheckInView>> {
   const records = await listCheckInMethodRecords(kv);
