@@ -1,21 +1,16 @@
 /**
- * What the check-in islands show, free of UI so it is tested in Deno: the
- * passport's code form sends a typed guide code to
- * `POST /api/turismo/verify-visit` (`submitCheckIn`); an attraction's page
- * sends every check-in through the device's queue (`check_in_queue.ts`)
- * and words what each came to (`describeQueuedCheckIn`), which check-in it
- * reports on (`findLatestCheckIn`) and the stamp the device has
+ * What the check-in islands show, free of UI so it is tested in Deno: both
+ * forms (an attraction's page and the passport) send every check-in
+ * through the device's queue (`submitCheckIn`, use_check_in_queue.ts), and
+ * word what each came to from the one catalogue (`describeQueuedCheckIn`:
+ * a refusal by its reason's key in lib/check_in/names.ts), which check-in
+ * a page reports on (`findLatestCheckIn`) and the stamp the device has
  * (`findPageStamp`).
  */
+import { isRefusalReason, REFUSAL_WORDS } from "@/lib/check_in/names.ts";
 import type { QueuedCheckIn } from "./check_in_queue.ts";
 import type { DeviceStamp } from "./device_passport.ts";
 import type { MessageValues, Translate } from "./messages.ts";
-import {
-  type ApiResult,
-  describeFailure,
-  describeVerifyError,
-  type JsonBody,
-} from "./session_client.ts";
 
 /** A badge as the API reports it (docs/API.md, milestone badges). */
 export type ApiBadge = {
@@ -24,68 +19,9 @@ export type ApiBadge = {
   icon: string;
 };
 
-/** What a check-in came to, worded from the island's `session` messages. */
-export type CheckInResult =
-  /** Recorded: the visit, its attraction and the badge it unlocked. */
-  | { kind: "ok"; visitId: string; slug: string; badge: ApiBadge | null }
-  /** This passport had already verified it (409): the first visit, and its message. */
-  | { kind: "already"; visitId: string; slug: string; text: string }
-  /** Nothing recorded: an empty code, a wrong one, a lockout, no network. */
-  | { kind: "error"; text: string; isEmpty?: boolean };
-
 /** Guide codes are letters and digits; case and spaces do not matter. */
 export function normalizeCode(value: string): string {
   return value.replace(/\s+/g, "").toUpperCase();
-}
-
-/**
- * Sends `code` (normalised; an empty one is not sent) as the session's
- * user, through `api` (`createSessionApi`), and says what came of it.
- * `onSending` is called just before the request goes (the island's busy
- * state). Never throws: a failure before any answer is an `error` too.
- */
-export async function submitCheckIn(
-  api: {
-    post(path: string, body: (userId: string) => JsonBody): Promise<ApiResult>;
-  },
-  { code, t, onSending }: {
-    code: string;
-    t: Translate;
-    onSending?: () => void;
-  },
-): Promise<CheckInResult> {
-  const typed = normalizeCode(code);
-  if (!typed) {
-    return { kind: "error", text: t("session.emptyCode"), isEmpty: true };
-  }
-  onSending?.();
-  let result: ApiResult;
-  try {
-    result = await api.post(
-      "/api/turismo/verify-visit",
-      (userId) => ({ code: typed, userId }),
-    );
-  } catch (error) {
-    return { kind: "error", text: describeFailure(error, t) };
-  }
-  const body = result.body;
-  if (result.status === 200) {
-    return {
-      kind: "ok",
-      visitId: String(body.visitId),
-      slug: String(body.atractivo),
-      badge: (body.badge as ApiBadge | null) ?? null,
-    };
-  }
-  if (result.status === 409 && typeof body.visitId === "string") {
-    return {
-      kind: "already",
-      visitId: body.visitId,
-      slug: String(body.atractivo),
-      text: describeVerifyError(result, t),
-    };
-  }
-  return { kind: "error", text: describeVerifyError(result, t) };
 }
 
 /**
@@ -162,39 +98,37 @@ export function findLatestCheckIn(
   return recent.at(-1) ?? null;
 }
 
-/** The `checkin` message for each refusal the server explains with a `reason`. */
-const REFUSAL_KEYS: Record<string, string> = {
-  claimed_too_old: "refusedClaimedTooOld",
-  claimed_in_future: "refusedClaimedInFuture",
-  code_not_accepted: "refusedCodeNotAccepted",
-  position_not_accepted: "refusedPositionNotAccepted",
-  accuracy_missing: "refusedAccuracy",
-  accuracy_too_poor: "refusedAccuracy",
-  too_fast: "refusedTooFast",
-  id_reused: "refusedIdReused",
-};
-
-/** What a queued check-in came to, as the page words it. */
+/** What a queued check-in came to, as the page words it (`CheckInReportView`). */
 export type CheckInReport =
   /** Kept on the device: sent when there is signal (`text`: why it waits otherwise). */
   | { kind: "pending"; text?: string }
-  | Exclude<CheckInResult, { kind: "already" | "error" }>
+  /** Recorded: the visit, its attraction and the badge it unlocked. */
+  | { kind: "ok"; visitId: string; slug: string; badge: ApiBadge | null }
   /** The passport already had this stamp: its first visit. */
   | { kind: "already"; visitId: string; slug: string }
+  /**
+   * Refused by the rule of another attraction than the page's (its code was
+   * typed): `key`, a `checkin` message with that attraction's `name` and `link`.
+   */
+  | { kind: "refusedElsewhere"; slug: string; key: string }
+  /** Refused, or not sent: the sentence. */
   | { kind: "error"; text: string };
 
 /**
- * Words a queued check-in's answer in the island's language (`checkin` and
- * `session` messages): the refusal's reason as data first (the tourist may
- * have switched language since), else the server's own words.
+ * Words a queued check-in's answer in the island's language (`t` reads the
+ * `checkin` messages, with `session`): the refusal's reason as data first
+ * (the tourist may have switched language since), by its key in
+ * `REFUSAL_WORDS`, else the server's own words. `slug` is the page's
+ * attraction (null: the passport, which has none).
  */
 export function describeQueuedCheckIn(
   item: QueuedCheckIn,
-  { t, locale, name }: {
+  { t, locale, name, slug = item.slug }: {
     t: Translate;
     locale: string;
     /** The page's attraction's name. */
     name: string;
+    slug?: string | null;
   },
 ): CheckInReport {
   if (item.status === "pending") {
@@ -230,6 +164,16 @@ export function describeQueuedCheckIn(
     text: t(key, values),
   });
   if (
+    refusal.reason === "code_not_accepted" && refusal.atractivo &&
+    refusal.atractivo !== slug
+  ) {
+    return {
+      kind: "refusedElsewhere",
+      slug: refusal.atractivo,
+      key: "refusedCodeElsewhere",
+    };
+  }
+  if (
     refusal.reason === "outside_radius" && refusal.distanceM !== undefined &&
     refusal.radiusM !== undefined
   ) {
@@ -239,10 +183,10 @@ export function describeQueuedCheckIn(
       radius: formatMetres(refusal.radiusM, locale),
     });
   }
-  const key = refusal.reason && Object.hasOwn(REFUSAL_KEYS, refusal.reason)
-    ? REFUSAL_KEYS[refusal.reason]
-    : undefined;
-  if (key) return text(key);
+  if (isRefusalReason(refusal.reason)) {
+    return text(REFUSAL_WORDS[refusal.reason].checkin);
+  }
+  if (refusal.reason === "id_reused") return text("refusedIdReused");
   if (refusal.status === 404) {
     return refusal.remainingAttempts === undefined
       ? text("session.verifyNotFound")
@@ -250,6 +194,7 @@ export function describeQueuedCheckIn(
         left: refusal.remainingAttempts,
       });
   }
+  if (refusal.status === 409) return text("session.verifyAlready");
   if (refusal.status === 400) return text("session.verifyBadRequest");
   return { kind: "error", text: item.message ?? t("session.verifyFailed") };
 }

@@ -18,17 +18,20 @@ import {
   type IDBPObjectStore,
   openDB,
 } from "idb";
+import type { CheckInRefusal } from "@/lib/check_in/names.ts";
 import { type ApiResult, createSessionApi } from "./session_client.ts";
 
-/** Why the server refused a check-in, for the page to word it in its language. */
-export type CheckInRefusal = {
+/**
+ * Why the server refused a check-in, for the page to word it in its
+ * language: the answer's status, and its body's reason and facts (a 422's
+ * are a `CheckInRefusal` of lib/check_in/names.ts, the same shape the
+ * server's rules return).
+ */
+export type RefusedAnswer = Omit<Partial<CheckInRefusal>, "reason"> & {
   /** The HTTP status (404: no such code, 409: already stamped or id reused, 422, 400). */
   status: number;
-  /** The body's `reason` (`already_visited`, `outside_radius`, ...), when it has one. */
+  /** The body's `reason` (a 409's `already_visited`, `id_reused`; a 422's refusal). */
   reason?: string;
-  /** `outside_radius`: how far the position was, and the radius, in metres. */
-  distanceM?: number;
-  radiusM?: number;
   /** 404: the wrong codes still allowed before the lockout. */
   remainingAttempts?: number;
 };
@@ -51,7 +54,7 @@ export type QueuedCheckIn = {
   /** Why it was rejected, worded by the server in the page's language. */
   message?: string;
   /** Why it was rejected, as data (the page words it again in its own language). */
-  refusal?: CheckInRefusal;
+  refusal?: RefusedAnswer;
   visitId?: string;
   /** The attraction the server recorded it at. */
   atractivo?: string;
@@ -151,7 +154,7 @@ function announceChange(): void {
 
 /** Keeps a new check-in as pending: a code, or a position at the page's attraction. */
 export async function enqueueCheckIn(
-  input: CheckInInput,
+  input: CheckInDraft,
   { now = () => new Date() }: { now?: () => Date } = {},
 ): Promise<QueuedCheckIn> {
   const made = now();
@@ -188,10 +191,10 @@ async function tidyQueue(
 }
 
 /** What a check-in is made of: a code, or a position at an attraction. */
-export type CheckInInput = Pick<QueuedCheckIn, "slug" | "code" | "position">;
+export type CheckInDraft = Pick<QueuedCheckIn, "slug" | "code" | "position">;
 
 /** A new pending check-in, with its own id, claimed at `made`. */
-export function makeCheckIn(input: CheckInInput, made: Date): QueuedCheckIn {
+export function makeCheckIn(input: CheckInDraft, made: Date): QueuedCheckIn {
   return {
     checkInId: crypto.randomUUID(),
     slug: input.slug,
@@ -326,11 +329,15 @@ export function settleCheckIn(
     : typeof details.reason === "string"
     ? details.reason
     : undefined;
-  const refusal: CheckInRefusal = { status };
+  const refusal: RefusedAnswer = { status };
   if (reason) refusal.reason = reason;
   for (const field of ["distanceM", "radiusM"] as const) {
     const value = body[field] ?? details[field];
     if (typeof value === "number") refusal[field] = value;
+  }
+  // A code's attraction, whose rule refused it (it may be another page's).
+  if (typeof body.atractivo === "string" && status === 422) {
+    refusal.atractivo = body.atractivo;
   }
   if (typeof body.remainingAttempts === "number") {
     refusal.remainingAttempts = body.remainingAttempts;

@@ -81,3 +81,18 @@ export function createTranslate(messages: Messages, locale: string): Translate {
   };
   return t;
 }
+
+/**
+ * An island's messages with a shared namespace's read as its own (each
+ * `<namespace>.<key>` also as `<key>`), for a component that words the
+ * same things in two islands: the check-in's reports in the passport, whose
+ * own namespace is `passport`.
+ */
+export function scopeMessages(messages: Messages, namespace: string): Messages {
+  const scoped = { ...messages };
+  const prefix = `${namespace}.`;
+  for (const [key, message] of Object.entries(messages)) {
+    if (key.startsWith(prefix)) scoped[key.slice(prefix.length)] = message;
+  }
+  return scoped;
+}

@@ -8,9 +8,13 @@
 import { useEffect, useState } from "preact/hooks";
 import {
   CHECK_IN_SYNC_TAG,
+  type CheckInDraft,
+  enqueueCheckIn,
   listQueuedCheckIns,
+  makeCheckIn,
   PASSPORT_CHANNEL,
   type QueuedCheckIn,
+  sendCheckInNow,
   syncQueuedCheckIns,
 } from "./check_in_queue.ts";
 import { type DeviceStamp, readDeviceStamps } from "./device_passport.ts";
@@ -82,4 +86,55 @@ export function askBackgroundSync(): void {
     // deno-lint-ignore no-explicit-any -- Background Sync is not in the DOM types
     (registration as any)?.sync?.register(CHECK_IN_SYNC_TAG)
   ).catch(() => {});
+}
+
+/** What sending a check-in made on a page came to ({@linkcode submitCheckIn}). */
+export type SubmitOutcome =
+  /** Kept in the device's queue: `item` as it is now (pending, verified or refused). */
+  | { kind: "queued"; item: QueuedCheckIn; queue: QueuedCheckIn[] }
+  /** A browser that keeps no queue: sent at once, and its answer. */
+  | { kind: "sent"; item: QueuedCheckIn }
+  /** Nothing kept and no answer: the `session` message to show. */
+  | { kind: "failed"; problem: "session.offline" | "session.verifyFailed" };
+
+/**
+ * The one way both check-in forms (an attraction's page, the passport)
+ * send a check-in: kept in the device's queue, then sent at once with
+ * signal (`sync`) or left to the service worker without (`refresh` reads
+ * the queue back). A browser that keeps no queue (IndexedDB refused: some
+ * private modes and in-app browsers) sends it now, and with no signal the
+ * tourist is told to try again, since nothing can wait on this device.
+ */
+export async function submitCheckIn(
+  draft: CheckInDraft,
+  { lang, refresh = listQueuedCheckIns, sync }: {
+    lang: string;
+    refresh?: () => Promise<QueuedCheckIn[]>;
+    sync?: () => Promise<QueuedCheckIn[]>;
+  },
+): Promise<SubmitOutcome> {
+  const item = await enqueueCheckIn(draft).catch(() => null);
+  if (!item) {
+    const sent = await sendCheckInNow(makeCheckIn(draft, new Date()), { lang });
+    if ("failed" in sent) {
+      return {
+        kind: "failed",
+        problem: sent.failed === "offline"
+          ? "session.offline"
+          : "session.verifyFailed",
+      };
+    }
+    return { kind: "sent", item: sent.settled };
+  }
+  let queue = await refresh().catch(() => [item]);
+  if (navigator.onLine) {
+    queue = await (sync ?? (() => syncQueuedCheckIns({ lang })))();
+  } else {
+    askBackgroundSync();
+  }
+  return {
+    kind: "queued",
+    item: queue.find((each) => each.checkInId === item.checkInId) ?? item,
+    queue,
+  };
 }

@@ -7,16 +7,17 @@ import {
 import type { Translate } from "@/client/messages.ts";
 
 /**
- * What the last check-in on an attraction's page came to, inside the
- * CheckIn island: pending (and why it waits), recorded here or at another
- * attraction (named and linked, with the badge it unlocked), already
- * stamped, or refused with the reason. Its messages: `checkin` with
- * `badges`.
+ * What a check-in came to, in both check-in islands (an attraction's page,
+ * the passport), each a notice in the island's status region: pending (and
+ * why it waits), recorded here or at another attraction (named and linked,
+ * with the badge it unlocked), already stamped, or refused with the reason
+ * (a code of another place names and links it). Its messages: `checkin`
+ * with `badges`. `slug` is the page's attraction (null: the passport).
  */
 export function CheckInReportView(
   { report, slug, name, attractions, t }: {
     report: CheckInReport;
-    slug: string;
+    slug: string | null;
     name: string;
     attractions: Record<string, AttractionLink>;
     t: Translate;
@@ -34,7 +35,13 @@ export function CheckInReportView(
     case "pending":
       return <p class="stamp stamp--pending">{report.text ?? t("pending")}</p>;
     case "error":
-      return <p class="form-error">{report.text}</p>;
+      return <p class="notice notice--refused">{report.text}</p>;
+    case "refusedElsewhere":
+      return (
+        <p class="notice notice--refused">
+          {elsewhere(report.key, report.slug)}
+        </p>
+      );
     case "already":
       return report.slug === slug
         ? <p class="notice">{t("already", { name })}</p>

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
+import type { CheckInMethod } from "@/lib/check_in/names.ts";
 import { createSessionApi } from "@/client/session_client.ts";
 import { CheckInReportView } from "@/components/CheckInReport.tsx";
 import {
@@ -10,18 +11,9 @@ import {
   findPageStamp,
   normalizeCode,
 } from "@/client/check_in.ts";
-import {
-  type CheckInInput,
-  enqueueCheckIn,
-  makeCheckIn,
-  type QueuedCheckIn,
-  sendCheckInNow,
-} from "@/client/check_in_queue.ts";
+import type { CheckInDraft, QueuedCheckIn } from "@/client/check_in_queue.ts";
 import { saveDeviceStamps } from "@/client/device_passport.ts";
-import {
-  askBackgroundSync,
-  useCheckInQueue,
-} from "@/client/use_check_in_queue.ts";
+import { submitCheckIn, useCheckInQueue } from "@/client/use_check_in_queue.ts";
 import { forgetLinkedCode, takeLinkedCode } from "@/client/linked_code.ts";
 import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
 import { localizePath } from "@/client/paths.ts";
@@ -30,16 +22,13 @@ import {
   type LocateFailure,
 } from "@/client/use_geolocation.ts";
 
-/** How this attraction checks visits in (lib/data/check_in_method.ts). */
-export type CheckInMethodName = "code" | "gps" | "gps-or-code";
-
 /** Its messages: `checkin`, with the shared `session`, `rating` and `badges`. */
 export type CheckInProps = IslandLanguage & {
   /** The attraction of the page. */
   slug: string;
   name: string;
   /** The method in force when the page was made (the server decides anyway). */
-  method: CheckInMethodName;
+  method: CheckInMethod;
   /** Every attraction's name and page by slug: a code may belong to another one. */
   attractions: Record<string, AttractionLink>;
 };
@@ -80,7 +69,7 @@ export default function CheckIn(
   const [sentNow, setSentNow] = useState<QueuedCheckIn | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   // The server said this place now takes the other kind (an admin switched it).
-  const [override, setOverride] = useState<CheckInMethodName | null>(null);
+  const [override, setOverride] = useState<CheckInMethod | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
 
@@ -105,52 +94,31 @@ export default function CheckIn(
     }
   }, [fromLink]);
 
-  /** Queues the check-in, then sends it at once when there is signal. */
-  async function checkIn(kind: "code" | "gps", what: CheckInInput) {
+  /** Sends the check-in as both forms do (`submitCheckIn`), then says what came of it. */
+  async function checkIn(kind: "code" | "gps", what: CheckInDraft) {
     setBusy(kind);
-    const item = await enqueueCheckIn(what).catch(() => null);
-    if (!item) return await checkInNow(kind, what);
-    setCurrentId(item.checkInId);
-    if (kind === "code") forgetLinkedCode(slug);
-    setFromLink(false);
-    let after = await refresh();
-    if (navigator.onLine) after = await sync();
-    else askBackgroundSync();
-    settled(after.find((i) => i.checkInId === item.checkInId));
+    const sent = await submitCheckIn(what, { lang, refresh, sync });
     setBusy(null);
-  }
-
-  /**
-   * A browser that keeps no queue (IndexedDB refused: some private modes
-   * and in-app browsers): the check-in is sent now, and with no signal the
-   * tourist is told to try again, since nothing can wait on this device.
-   */
-  async function checkInNow(kind: "code" | "gps", what: CheckInInput) {
-    const sent = await sendCheckInNow(makeCheckIn(what, new Date()), {
-      lang,
-    });
-    setBusy(null);
-    if ("failed" in sent) {
-      setProblem(
-        t(
-          sent.failed === "offline"
-            ? "session.offline"
-            : "session.verifyFailed",
-        ),
-      );
+    if (sent.kind === "failed") {
+      setProblem(t(sent.problem));
       return;
     }
+    // A browser that keeps no queue has only the answer.
+    if (sent.kind === "sent") setSentNow(sent.item);
+    setCurrentId(sent.item.checkInId);
     if (kind === "code") forgetLinkedCode(slug);
     setFromLink(false);
-    setSentNow(sent.settled);
-    setCurrentId(sent.settled.checkInId);
-    settled(sent.settled);
+    settled(sent.item);
   }
 
   /** After an answer: the field cleared on a stamp; the other way offered if this one is refused. */
   function settled(mine: QueuedCheckIn | undefined) {
     if (mine?.visitId) setCode("");
-    if (mine?.refusal?.reason === "code_not_accepted") setOverride("gps");
+    // A code of another place refused by that place's rule says nothing of this one's.
+    const here = !mine?.refusal?.atractivo || mine.refusal.atractivo === slug;
+    if (here && mine?.refusal?.reason === "code_not_accepted") {
+      setOverride("gps");
+    }
     if (mine?.refusal?.reason === "position_not_accepted") {
       setOverride("code");
     }

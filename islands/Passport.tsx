@@ -7,17 +7,15 @@ import {
   VisitList,
 } from "@/components/PassportLists.tsx";
 import { StampGrid } from "@/components/StampGrid.tsx";
+import { CheckInReportView } from "@/components/CheckInReport.tsx";
 import {
+  type CheckInReport,
+  describeQueuedCheckIn,
   normalizeCode,
   sayBadgeName,
-  submitCheckIn,
 } from "@/client/check_in.ts";
-import {
-  enqueueCheckIn,
-  listQueuedCheckIns,
-  type QueuedCheckIn,
-  syncQueuedCheckIns,
-} from "@/client/check_in_queue.ts";
+import type { QueuedCheckIn } from "@/client/check_in_queue.ts";
+import { submitCheckIn } from "@/client/use_check_in_queue.ts";
 import { saveDeviceStamps } from "@/client/device_passport.ts";
 import {
   findQueuedCodes,
@@ -26,15 +24,17 @@ import {
   toDeviceStamp,
   useDevicePassport,
 } from "@/client/use_device_passport.ts";
+import { localizePath } from "@/client/paths.ts";
+import { createSessionApi } from "@/client/session_client.ts";
 import {
-  createSessionApi,
-  describeVerifyError,
-} from "@/client/session_client.ts";
-import { createTranslate, type IslandLanguage } from "@/client/messages.ts";
+  createTranslate,
+  type IslandLanguage,
+  scopeMessages,
+} from "@/client/messages.ts";
 
 export type { PassportBadge, PassportVisit };
 
-/** Its messages: `passport`, with the shared `session`, `rating` and `badges`. */
+/** Its messages: `passport`, with the shared `checkin`, `session`, `rating` and `badges`. */
 export type PassportProps = IslandLanguage & {
   /**
    * Attraction names by slug, in the data set's order: the stamp grid, and
@@ -51,8 +51,10 @@ export type PassportProps = IslandLanguage & {
 };
 
 type Notice = {
-  kind: "ok" | "error" | "queued";
+  kind: "ok" | "error" | "queued" | "report";
   text: string;
+  /** A refusal or an earlier stamp, worded as on an attraction's page. */
+  report?: CheckInReport;
   badge?: PassportBadge;
   /** The check-in it reports (not listed again below the form). */
   checkInId?: string;
@@ -70,6 +72,22 @@ export default function Passport(props: PassportProps) {
   const t = useMemo(
     () => createTranslate(props.messages, locale),
     [props.messages, locale],
+  );
+  // The check-in's words, shared with an attraction's page (`checkin`).
+  const tc = useMemo(
+    () => createTranslate(scopeMessages(props.messages, "checkin"), locale),
+    [props.messages, locale],
+  );
+  // Every attraction's name and page: a refusal names the code's place.
+  const attractionLinks = useMemo(
+    () =>
+      Object.fromEntries(
+        Object.entries(props.attractionNames).map(([slug, name]) => [
+          slug,
+          { name, href: localizePath(lang, `/turismo/atractivos/${slug}`) },
+        ]),
+      ),
+    [props.attractionNames, lang],
   );
   const api = useMemo(() => createSessionApi({ guest: true, lang }), []);
   const [visits, setVisits] = useState(props.visits);
@@ -125,40 +143,38 @@ export default function Passport(props: PassportProps) {
       return;
     }
     setBusy(true);
-    const item = await enqueueCheckIn({ slug: null, code }).catch(() => null);
-    if (!item) return await verifyNow(code);
-    // With no network it waits on the device; `online` sends it.
-    const list = navigator.onLine
-      ? await syncQueuedCheckIns({ lang })
-      : await listQueuedCheckIns().catch(() => [item]);
+    // The same path as an attraction's page: the device's queue, else sent now.
+    const sent = await submitCheckIn({ slug: null, code }, { lang });
     setBusy(false);
-    setQueue(list);
-    report(list.find((each) => each.checkInId === item.checkInId) ?? item);
+    if (sent.kind === "failed") {
+      setNotice({ kind: "error", text: t(sent.problem) });
+      return;
+    }
+    if (sent.kind === "queued") setQueue(sent.queue);
+    report(sent.item);
   }
 
-  /** What came of a queued check-in, said below the form. */
+  /** What came of a check-in, said below the form. */
   function report(item: QueuedCheckIn) {
     const id = item.checkInId;
     if (item.status === "pending") {
       setNotice({ kind: "queued", text: t("queued"), checkInId: id });
     } else if (item.status === "rejected") {
-      setNotice({ kind: "error", text: sayRefusal(item, t), checkInId: id });
+      setNotice({
+        kind: "report",
+        text: "",
+        report: describeQueuedCheckIn(item, {
+          t: tc,
+          locale,
+          name: "",
+          slug: null,
+        }),
+        checkInId: id,
+      });
       return;
     } else {
       added(item.visitId ?? "", item.atractivo ?? "", item.badge ?? null, id);
     }
-    if (input.current) input.current.value = "";
-  }
-
-  /** A browser that keeps no queue (IndexedDB refused): sent now, as before. */
-  async function verifyNow(code: string) {
-    const result = await submitCheckIn(api, { code, t });
-    setBusy(false);
-    if (result.kind !== "ok") {
-      setNotice({ kind: "error", text: result.text });
-      return;
-    }
-    added(result.visitId, result.slug, result.badge);
     if (input.current) input.current.value = "";
   }
 
@@ -215,11 +231,20 @@ export default function Passport(props: PassportProps) {
             aria-describedby="codigo-guia-ayuda"
           />
           <button class="button" type="submit" disabled={!ready || busy}>
-            {busy ? t("verifying") : t("verify")}
+            {busy ? tc("submitting") : tc("submit")}
           </button>
         </form>
         <div role="status" aria-live="polite" class="verify-result">
-          {notice && (
+          {notice?.report && (
+            <CheckInReportView
+              report={notice.report}
+              slug={null}
+              name=""
+              attractions={attractionLinks}
+              t={tc}
+            />
+          )}
+          {notice && !notice.report && (
             <p
               class={notice.kind === "ok"
                 ? "notice notice--ok"
@@ -255,7 +280,7 @@ export default function Passport(props: PassportProps) {
                 {t("refusedCode", {
                   // Its code is no longer on the device: the day it was typed.
                   date: formatDay(item.claimedAt, props.timeZone, locale),
-                  reason: sayRefusal(item, t),
+                  reason: sayRefusal(item, tc, locale),
                 })}
               </li>
             ))}
@@ -305,22 +330,24 @@ function formatDay(iso: string, timeZone: string, locale: string): string {
   }).format(new Date(iso));
 }
 
-/** Why a queued check-in was refused, in the page's language. */
+/** Why a check-in was refused, in a sentence of the list below the form. */
 function sayRefusal(
   item: QueuedCheckIn,
-  t: ReturnType<typeof createTranslate>,
+  tc: ReturnType<typeof createTranslate>,
+  locale: string,
 ): string {
-  const refusal = item.refusal;
-  if (
-    refusal && [400, 404, 409, 429].includes(refusal.status) &&
-    refusal.reason !== "id_reused"
-  ) {
-    return describeVerifyError({
-      status: refusal.status,
-      body: refusal.remainingAttempts === undefined
-        ? {}
-        : { remainingAttempts: refusal.remainingAttempts },
-    }, t);
+  const report = describeQueuedCheckIn(item, {
+    t: tc,
+    locale,
+    name: "",
+    slug: null,
+  });
+  switch (report.kind) {
+    case "error":
+      return report.text;
+    case "refusedElsewhere":
+      return tc("refusedCodeNotAccepted");
+    default:
+      return tc("session.verifyAlready");
   }
-  return item.message ?? t("session.verifyFailed");
 }

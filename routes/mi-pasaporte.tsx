@@ -82,7 +82,7 @@ export default function passportPage(deps: AppDeps) {
             component={Passport}
             props={{
               ...getIslandMessages(lang, "passport", {
-                shared: ["session", "rating", "badges"],
+                shared: ["checkin", "session", "rating", "badges"],
               }),
               attractionNames: Object.fromEntries(names),
               timeZone,

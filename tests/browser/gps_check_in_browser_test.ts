@@ -154,7 +154,7 @@ Deno.test({
         await page.goto(pageOf(MERCADO.slug));
         await ready(page);
         await imHere(page).click();
-        const refusal = checkIn(page).locator(".form-error");
+        const refusal = checkIn(page).locator(".notice--refused");
         await refusal.waitFor();
         const text = await refusal.innerText();
         const match = text.match(

@@ -148,7 +148,7 @@ Deno.test({
       async () => {
         await tab.goto(`${origin}/mi-pasaporte`);
         const input = tab.getByLabel("Código del atractivo");
-        const button = tab.getByRole("button", { name: "Verificar visita" });
+        const button = tab.getByRole("button", { name: "Registrar mi visita" });
         const status = tab.locator(".verify-result");
         await tab.locator(".verify-form button:not([disabled])").waitFor();
         await input.fill(SECOND.guideCode);
@@ -157,7 +157,7 @@ Deno.test({
         // Already stamped through the link: refused.
         await input.fill(PLAZA.guideCode);
         await button.click();
-        await status.locator(".form-error").waitFor();
+        await status.locator(".notice").waitFor();
         // Listed below the form on the next visit, by its day, not its code.
         await tab.reload();
         const refused = tab.locator(".queued-codes__refused");

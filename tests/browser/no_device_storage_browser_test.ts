@@ -123,7 +123,7 @@ Deno.test({
     await t.step("a code on the passport is recorded", async () => {
       await page.goto(`${origin}/mi-pasaporte`);
       await page.getByLabel("Código del atractivo").fill(THIRD.guideCode);
-      await page.getByRole("button", { name: "Verificar visita" }).click();
+      await page.getByRole("button", { name: "Registrar mi visita" }).click();
       await page.locator(".visit-list > li", { hasText: THIRD.name })
         .waitFor();
       assert.equal(await countVisits(kv), 3);

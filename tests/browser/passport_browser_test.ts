@@ -48,7 +48,9 @@ Deno.test({
         "typing five guide codes verifies five visits and unlocks Explorador",
         async () => {
           const input = page.getByLabel("Código del atractivo");
-          const button = page.getByRole("button", { name: "Verificar visita" });
+          const button = page.getByRole("button", {
+            name: "Registrar mi visita",
+          });
           const status = page.locator(".verify-result");
           for (const [i, attraction] of ATTRACTIONS.entries()) {
             // Lower case on purpose: codes match case-insensitively.
@@ -79,7 +81,8 @@ Deno.test({
         "an unknown code says so, and the count stays",
         async () => {
           await page.getByLabel("Código del atractivo").fill("NOEXISTE");
-          await page.getByRole("button", { name: "Verificar visita" }).click();
+          await page.getByRole("button", { name: "Registrar mi visita" })
+            .click();
           await page.getByText("Ese código no corresponde a ningún atractivo")
             .waitFor();
           assert.match(

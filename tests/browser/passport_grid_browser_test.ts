@@ -94,7 +94,7 @@ Deno.test({
         await page.getByLabel("Código del atractivo").fill(
           attraction.guideCode,
         );
-        await page.getByRole("button", { name: "Verificar visita" }).click();
+        await page.getByRole("button", { name: "Registrar mi visita" }).click();
         await page.locator(".verify-result")
           .getByText(`¡Visita registrada: ${attraction.name}!`).waitFor();
       }
@@ -159,7 +159,7 @@ Deno.test({
       async () => {
         await context.setOffline(true);
         await page.getByLabel("Código del atractivo").fill(FOURTH.guideCode);
-        await page.getByRole("button", { name: "Verificar visita" }).click();
+        await page.getByRole("button", { name: "Registrar mi visita" }).click();
         await page.locator(".verify-result")
           .getByText("No hay conexión: guardamos tu código").waitFor();
         // Which attraction a code is for is the server's to say: counts stay.

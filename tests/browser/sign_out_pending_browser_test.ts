@@ -93,7 +93,8 @@ Deno.test({
         "a code typed while check-ins cannot go out is pending",
         async () => {
           await page.getByLabel("Código del atractivo").fill(FIRST.guideCode);
-          await page.getByRole("button", { name: "Verificar visita" }).click();
+          await page.getByRole("button", { name: "Registrar mi visita" })
+            .click();
           await page.locator(".verify-result")
             .getByText("No hay conexión: guardamos tu código").waitFor();
           assert.equal(await countPending(page), 1);

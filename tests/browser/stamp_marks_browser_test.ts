@@ -43,7 +43,7 @@ async function waitForMarks(page: Page, count: number): Promise<void> {
 /** Types a guide code in the passport's form and waits for its answer. */
 async function checkIn(page: Page, code: string, name: string): Promise<void> {
   await page.getByLabel("Código del atractivo").fill(code);
-  await page.getByRole("button", { name: "Verificar visita" }).click();
+  await page.getByRole("button", { name: "Registrar mi visita" }).click();
   await page.locator(".verify-result")
     .getByText(`¡Visita registrada: ${name}!`).waitFor();
 }

@@ -106,9 +106,9 @@ routes/          islands/ components/ client/ deps.ts *
 # The tasks: each script (deno task posters, backup, ...) over the capabilities.
 scripts/         auth backup config data db og pages passport posters staff types
 # Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
-islands/         components/ client/
+islands/         components/ client/ check_in/names.ts
 components/      client/ *
-client/
+client/          check_in/names.ts
 # Wiring: deps.ts opens what the app is built from (KV, the data set, the clients).
 deps.ts          *
 # Capabilities: what the portal does, a folder each; one may use those below it.

@@ -54,7 +54,7 @@ function renderIslands(lang: string): Record<string, string> {
     }),
     Passport: html(Passport, {
       ...getIslandMessages(lang, "passport", {
-        shared: ["session", "rating", "badges"],
+        shared: ["checkin", "session", "rating", "badges"],
       }),
       attractionNames: {},
       timeZone: "America/Mexico_City",
