@@ -1,4 +1,5 @@
 import {
+  acceptsPosition,
   type AttractionCheckInView,
   CHECK_IN_METHOD_LABELS,
   CHECK_IN_METHODS,
@@ -39,7 +40,7 @@ export function CheckInRuleSection(
       <p>
         La visita se registra{" "}
         <strong data-check-in-method={rule.method}>{rule.methodText}</strong>
-        {rule.method !== "code" && (
+        {acceptsPosition(rule.method) && (
           <>
             {" "}dentro de <strong>{rule.radiusM} m</strong>{" "}
             del punto del atractivo
@@ -48,7 +49,7 @@ export function CheckInRuleSection(
           ? `Lo cambió una persona administradora el ${setAtText}.`
           : "Es lo que indica el catálogo de atractivos."}
       </p>
-      {rule.method === "code" && (
+      {!acceptsPosition(rule.method) && (
         <p>
           Radio para la ubicación, si la activas: {rule.radiusM} m.
         </p>

@@ -1,7 +1,11 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { VisitRating } from "@/components/VisitRating.tsx";
-import type { CheckInMethod } from "@/lib/check_in/names.ts";
+import {
+  acceptsCode,
+  acceptsPosition,
+  type CheckInMethod,
+} from "@/lib/check_in/names.ts";
 import { createSessionApi } from "@/client/session_client.ts";
 import { CheckInReportView } from "@/components/CheckInReport.tsx";
 import {
@@ -190,7 +194,7 @@ export default function CheckIn(
             : t("stampPending", { name })}
         </p>
       )}
-      {showForm && rule !== "code" && (
+      {showForm && acceptsPosition(rule) && (
         <div class="check-in__locate">
           <button
             class="button button--accent button--block"
@@ -206,14 +210,14 @@ export default function CheckIn(
           </p>
         </div>
       )}
-      {showForm && rule !== "gps" && (
+      {showForm && acceptsCode(rule) && (
         <form class="verify-form" onSubmit={submit} noValidate>
           {fromLink && (
             <p class="check-in__linked">
               {t.rich("linked", { name, strong })}
             </p>
           )}
-          {rule === "gps-or-code" && <p class="check-in__or">{t("orCode")}</p>}
+          {acceptsPosition(rule) && <p class="check-in__or">{t("orCode")}</p>}
           <label for="codigo-visita">{t("codeLabel")}</label>
           <p class="field__hint" id="codigo-visita-ayuda">{t("codeHint")}</p>
           <input
@@ -232,7 +236,7 @@ export default function CheckIn(
           <button
             ref={confirm}
             class={`button button--block ${
-              rule === "code" ? "button--accent" : ""
+              acceptsPosition(rule) ? "" : "button--accent"
             }`}
             type="submit"
             disabled={!ready || busy !== null}

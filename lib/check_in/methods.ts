@@ -1,24 +1,14 @@
 /**
- * Which method an attraction takes, and what each method accepts: the rule
- * in force is the admin's (stored by lib/db/check_in_methods.ts) when there
- * is one, else the data set's `checkIn`, else by code within the default
- * radius.
+ * Which rule an attraction is under: the admin's (stored by
+ * lib/db/check_in_methods.ts) when there is one, else the data set's
+ * `checkIn`, else by code within the default radius. What each method
+ * accepts is its row in `names.ts`.
  */
 import {
   type CheckInMethod,
   type CheckInRule,
   DEFAULT_CHECK_IN_RADIUS_M,
 } from "./names.ts";
-
-/** Whether a guide code checks a visit in under `method`. */
-export function acceptsCode(method: CheckInMethod): boolean {
-  return method !== "gps";
-}
-
-/** Whether a position checks a visit in under `method`. */
-export function acceptsPosition(method: CheckInMethod): boolean {
-  return method !== "code";
-}
 
 /** The data set's `checkIn` of an attraction (absent: by code, default radius). */
 export type DataCheckIn = { method: CheckInMethod; radiusM?: number };

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
-import { acceptsCode, acceptsPosition, resolveCheckInRule } from "./methods.ts";
-import { CHECK_IN_METHODS, DEFAULT_CHECK_IN_RADIUS_M } from "./names.ts";
+import { resolveCheckInRule } from "./methods.ts";
+import {
+  acceptsCode,
+  acceptsPosition,
+  CHECK_IN_METHODS,
+  DEFAULT_CHECK_IN_RADIUS_M,
+} from "./names.ts";
 
 Deno.test("resolveCheckInRule: the admin's rule, else the data set's, else by code", async (t) => {
   await t.step("nothing set: by code within the default radius", () => {

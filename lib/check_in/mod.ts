@@ -27,6 +27,8 @@ export {
   setAttractionCheckIn,
 } from "./console.ts";
 export {
+  acceptsPosition,
+  CHECK_IN_METHOD_TABLE,
   CHECK_IN_METHODS,
   type CheckInMethod,
   MAX_CHECK_IN_RADIUS_M,

@@ -9,9 +9,9 @@
  * set's `checkIn` with these names, lib/db stores the admin's rule in
  * their shape.
  *
- * A new method is a name in {@linkcode CHECK_IN_METHODS}, its answer in
- * `acceptsCode`/`acceptsPosition` (`methods.ts`) and its words in the
- * console's table (`console.ts`). A new refusal reason is a row of
+ * A new method is a row of {@linkcode CHECK_IN_METHOD_TABLE} (what it
+ * accepts, its page's words) and its words in the console's table
+ * (`console.ts`). A new refusal reason is a row of
  * {@linkcode REFUSAL_WORDS}, the rule that returns it (`rules.ts`) and its
  * two sentences (`locales/<lang>/api.json`, `locales/<lang>/checkin.json`).
  */
@@ -24,10 +24,36 @@
  * {@linkcode DEFAULT_CHECK_IN_RADIUS_M}); an admin's choice in the console
  * (lib/db/check_in_methods.ts) wins.
  */
-export const CHECK_IN_METHODS = ["code", "gps", "gps-or-code"] as const;
+export const CHECK_IN_METHOD_TABLE = {
+  code: { code: true, position: false, intro: "page_attraction.checkInText" },
+  gps: { code: false, position: true, intro: "checkin.introGps" },
+  "gps-or-code": { code: true, position: true, intro: "checkin.introEither" },
+} as const satisfies Record<string, {
+  /** Whether a guide code checks a visit in, and a position. */
+  code: boolean;
+  position: boolean;
+  /** The attraction page's first words of its check-in panel (a catalogue key). */
+  intro: string;
+}>;
 
 /** One of {@linkcode CHECK_IN_METHODS}. */
-export type CheckInMethod = typeof CHECK_IN_METHODS[number];
+export type CheckInMethod = keyof typeof CHECK_IN_METHOD_TABLE;
+
+/** Every {@linkcode CheckInMethod}, in the table's order (the data set's enum, the console's choices). */
+export const CHECK_IN_METHODS = Object.keys(CHECK_IN_METHOD_TABLE) as [
+  CheckInMethod,
+  ...CheckInMethod[],
+];
+
+/** Whether a guide code checks a visit in under `method`. */
+export function acceptsCode(method: CheckInMethod): boolean {
+  return CHECK_IN_METHOD_TABLE[method].code;
+}
+
+/** Whether a position checks a visit in under `method`. */
+export function acceptsPosition(method: CheckInMethod): boolean {
+  return CHECK_IN_METHOD_TABLE[method].position;
+}
 
 /** How one visit was checked in: by guide code, or by the phone's position. */
 export type VisitMethod = "code" | "gps";

@@ -17,8 +17,9 @@ import {
   UnprocessableEntityError,
 } from "@/lib/errors/mod.ts";
 import { haversineKm } from "@/lib/geo/geo.ts";
-import { acceptsCode, acceptsPosition } from "./methods.ts";
 import {
+  acceptsCode,
+  acceptsPosition,
   type CheckInRefusal,
   type CheckInRule,
   MAX_CHECK_IN_AGE_MS,

@@ -29,7 +29,11 @@ import {
   tRich,
 } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
-import { type CheckInMethod, getCheckInRule } from "@/lib/check_in/mod.ts";
+import {
+  CHECK_IN_METHOD_TABLE,
+  type CheckInMethod,
+  getCheckInRule,
+} from "@/lib/check_in/mod.ts";
 import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/mod.ts";
 import {
   createPageRouter,
@@ -103,13 +107,6 @@ export default function attraction(deps: AppDeps) {
       });
     }));
 }
-
-/** The check-in panel's first words, by method. */
-const CHECK_IN_INTROS: Record<CheckInMethod, string> = {
-  code: "page_attraction.checkInText",
-  gps: "checkin.introGps",
-  "gps-or-code": "checkin.introEither",
-};
 
 function AttractionPage(
   { attraction, data, lang, figures, checkInMethod, events }: {
@@ -196,7 +193,7 @@ function AttractionPage(
             <h2 id="registro-title" class="panel__title">
               <Icon name="check" /> {t(lang, "page_attraction.checkInTitle")}
             </h2>
-            <p>{t(lang, CHECK_IN_INTROS[checkInMethod])}</p>
+            <p>{t(lang, CHECK_IN_METHOD_TABLE[checkInMethod].intro)}</p>
             <Island
               name="CheckIn"
               component={CheckIn}
