@@ -54,12 +54,13 @@
  */
 import { measureColdStarts } from "./load/cold_start.ts";
 import {
+  CLIENT_PHASES,
   DOC_PATH,
   type Options,
   parseOptions,
-  READ_PHASES,
   wanted,
 } from "./load/config.ts";
+import { buildGuards, formatGuards, missedGuards } from "./load/guards.ts";
 import { ensureWrk, wrkVersion } from "./load/measure.ts";
 import {
   measureBurst,
@@ -71,7 +72,6 @@ import {
   measureRounds,
   measureVerifyAlone,
   readBaselineMemory,
-  type Row,
   warmUp,
 } from "./load/phases.ts";
 import {
@@ -83,7 +83,7 @@ import {
   readStartCommand,
   stopAll,
 } from "./load/processes.ts";
-import { formatReport, summarize, writeDoc } from "./load/report.ts";
+import { formatReport, writeDoc } from "./load/report.ts";
 import { setUp } from "./load/setup.ts";
 import { buildTargets } from "./load/targets.ts";
 
@@ -91,9 +91,7 @@ async function main(): Promise<number> {
   const options = parseOptions(Deno.args);
   await ensureWrk({
     readsOnly: options.only !== undefined &&
-      [...options.only].every((name) =>
-        READ_PHASES.includes(name) || name === "logo"
-      ),
+      [...options.only].every((name) => CLIENT_PHASES.includes(name)),
   });
   const cores = await decidePinning();
   const loadBefore = await readLoadAverage();
@@ -110,7 +108,7 @@ async function main(): Promise<number> {
       startedAt,
     });
     console.info(`\n${report}`);
-    if (options.writeDoc && !options.only) {
+    if (options.writeDoc && (options.guards || !options.only)) {
       await writeDoc(report);
       console.info(`Written to ${DOC_PATH}`);
     }
@@ -127,23 +125,6 @@ async function main(): Promise<number> {
   }
 }
 
-/**
- * The guarded targets this run missed (`name ratio < target`): the run
- * fails with them, so a read per request put back is seen at once.
- */
-function findMissedGuards(rows: Row[]): string[] {
-  return rows.flatMap((row) => {
-    if (!row.guard || row.target === undefined) return [];
-    const service = summarize(row.service);
-    const limit = summarize(row.limit);
-    if (!service || !limit) return [];
-    const ratio = service.rps / limit.rps;
-    return ratio < row.target
-      ? [`${row.name} ${ratio.toFixed(2)} < ${row.target}`]
-      : [];
-  });
-}
-
 /** Every phase, in order; the report. */
 async function measureAll(
   options: Options,
@@ -157,7 +138,11 @@ async function measureAll(
   // First, while nothing else of the harness runs: fresh starts.
   await buildBundle();
   const coldStart = wanted(options, "cold-start")
-    ? await measureColdStarts({ dir, starts: options.coldStarts })
+    ? await measureColdStarts({
+      dir,
+      starts: options.coldStarts,
+      guards: options.guards,
+    })
     : undefined;
   const meta = async () => ({
     date: startedAt.toISOString().slice(0, 16).replace("T", " ") + " UTC",
@@ -180,7 +165,7 @@ async function measureAll(
         sizes: {},
         meta: await meta(),
       }),
-      failed: [],
+      failed: missedGuards(buildGuards({ rows: [], coldStart })),
     };
   }
   const bench = await setUp(options, dir);
@@ -188,12 +173,20 @@ async function measureAll(
   await warmUp(bench, targets);
   const rows = await measureRounds(bench, targets);
   const stall = await measureStall(bench);
-  const verifyAlone = await measureVerifyAlone(bench);
+  const verifyAlone = options.guards ? {} : await measureVerifyAlone(bench);
   const newUser = await measureNewUserCard(bench);
   const bursts = await measureBurst(bench);
   const memory = await measureMemory(bench);
   const baselineMemory = await readBaselineMemory(bench);
+  const guards = buildGuards({
+    rows,
+    coldStart,
+    stall,
+    memory,
+    baselineMemory,
+  });
   const report = formatReport({
+    guardLines: formatGuards(guards),
     options,
     coldStart,
     rows,
@@ -206,7 +199,7 @@ async function measureAll(
     sizes: bench.reads.sizes,
     meta: await meta(),
   });
-  return { report, failed: findMissedGuards(rows) };
+  return { report, failed: missedGuards(guards) };
 }
 
 /** `MALLOC_ARENA_MAX=2 deno run -A ... main.ts`, as the report shows it. */

@@ -133,7 +133,16 @@ interface ColdFixtures {
 
 /** Measures `starts` rounds of fresh starts; every process is stopped by its PID. */
 export async function measureColdStarts(
-  { dir, starts }: { dir: string; starts: number },
+  { dir, starts, guards = false }: {
+    dir: string;
+    starts: number;
+    /**
+     * The guards' run: the bare server and the start task only, first
+     * `/healthz` and first page (with idle RSS after each); no Deploy or
+     * whole-task starts, no first verify-visit, no card written before.
+     */
+    guards?: boolean;
+  },
 ): Promise<ColdStartPhase> {
   console.info(`Cold starts: ${starts} rounds...`);
   const kvPath = `${dir}/cold-start.kv`;
@@ -144,13 +153,17 @@ export async function measureColdStarts(
     guideCodes: seeded.codes,
     routeCode: `escrita-${crypto.randomUUID().slice(0, 6)}`,
   };
-  const written = await writeRoute(base);
+  const written = guards
+    ? { etag: "", drawMs: NaN, bytes: 0 }
+    : await writeRoute(base);
   const fixtures: ColdFixtures = { ...base, routeEtag: written.etag };
-  console.info(
-    `  route ${fixtures.routeCode} written before the starts: ${ROUTE_VISITS} check-ins and a ticket, its card drawn and stored ${
-      written.drawMs.toFixed(0)
-    } ms after the ticket`,
-  );
+  if (!guards) {
+    console.info(
+      `  route ${fixtures.routeCode} written before the starts: ${ROUTE_VISITS} check-ins and a ticket, its card drawn and stored ${
+        written.drawMs.toFixed(0)
+      } ms after the ticket`,
+    );
+  }
   const start = await readStartCommand();
   const phase: ColdStartPhase = {
     starts,
@@ -186,18 +199,20 @@ export async function measureColdStarts(
       cardMs: [],
     },
   };
-  const runs: [Mode, FirstRequest][] = [
-    ["bare", "healthz"],
-    ["start", "healthz"],
-    ["deploy", "healthz"],
-    ["task", "healthz"],
-    ["bare", "page"],
-    ["start", "page"],
-    ["deploy", "page"],
-    ["bare", "verify"],
-    ["start", "verify"],
-    ["deploy", "verify"],
-  ];
+  const runs: [Mode, FirstRequest][] = guards
+    ? [["bare", "healthz"], ["start", "healthz"], ["start", "page"]]
+    : [
+      ["bare", "healthz"],
+      ["start", "healthz"],
+      ["deploy", "healthz"],
+      ["task", "healthz"],
+      ["bare", "page"],
+      ["start", "page"],
+      ["deploy", "page"],
+      ["bare", "verify"],
+      ["start", "verify"],
+      ["deploy", "verify"],
+    ];
   for (let round = 0; round < starts; round++) {
     // The same runs each round, in an order that rotates.
     const offset = round % runs.length;
@@ -211,7 +226,7 @@ export async function measureColdStarts(
         (into[mode] ??= []).push(rssMiB);
       }
     }
-    await measureCards(fixtures, phase);
+    if (!guards) await measureCards(fixtures, phase);
     console.info(
       `  round ${round + 1}: healthz bare ${
         last(phase.firstMs.bare.healthz)
@@ -228,7 +243,11 @@ export async function measureColdStarts(
       } MiB, after the first page ${last(phase.idleAfterPageMiB.start)} MiB`,
     );
   }
-  for (let run = 0; run < Math.min(IDLE_OUT_RUNS, starts); run++) {
+  for (
+    let run = 0;
+    run < (guards ? 0 : Math.min(IDLE_OUT_RUNS, starts));
+    run++
+  ) {
     await measureIdleOut(fixtures, phase);
     console.info(
       `  worker idle-out ${run + 1}: RSS after the first page ${

@@ -33,6 +33,13 @@ export interface Options {
   /** New tickets in the memory phase (`--memory-cards`, default {@linkcode MEMORY_CARDS}: the target's figure). */
   memoryCards: number;
   only?: Set<string>;
+  /**
+   * The default run (no `--only`, no `--all`): {@linkcode GUARD_PHASES}
+   * alone, each target in one table, exit 1 under any.
+   */
+  guards: boolean;
+  /** `--all`: every phase and row (needs wrk; about 15 minutes). */
+  all: boolean;
   writeDoc: boolean;
 }
 
@@ -63,20 +70,45 @@ export const READ_PHASES = [
   "atractivo",
 ];
 
+/**
+ * What the default run measures (about 3.5 minutes): the guarded reads,
+ * verify-visit against a lean transaction over HTTP, cold starts (first
+ * `/healthz`, first page, idle RSS), `/healthz` while cards are drawn, and
+ * the memory phase: every target of issue 40, each with its baseline.
+ */
+export const GUARD_PHASES = [
+  ...READ_PHASES,
+  "verify",
+  "cold-start",
+  "stall",
+  "memory",
+];
+
+/**
+ * The phases bench/load/get_client.ts can drive (GET reads and
+ * verify-visit), so a machine without wrk runs them.
+ */
+export const CLIENT_PHASES = [...GUARD_PHASES, "logo"];
+
 export function parseOptions(args: string[]): Options {
   const get = (name: string) =>
     args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-  const only = get("only")?.split(",").flatMap((name) =>
+  const all = args.includes("--all");
+  let only = get("only")?.split(",").flatMap((name) =>
     name === "cards" ? CARD_PHASES : name === "reads" ? READ_PHASES : [name]
   );
+  const guards = !all && !only;
+  if (guards) only = GUARD_PHASES;
   return {
-    duration: Number(get("duration") ?? 5),
+    duration: Number(get("duration") ?? (guards ? 3 : 5)),
     rounds: Number(get("rounds") ?? 2),
     connections: Number(get("connections") ?? 32),
     writeConnections: Number(get("write-connections") ?? 16),
-    coldStarts: Number(get("cold-starts") ?? 10),
+    coldStarts: Number(get("cold-starts") ?? (guards ? 4 : 10)),
     memoryCards: Number(get("memory-cards") ?? MEMORY_CARDS),
     only: only ? new Set(only) : undefined,
+    guards,
+    all,
     writeDoc: !args.includes("--no-doc"),
   };
 }

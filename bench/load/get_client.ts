@@ -6,6 +6,12 @@
  * line bench/lua/common.lua prints, so measure.ts reads either.
  *
  *   deno run -A bench/load/get_client.ts <url> <connections> <seconds> <salt>
+ *   deno run -A bench/load/get_client.ts <url> <connections> <seconds> <salt> \
+ *     verify <users file> <codes file>
+ *
+ * With `verify`, each request is `POST <url>` with bench/lua/verify.lua's
+ * body and token: request i is user u = i mod U with the guide code of
+ * attraction (u + k) mod 17, k = i div U, so every request is a new visit.
  *
  * Raw sockets, no `fetch`: one core of this client answers several times
  * what the service does, so the bare server's figure is the server's, not
@@ -40,10 +46,52 @@ function findHeadEnd(buf: Uint8Array, from: number, to: number): number {
   return -1;
 }
 
+/** Builds request i's bytes (its client address included). */
+type MakeRequest = (i: number) => Uint8Array;
+
+/** get.lua's request: a GET of the URL from a new address. */
+function getRequests(url: URL, salt: number): MakeRequest {
+  const target = `${url.pathname}${url.search}`;
+  return (i) =>
+    encoder.encode(
+      `GET ${target} HTTP/1.1\r\nHost: ${url.host}\r\nX-Forwarded-For: ${
+        ip(salt, i)
+      }\r\n\r\n`,
+    );
+}
+
+/** verify.lua's requests: fresh users, fresh codes (see the module doc). */
+async function verifyRequests(
+  url: URL,
+  salt: number,
+  usersFile: string,
+  codesFile: string,
+): Promise<MakeRequest> {
+  const lines = (text: string) => text.split("\n").filter((l) => l !== "");
+  const users = lines(await Deno.readTextFile(usersFile)).map((line) =>
+    line.split(" ")
+  );
+  const codes = lines(await Deno.readTextFile(codesFile));
+  const target = `${url.pathname}${url.search}`;
+  return (i) => {
+    const n = users.length;
+    const u = i % n;
+    const k = Math.floor(i / n);
+    const [id, token] = users[u];
+    const body = `{"code":"${codes[(u + k) % codes.length]}","userId":"${id}"}`;
+    return encoder.encode(
+      `POST ${target} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+        `Content-Type: application/json\r\nAuthorization: Bearer ${token}\r\n` +
+        `X-Forwarded-For: ${ip(salt, i)}\r\n` +
+        `Content-Length: ${encoder.encode(body).length}\r\n\r\n${body}`,
+    );
+  };
+}
+
 async function drive(
   url: URL,
   deadline: number,
-  salt: number,
+  make: MakeRequest,
   next: () => number,
   counts: Counts,
 ): Promise<void> {
@@ -57,16 +105,11 @@ async function drive(
     counts.connect++;
     return;
   }
-  const target = `${url.pathname}${url.search}`;
   let buf = new Uint8Array(256 * 1024);
   let have = 0;
   try {
     while (performance.now() < deadline) {
-      const request = encoder.encode(
-        `GET ${target} HTTP/1.1\r\nHost: ${url.host}\r\nX-Forwarded-For: ${
-          ip(salt, next())
-        }\r\n\r\n`,
-      );
+      const request = make(next());
       const started = performance.now();
       let written = 0;
       while (written < request.length) {
@@ -113,7 +156,11 @@ async function drive(
 }
 
 if (import.meta.main) {
-  const [url, connections, seconds, salt] = Deno.args;
+  const [url, connections, seconds, salt, mode, ...files] = Deno.args;
+  const target = new URL(url);
+  const make = mode === "verify"
+    ? await verifyRequests(target, Number(salt), files[0], files[1])
+    : getRequests(target, Number(salt));
   const counts: Counts = {
     requests: 0,
     bytes: 0,
@@ -128,7 +175,7 @@ if (import.meta.main) {
   await Promise.all(
     Array.from(
       { length: Number(connections) },
-      () => drive(new URL(url), deadline, Number(salt), () => ++i, counts),
+      () => drive(target, deadline, make, () => i++, counts),
     ),
   );
   const durationUs = (performance.now() - started) * 1000;

@@ -26,8 +26,9 @@ export interface WrkRun {
 }
 
 /**
- * Without wrk, GET reads (bench/lua/get.lua) are driven by
- * bench/load/get_client.ts, which prints the same figures.
+ * Without wrk, GET reads (bench/lua/get.lua) and verify-visit
+ * (bench/lua/verify.lua) are driven by bench/load/get_client.ts, which
+ * builds the same requests and prints the same figures.
  */
 let denoClient = false;
 
@@ -36,9 +37,13 @@ export function readClient(): string {
   return denoClient ? "bench/load/get_client.ts (no wrk here)" : "wrk";
 }
 
+/** The scripts bench/load/get_client.ts can stand in for. */
+export const CLIENT_SCRIPTS = ["get.lua", "verify.lua"];
+
 /**
  * wrk, installed with apt-get when missing and possible; with `readsOnly`
- * (every run asked for is a GET read), bench/load/get_client.ts instead.
+ * (every run asked for is one of {@linkcode CLIENT_SCRIPTS}'s: the guards'
+ * run), bench/load/get_client.ts instead.
  */
 export async function ensureWrk(
   { readsOnly = false }: { readsOnly?: boolean } = {},
@@ -47,7 +52,7 @@ export async function ensureWrk(
   if (readsOnly) {
     denoClient = true;
     console.info(
-      "wrk is not installed: the reads are driven by bench/load/get_client.ts",
+      "wrk is not installed: the runs are driven by bench/load/get_client.ts",
     );
     return;
   }
@@ -76,8 +81,17 @@ export async function runWrk(
   { url, script, args = [], connections, duration }: WrkRun,
 ): Promise<Figure> {
   if (denoClient) {
-    if (script !== "get.lua") throw new Error(`${script} needs wrk`);
-    return await runDenoClient({ url, args, connections, duration });
+    if (!CLIENT_SCRIPTS.includes(script)) {
+      throw new Error(`${script} needs wrk`);
+    }
+    return await runDenoClient({
+      url,
+      args: script === "verify.lua"
+        ? [args[0], "verify", ...args.slice(1)]
+        : args,
+      connections,
+      duration,
+    });
   }
   const { command, args: argv } = pinned(CLIENT_CORE, "wrk", [
     "-t1",
@@ -131,6 +145,7 @@ async function runDenoClient(
     String(connections),
     String(duration),
     args?.[0] ?? "0",
+    ...(args?.slice(1) ?? []),
   ]);
   return await readClientFigure(`get_client.ts failed for ${url}`, command, {
     args: argv,

@@ -61,6 +61,8 @@ export interface ReportInput extends VerifyAlone {
   baselineMemory?: Memory;
   sizes: Record<string, number>;
   meta: Meta;
+  /** Issue 40's table (bench/load/guards.ts), first when given. */
+  guardLines?: string[];
 }
 
 /**
@@ -147,8 +149,9 @@ const ms = (n: number | undefined) =>
 export function formatReport(input: ReportInput): string {
   return [
     ...formatHeader(input.options, input.meta),
-    ...formatIssue31(input),
-    ...formatTargets(input),
+    ...(input.guardLines ?? []),
+    ...(input.options.guards ? [] : formatIssue31(input)),
+    ...(input.options.guards ? [] : formatTargets(input)),
     ...formatColdStart(input.coldStart),
     ...formatLimitTable(input.rows),
     ...formatVerifyAlone(input),
@@ -184,7 +187,11 @@ function formatHeader(options: Options, meta: Meta): string[] {
     `${options.rounds} rounds of ${options.duration} s runs, service and limit alternating; figures are the mean of the rounds. ` +
     `The service runs as \`deno task start\` runs it (\`${meta.startCommand}\`), on its defaults: request log on (to a pipe), per-IP budget on (300 a minute), one render worker; \`TRUST_PROXY=1\` and a new client address (\`X-Forwarded-For\`) for every request. ` +
     `${options.connections} connections (writes ${options.writeConnections}, cold cards and tourists waiting for their card ${MEMORY_CARDS_IN_FLIGHT}). ` +
-    (options.only ? `Only: ${[...options.only].join(", ")}. ` : "") +
+    (options.guards
+      ? "The guards' run (`deno task bench:load`: issue 40's targets; `--all` for every phase). "
+      : options.only
+      ? `Only: ${[...options.only].join(", ")}. `
+      : "") +
     `Load average before/after: ${meta.loadBefore} / ${meta.loadAfter} (other work on the machine shows here). ` +
     `Whole run: ${meta.minutes.toFixed(1)} min.`,
   ];
@@ -524,6 +531,7 @@ function formatRatioDrop(rows: Row[]): string | undefined {
 /** Every cold-start figure: median (min-max) of the starts, by mode. */
 function formatColdStart(cold: ColdStartPhase | undefined): string[] {
   if (!cold) return [];
+  if (cold.cards.spawnToPngMs.length === 0) return formatGuardColdStart(cold);
   const modes = ["start", "deploy", "task"] as const;
   const row = (what: string, cells: string[]) =>
     `| ${what} | ${cells.join(" | ")} |`;
@@ -589,6 +597,46 @@ function formatColdStart(cold: ColdStartPhase | undefined): string[] {
       spread(cold.cards.afterPageMs, "ms")
     } | |`,
     ...formatIdleOut(cold),
+  ];
+}
+
+/** The guards' run's cold starts: the bare server and the start task. */
+function formatGuardColdStart(cold: ColdStartPhase): string[] {
+  const bare = cold.firstMs.bare.healthz;
+  const start = (values: number[] | undefined, base: number[] | undefined) =>
+    `${
+      spread(
+        values,
+        values === cold.idleMiB.start ||
+          values === cold.idleAfterPageMiB.start
+          ? "MiB"
+          : "ms",
+      )
+    }${
+      values?.length && base?.length
+        ? ` = ${f2(median(values) / median(base))} ×`
+        : ""
+    }`;
+  return [
+    "",
+    `Cold starts: ${cold.starts} rounds of fresh processes on the server core (\`${cold.startCommand}\`, every default on, a seeded KV file, a model configured and never called), against a bare \`Deno.serve\` answering "ok" (bench/bare_server.ts) in the same rounds; each timed from its spawn to the end of its first 200, polled every millisecond; median (min-max). Idle RSS ${
+      cold.settleMs / 1000
+    } s after the first answer.`,
+    "",
+    "| | bare `Deno.serve` | as `deno task start` runs main.ts |",
+    "|---|---:|---:|",
+    `| first \`/healthz\` | ${spread(bare, "ms")} | ${
+      start(cold.firstMs.start.healthz, bare)
+    } |`,
+    `| first page (\`/\`) | (its first answer, as above) | ${
+      start(cold.firstMs.start.page, bare)
+    } |`,
+    `| idle RSS after the first \`/healthz\` | ${
+      spread(cold.idleMiB.bare, "MiB")
+    } | ${start(cold.idleMiB.start, cold.idleMiB.bare)} |`,
+    `| idle RSS after the first page | (as above) | ${
+      start(cold.idleAfterPageMiB.start, cold.idleMiB.bare)
+    } |`,
   ];
 }
 

@@ -3,17 +3,21 @@
  * model, the service on its defaults, the reads' bytes captured and the
  * baseline server answering them, and the files the Lua scripts read.
  */
-import type { Options } from "./config.ts";
+import { type Options, wanted } from "./config.ts";
 import { type Captured, captureReads } from "./capture.ts";
 import { makeColdPools, makeMemoryCodes, RunFiles, seed } from "./fixtures.ts";
 import {
   buildBundle,
+  getFreePort,
   type Service,
+  spawn,
   startBaseline,
   type Started,
   startModel,
   startService,
+  waitForHttp,
 } from "./processes.ts";
+import { SERVER_CORE } from "./config.ts";
 
 /** Everything the measuring phases use. */
 export interface Bench {
@@ -24,6 +28,10 @@ export interface Bench {
   service: Service;
   baseline: Started;
   baselineUrl: string;
+  /** bench/lean_verify_server.ts: verify-visit's limit over HTTP. */
+  leanUrl: string;
+  /** Its keys, as it counted them in the service's own verification. */
+  leanShape: string;
   reads: Captured;
   files: RunFiles;
   /** Share codes of the tickets the memory phase makes (none exists before). */
@@ -54,6 +62,10 @@ export async function setUp(options: Options, dir: string): Promise<Bench> {
   const reads = await captureReads(service.url, mainFixtures.slugs[0], dir);
   const { baseline, baselineUrl } = await startBaseline(reads.manifestPath);
 
+  const lean = wanted(options, "verify")
+    ? await startLeanVerify(`${dir}/lean.kv`)
+    : { url: "", shape: "" };
+
   const files = new RunFiles(dir, coldPools);
   await files.writeShared(mainFixtures, service);
   let salt = 1;
@@ -65,8 +77,41 @@ export async function setUp(options: Options, dir: string): Promise<Bench> {
     memoryCodes,
     baseline,
     baselineUrl,
+    leanUrl: lean.url,
+    leanShape: lean.shape,
     reads,
     files,
     nextSalt: () => salt++,
+  };
+}
+
+/**
+ * Starts bench/lean_verify_server.ts on its own KV file on the server core;
+ * its URL and the shape of the transaction it does, for the report.
+ */
+async function startLeanVerify(
+  kvPath: string,
+): Promise<{ url: string; shape: string }> {
+  const port = await getFreePort();
+  const process = spawn("lean verify", SERVER_CORE, [
+    "run",
+    "-A",
+    "bench/lean_verify_server.ts",
+    String(port),
+    kvPath,
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(process, `${url}/healthz`);
+  const findLine = () =>
+    process.log.join("").split("\n").find((l) => l.startsWith("LEAN_SHAPE "));
+  for (let i = 0; i < 100 && !findLine(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const line = findLine();
+  const s = JSON.parse(line?.slice("LEAN_SHAPE ".length) ?? "{}");
+  return {
+    url,
+    shape:
+      `getMany of ${s.readKeys} keys, ${s.lists} list, ${s.checks} checks, ${s.sets} sets, ${s.sums} sums`,
   };
 }

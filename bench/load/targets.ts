@@ -111,8 +111,9 @@ function writeTargets(bench: Bench): Target[] {
     {
       name: "verify",
       limitName:
-        `a lean verify transaction on a KV file (1 read, 2 checks, 3 sets), ${writeConnections} in flight`,
+        `bare Deno.serve, the same number of keys in one lean kv.atomic() on a KV file (${bench.leanShape}), ${writeConnections} in flight`,
       target: 0.6,
+      guard: true,
       service: async (s) =>
         wrk(
           bench,
@@ -121,7 +122,17 @@ function writeTargets(bench: Bench): Target[] {
           [await files.verifyUsersFile(s.fixtures.secret), files.codesFile],
           writeConnections,
         ),
-      limit: direct(bench, "lean-verify", writeConnections),
+      limit: async () =>
+        wrk(
+          bench,
+          `${bench.leanUrl}/api/turismo/verify-visit`,
+          "verify.lua",
+          [
+            await files.verifyUsersFile(bench.service.fixtures.secret),
+            files.codesFile,
+          ],
+          writeConnections,
+        ),
     },
     {
       name: "rate",
