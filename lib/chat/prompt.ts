@@ -28,7 +28,7 @@ import { localizePath } from "@/lib/i18n/paths.ts";
 import { orderProviders } from "@/lib/services/order.ts";
 import type { ChatInput } from "./input.ts";
 import type { ModelMessage } from "./model.ts";
-import { NO_DATA_MARKER } from "./unanswered.ts";
+import { NO_DATA_MARKER } from "./no_data_marker.ts";
 
 /** How many nearest attractions and providers the location block lists. */
 export const NEAREST_ATTRACTIONS = 8;

@@ -7,6 +7,7 @@
  */
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { maskPersonalData } from "./mask.ts";
+import { NO_DATA_MARKER } from "./no_data_marker.ts";
 import {
   MAX_GROUP_KEY_LENGTH,
   type QuestionGroup,
@@ -14,8 +15,7 @@ import {
 } from "@/lib/db/unanswered_questions.ts";
 import { recordChatNoData } from "@/lib/db/stats.ts";
 
-/** What the model writes first when the data set does not answer the question. */
-export const NO_DATA_MARKER = "[SIN_DATOS]";
+export { NO_DATA_MARKER };
 
 /** The most characters of a question kept (and of its group's key). */
 export const MAX_QUESTION_LENGTH = MAX_GROUP_KEY_LENGTH;
