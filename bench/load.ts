@@ -141,7 +141,7 @@ async function measureAll(
     ? await measureColdStarts({
       dir,
       starts: options.coldStarts,
-      guards: options.guards,
+      guards: !options.all,
     })
     : undefined;
   const meta = async () => ({

@@ -28,9 +28,10 @@ export interface WrkRun {
 /**
  * Without wrk, GET reads (bench/lua/get.lua) and verify-visit
  * (bench/lua/verify.lua) are driven by bench/load/get_client.ts, which
- * builds the same requests and prints the same figures.
+ * builds the same requests and prints the same figures; `BENCH_CLIENT=deno`
+ * picks it where wrk is installed too (the same client on both machines).
  */
-let denoClient = false;
+let denoClient = Deno.env.get("BENCH_CLIENT") === "deno";
 
 /** Which client drives the reads, for the report. */
 export function readClient(): string {

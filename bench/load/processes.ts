@@ -281,6 +281,7 @@ export async function startService(
     ...serviceEnv({ port, kvPath, dataPath: DATA_PATH, modelUrl }),
     ...start.env,
     TRUST_PROXY: "1",
+    ...extraServiceEnv(),
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(process, `${url}/healthz`);
@@ -292,6 +293,21 @@ export async function startService(
     kvPath,
     startMemory: await readMemory(process.child.pid),
   };
+}
+
+/**
+ * `BENCH_SERVICE_ENV="RENDER_WORKERS=2,IP_BUDGET_PER_MINUTE=0"`: settings
+ * the measured service gets on top of its defaults, to try one (the report
+ * is then not of the defaults: it says so).
+ */
+export function extraServiceEnv(): Record<string, string> {
+  const text = Deno.env.get("BENCH_SERVICE_ENV") ?? "";
+  return Object.fromEntries(
+    text.split(",").filter(Boolean).map((pair) => {
+      const at = pair.indexOf("=");
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
 /** Starts bench/baseline_server.ts serving the captured `manifestPath`. */

@@ -187,6 +187,11 @@ function formatHeader(options: Options, meta: Meta): string[] {
     `${options.rounds} rounds of ${options.duration} s runs, service and limit alternating; figures are the mean of the rounds. ` +
     `The service runs as \`deno task start\` runs it (\`${meta.startCommand}\`), on its defaults: request log on (to a pipe), per-IP budget on (300 a minute), one render worker; \`TRUST_PROXY=1\` and a new client address (\`X-Forwarded-For\`) for every request. ` +
     `${options.connections} connections (writes ${options.writeConnections}, cold cards and tourists waiting for their card ${MEMORY_CARDS_IN_FLIGHT}). ` +
+    (Deno.env.get("BENCH_SERVICE_ENV")
+      ? `NOT the defaults: the service also got \`${
+        Deno.env.get("BENCH_SERVICE_ENV")
+      }\` (BENCH_SERVICE_ENV). `
+      : "") +
     (options.guards
       ? "The guards' run (`deno task bench:load`: issue 40's targets; `--all` for every phase). "
       : options.only
