@@ -1,13 +1,23 @@
 /**
  * The load harness (`deno task bench:load`): starts the service as its own
  * process on 127.0.0.1 (a fresh KV file, a stand-in model that answers at
- * once), drives each endpoint with `wrk` and compares it, in the same run,
- * with its physical limit:
+ * once), drives each endpoint and compares it, in the same run, with its
+ * physical limit:
  *
  * - reads (`/healthz`, pages, the share card): a plain `Deno.serve` answering
  *   the very bytes and headers the service answered (bench/baseline_server.ts);
- * - writes (verify-visit, rate-visit, ticket) and chat: the endpoint's own
- *   library call in a loop without HTTP on a fresh KV file (bench/direct.ts).
+ * - verify-visit: a plain `Deno.serve` doing, over HTTP, the same number of
+ *   keys in one lean `kv.atomic()` on a KV file (bench/lean_verify_server.ts);
+ * - the other writes and the chat (`--all`): the endpoint's own library call
+ *   in a loop without HTTP on a fresh KV file (bench/direct.ts).
+ *
+ * By default it is the guards' run (about 3.5 minutes, no wrk needed: the
+ * runs are driven by bench/load/get_client.ts where wrk is missing): issue
+ * 40's targets alone (the guarded reads, verify-visit, cold starts, `/healthz`
+ * while cards are drawn, the memory phase), each printed in one markdown
+ * table with its baseline beside it (bench/load/guards.ts), and the run
+ * exits 1 when one is missed. `--all` runs every phase below (about 15
+ * minutes, needs wrk).
  *
  * The service runs as a city runs it: every default on (the request log,
  * the per-IP budget), behind one trusted proxy hop, every request from a
@@ -23,13 +33,18 @@
  * figure from this run; it goes to stdout and, unless `--no-doc` (or with
  * `--only`), into docs/PERFORMANCE.md between the `bench:load` markers.
  *
- *   deno task bench:load [--duration=5] [--rounds=2] [--connections=32]
- *                        [--cold-starts=10] [--only=cold-start,healthz,...]
+ *   deno task bench:load [--all] [--duration=3] [--rounds=2]
+ *                        [--connections=32] [--cold-starts=4]
+ *                        [--only=cold-start,healthz,...]
  *                        [--memory-cards=500] [--no-doc]
  *
- * `--only=cold-start` runs the cold-start phase alone (about 5 minutes);
- * `--only=cards` every share-card phase (cold-start, stall, new-user-card,
- * burst, memory), without the endpoint rounds.
+ * (Durations and cold starts default to 5 s and 10 with `--all` or
+ * `--only`.) `--only=cold-start` runs the guards' cold starts alone (about
+ * 40 s; with `--all`, the whole phase, about 5 minutes); `--only=cards`
+ * every share-card phase (cold-start, stall, new-user-card, burst, memory),
+ * without the endpoint rounds. `BENCH_SERVICE_ENV=NAME=value,...` gives the
+ * service a setting beyond its defaults (the report says so);
+ * `BENCH_CLIENT=deno` uses get_client.ts even where wrk is installed.
  *
  * Every process it starts is stopped by its PID, also on failure or Ctrl-C.
  *
