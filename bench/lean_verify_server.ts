@@ -19,7 +19,7 @@ import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { normalizeGuideCode } from "@/lib/data/guide_code.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import { openKv } from "@/lib/db/kv.ts";
-import { verifyVisit } from "@/lib/passport/verify_visit.ts";
+import { verifyVisit } from "@/lib/check_in/verify_visit.ts";
 
 /** What one new visit costs in KV calls. */
 export interface VerifyShape {

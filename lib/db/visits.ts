@@ -466,12 +466,15 @@ export async function recordVisit(
     rateLimits,
     timeZone,
     badges: table = BADGES,
+    method = "code",
   }: {
     userId: string;
     slug: string;
     now: Date;
     totalAttractions: number;
     rateLimits?: readonly Omit<RateLimitOptions, "now">[];
+    /** How the visit is stored as checked in; no rule of that method is applied. */
+    method?: NewVisit["method"];
     /** The municipality's time zone: whose day the dashboard counts the visit in. */
     timeZone?: string;
     /** The badge table (lib/badges); tests pass their own. */
@@ -505,7 +508,7 @@ export async function recordVisit(
         visitId: crypto.randomUUID(),
         visitedAt: now.toISOString(),
         checkedInAt: now.toISOString(),
-        method: "code",
+        method,
         seq: passport.visitCount + 1,
       },
       held: passport.held,
