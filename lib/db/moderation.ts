@@ -161,7 +161,7 @@ export async function moderateNote(
   input: { visitId: string; hidden: boolean; staff: StaffMember },
 ): Promise<Visit> {
   const visit = await setNotesHidden(kv, { ...input, now: now() });
-  if (!visit) throw new NotFoundError("Esa nota ya no existe.");
+  if (!visit) throw new NotFoundError({ key: "panel_notes.error.noteGone" });
   onChange({ kind: "note_visibility", userId: visit.userId, slug: visit.slug });
   return visit;
 }

@@ -11,11 +11,23 @@ import {
   saveGuideCode,
 } from "@/lib/db/guide_codes.ts";
 import {
+  type ApiMessage,
   BadRequestError,
   ConflictError,
   NotFoundError,
 } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
+
+/**
+ * A message of the codes page's catalogue (`locales/<lang>/panel_codes.json`):
+ * the refusals say what to do, in the reader's language.
+ */
+function codesMessage(
+  key: string,
+  values?: Record<string, string | number>,
+): ApiMessage {
+  return { key: `panel_codes.${key}`, values };
+}
 
 /**
  * The letters of a new code: digits and capitals without the ones read as
@@ -99,7 +111,7 @@ export async function listCurrentGuideCodes(
  * code leaked (`motivo` {@linkcode LEAKED_REASON}); otherwise `gracia`, 1
  * to {@linkcode MAX_GRACE_DAYS} whole days, {@linkcode DEFAULT_GRACE_DAYS}
  * when absent. Anything else (0 included: stopping a code at once is only
- * the leaked choice) is a 400 with a Spanish message.
+ * the leaked choice) is a 400 that says the range.
  */
 export function parseReplacementForm(
   form: { gracia?: unknown; motivo?: unknown },
@@ -109,9 +121,9 @@ export function parseReplacementForm(
   const text = typeof form.gracia === "string" ? form.gracia.trim() : "";
   const days = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(days) || days < 1 || days > MAX_GRACE_DAYS) {
-    throw new BadRequestError(
-      `Elige un periodo de gracia de 1 a ${MAX_GRACE_DAYS} días. Para que el código anterior deje de servir al instante, usa «El código se filtró: anularlo ya».`,
-    );
+    throw new BadRequestError(codesMessage("error.graceChoice", {
+      max: MAX_GRACE_DAYS,
+    }));
   }
   return days;
 }
@@ -222,14 +234,14 @@ export async function replaceGuideCode(
 ): Promise<{ code: string; record: GuideCodeRecord }> {
   const loaded = data.current();
   if (!loaded.attractionsBySlug.has(slug)) {
-    throw new NotFoundError("Ese atractivo no existe en el catálogo.");
+    throw new NotFoundError(codesMessage("error.noAttraction"));
   }
   if (
     !Number.isInteger(graceDays) || graceDays < 0 || graceDays > MAX_GRACE_DAYS
   ) {
-    throw new BadRequestError(
-      `El periodo de gracia va de 0 a ${MAX_GRACE_DAYS} días.`,
-    );
+    throw new BadRequestError(codesMessage("error.graceRange", {
+      max: MAX_GRACE_DAYS,
+    }));
   }
   const defaults = getDefaultGuideCodes(loaded);
   const target = wanted?.trim().toUpperCase();
@@ -239,9 +251,11 @@ export async function replaceGuideCode(
       target,
     )
   ) {
-    throw new BadRequestError(
-      `El código debe tener de ${MIN_CODE_LENGTH} a 16 caracteres entre ${GUIDE_CODE_ALPHABET}.`,
-    );
+    throw new BadRequestError(codesMessage("error.codeShape", {
+      min: MIN_CODE_LENGTH,
+      max: 16,
+      alphabet: GUIDE_CODE_ALPHABET,
+    }));
   }
   for (let attempt = 0; attempt < 20; attempt++) {
     const at = now();
@@ -278,9 +292,8 @@ export async function replaceGuideCode(
         graceMs: graceDays * DAY_MS,
         staff,
         now: at,
-        auditTarget: `${slug} (periodo de gracia: ${
-          graceDays === 0 ? "ninguno" : `${graceDays} días`
-        })`,
+        // Said in words by the audit log (lib/staff/audit_log.ts).
+        auditTarget: `${slug} (grace_days: ${graceDays})`,
       },
     );
     if (result.status === "saved") return { code, record: result.record };
@@ -291,26 +304,25 @@ export async function replaceGuideCode(
         )?.slug;
       const name = owner && loaded.attractionsBySlug.get(owner)?.name;
       throw new ConflictError(
-        `Ese código ya es de ${
-          name ? `«${name}»` : "otro atractivo"
-        } (en el catálogo, o vigente en su periodo de gracia). No se cambió nada.`,
+        name
+          ? codesMessage("error.codeTaken", { name })
+          : codesMessage("error.codeTakenByAnother"),
       );
     }
     // A random code that was taken, or a race: draw and read again.
   }
-  throw new ConflictError(
-    "No se pudo reemplazar el código en este momento. Inténtalo de nuevo.",
-  );
+  throw new ConflictError(codesMessage("error.busy"));
 }
 
 /**
  * The 409 of a replacement that would leave two attractions with one
- * code, in the console's Spanish, naming both.
+ * code, naming both.
  */
 function describeClash({ dataSet, replaced }: GuideCodeClash): ConflictError {
   return new ConflictError(
-    replaced.until === null
-      ? `«${dataSet.name}» tiene en el catálogo el código nuevo de «${replaced.name}». No se cambió nada: inténtalo de nuevo.`
-      : `El código anterior de «${replaced.name}» es el de «${dataSet.name}» en el catálogo: si siguiera vigente, los dos atractivos compartirían código. No se cambió nada. Elige «El código se filtró: anularlo ya» o cambia el código de «${dataSet.name}» en el catálogo.`,
+    codesMessage(
+      replaced.until === null ? "error.clashCurrent" : "error.clashPrevious",
+      { dataSet: dataSet.name, replaced: replaced.name },
+    ),
   );
 }

@@ -3,9 +3,9 @@
  * the filter asked for (person, action, days on the municipality's
  * calendar) and each entry in words: people by their e-mail address,
  * attractions by their name in the data set, a note as "la nota de
- * <atractivo> del <fecha>", never an id or a slug. The console is Spanish
- * only, so its words live here, in one table, beside the filter that uses
- * them, and the page and the CSV say the same thing.
+ * <atractivo> del <fecha>", never an id or a slug. The words are the
+ * catalogue's (`locales/<lang>/panel_audit.json`), so the page and the CSV
+ * say the same thing; this module only picks the message and its values.
  */
 import {
   addDays,
@@ -23,38 +23,50 @@ import { getVisitById } from "@/lib/db/visits.ts";
 import type { LoadedData } from "@/lib/data/mod.ts";
 import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
 import { toCsv } from "@/lib/open_data/csv.ts";
-import type { StaffAction, StaffRole } from "@/lib/types/staff.ts";
+import {
+  DEFAULT_LANG,
+  type Lang,
+  type MessageValues,
+  t,
+} from "@/lib/i18n/catalogue.ts";
+import { STAFF_ROLES, type StaffAction } from "@/lib/types/staff.ts";
 
-/** Each action in words, in the order the filter offers them. */
-export const AUDIT_ACTION_LABELS: Readonly<Record<StaffAction, string>> = {
-  signin: "Entró al panel",
-  signout: "Salió del panel",
-  session_ended: "Cerró la sesión de otra persona",
-  access_removed: "Perdió el acceso al panel",
-  staff_invited: "Invitó a una persona al panel",
-  staff_link_issued: "Hizo un enlace de acceso nuevo",
-  staff_role_changed: "Cambió el rol de una persona",
-  staff_removed: "Quitó a una persona del panel",
-  code_replaced: "Reemplazó un código",
-  check_in_method_set: "Cambió cómo se registra una visita",
-  note_hidden: "Ocultó una nota",
-  note_shown: "Volvió a mostrar una nota",
-  question_resolved: "Marcó una pregunta como resuelta",
-  export_downloaded: "Descargó una exportación",
-  erasure: "Borró datos personales",
-  personal_data_exported: "Exportó los datos personales de una persona",
-};
+/** Every action the log records, in the order the filter offers them. */
+export const AUDIT_ACTIONS: readonly StaffAction[] = [
+  "signin",
+  "signout",
+  "session_ended",
+  "access_removed",
+  "staff_invited",
+  "staff_link_issued",
+  "staff_role_changed",
+  "staff_removed",
+  "code_replaced",
+  "check_in_method_set",
+  "note_hidden",
+  "note_shown",
+  "question_resolved",
+  "export_downloaded",
+  "erasure",
+  "personal_data_exported",
+];
 
-const METHOD_LABEL = {
-  link: "con un enlace de acceso",
-  provider: "con el proveedor de identidad",
-} as const;
+/** An action in words (`panel_audit.action.*`); an unknown one as recorded. */
+export function getAuditActionLabel(
+  action: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return (AUDIT_ACTIONS as readonly string[]).includes(action)
+    ? t(lang, `panel_audit.action.${action}`)
+    : action;
+}
 
-/** A role in words. */
-export const ROLE_LABELS: Readonly<Record<StaffRole, string>> = {
-  admin: "Administración",
-  viewer: "Consulta",
-};
+/** A role in words (`panel_audit.role.*`); an unknown one as recorded. */
+export function getRoleLabel(role: string, lang: Lang = DEFAULT_LANG): string {
+  return (STAFF_ROLES as readonly string[]).includes(role)
+    ? t(lang, `panel_audit.role.${role}`)
+    : role;
+}
 
 /** The filter of the log, as the page's form (GET) gives it. */
 export interface AuditQuery {
@@ -83,7 +95,7 @@ export function parseAuditQuery(
     : null;
   return {
     person,
-    action: action in AUDIT_ACTION_LABELS ? action : "",
+    action: AUDIT_ACTIONS.includes(action) ? action : "",
     from: problem ? "" : from,
     to: problem ? "" : to,
     problem,
@@ -106,10 +118,14 @@ export function toAuditSearch(query: AuditQuery): string {
   return search ? `?${search}` : "";
 }
 
-/** What the audit needs of the app: KV and the data set in force. */
+/**
+ * What the audit needs of the app: KV, the data set in force, and the
+ * language of its words (the catalogue's `panel_audit`; Spanish unless said).
+ */
 export interface AuditLogDeps {
   kv: Deno.Kv;
   data: Pick<LoadedData, "data" | "attractionsBySlug">;
+  lang?: Lang;
 }
 
 function toFilter(query: AuditQuery, timeZone: string): StaffActionFilter {
@@ -162,8 +178,8 @@ export async function listAuditRows(
   };
 }
 
-/** The CSV's header row. */
-const CSV_HEADER = ["fecha", "persona", "rol", "accion", "sobre"];
+/** The CSV's columns (`panel_audit.csv.*`: in Spanish `fecha,persona,rol,accion,sobre`). */
+const CSV_COLUMNS = ["at", "person", "role", "action", "about"] as const;
 
 /**
  * Every entry the query keeps, newest first, as CSV (a header row, then one
@@ -186,7 +202,11 @@ export function streamAuditCsv(
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(toCsv([CSV_HEADER])));
+        const lang = deps.lang ?? DEFAULT_LANG;
+        const header = CSV_COLUMNS.map((column) =>
+          t(lang, `panel_audit.csv.${column}`)
+        );
+        controller.enqueue(encoder.encode(toCsv([header])));
         return;
       }
       const next = await entries.next();
@@ -219,68 +239,87 @@ async function toRow(
   entry: StaffActionEntry,
 ): Promise<AuditRow> {
   const { timeZone } = deps.data.data.municipality;
-  const label = AUDIT_ACTION_LABELS[entry.action] ?? entry.action;
+  const lang = deps.lang ?? DEFAULT_LANG;
+  const action = getAuditActionLabel(entry.action, lang);
   return {
     id: entry.id,
     at: entry.at,
-    when: formatDateTime(entry.at, timeZone),
+    when: formatDateTime(entry.at, timeZone, lang),
     person: entry.staff.email || entry.staff.id,
-    role: ROLE_LABELS[entry.staff.role] ?? entry.staff.role,
-    action: entry.method ? `${label} (${METHOD_LABEL[entry.method]})` : label,
-    about: await describeTarget(deps, entry),
+    role: getRoleLabel(entry.staff.role, lang),
+    action: entry.method
+      ? t(lang, "panel_audit.actionWithMethod", {
+        action,
+        method: entry.method,
+      })
+      : action,
+    about: await describeTarget(deps, entry, lang),
   };
 }
+
+/**
+ * A code replacement's target as written since the grace period became a
+ * fact: `<slug> (grace_days: <n>)`. Older entries wrote the words
+ * themselves (`<slug> (periodo de gracia: …)`), shown as written.
+ */
+const CODE_GRACE = /^ \(grace_days: (\d+)\)$/;
 
 /** What an entry was done to, in words. */
 async function describeTarget(
   deps: AuditLogDeps,
   entry: StaffActionEntry,
+  lang: Lang,
 ): Promise<string> {
   const { target } = entry;
-  if (target === undefined) return "—";
+  const say = (key: string, values?: MessageValues) =>
+    t(lang, `panel_audit.about.${key}`, values);
+  if (target === undefined) return say("none");
   // An attraction since dropped from the data set keeps its slug, quoted.
   const attractionName = (slug: string) =>
     deps.data.attractionsBySlug.get(slug)?.name ??
-      `«${slug}» (ya no está en los datos)`;
+      say("droppedAttraction", { slug });
   switch (entry.action) {
     case "note_hidden":
     case "note_shown": {
       const visit = await getVisitById(deps.kv, target);
-      if (!visit) return "una nota que ya se borró";
-      return `la nota de ${attractionName(visit.slug)} del ${
-        formatDate(
+      if (!visit) return say("noteGone");
+      return say("note", {
+        attraction: attractionName(visit.slug),
+        date: formatDate(
           visit.ratedAt ?? visit.visitedAt,
           deps.data.data.municipality.timeZone,
-        )
-      }`;
+          lang,
+        ),
+      });
     }
     case "code_replaced": {
-      // Written as "<slug> (periodo de gracia: …)".
       const [, slug, rest] = /^(\S+)(.*)$/.exec(target) ?? [, target, ""];
-      return `el código de ${attractionName(slug)}${rest}`;
+      const grace = CODE_GRACE.exec(rest);
+      return grace
+        ? say("codeGrace", {
+          attraction: attractionName(slug),
+          days: Number(grace[1]),
+        })
+        : say("code", { attraction: attractionName(slug), rest });
     }
     case "check_in_method_set": {
       // Written as "<slug> (<method in words>, <radius> m)".
       const [, slug, rest] = /^(\S+)(.*)$/.exec(target) ?? [, target, ""];
-      return `el registro de visitas de ${attractionName(slug)}${rest}`;
+      return say("checkIn", { attraction: attractionName(slug), rest });
     }
     case "staff_invited":
     case "staff_role_changed":
       return entry.role
-        ? `${target} (rol: ${ROLE_LABELS[entry.role]})`
+        ? say("withRole", { target, role: getRoleLabel(entry.role, lang) })
         : target;
     case "question_resolved":
-      return `la pregunta «${target}»`;
+      return say("question", { question: target });
     case "export_downloaded":
-      return `el archivo ${target}`;
+      return say("export", { file: target });
     case "erasure":
-      return `una solicitud de borrado (referencia ${
-        target.replace(/^erasure:/, "")
-      })`;
+      return say("erasure", { ref: target.replace(/^erasure:/, "") });
     case "personal_data_exported":
-      return `los datos de un pasaporte (referencia ${
-        target.replace(/^ticket:/, "")
-      })`;
+      return say("personalData", { ref: target.replace(/^ticket:/, "") });
     default:
       return target;
   }

@@ -33,14 +33,11 @@ export const STAFF_EXPIRED_PATH = "/auth/personal?sesion=vencida";
 export class StaffForbiddenError extends HttpError {
   override name = "StaffForbiddenError";
   constructor(readonly reason: "role" | "cross-site") {
+    // The words: `panel_staff.forbidden.<reason>.*` in the catalogue.
     super(
       403,
-      reason === "role"
-        ? "Esta acción es solo para administradores"
-        : "La solicitud no vino del panel",
-      reason === "role"
-        ? "Tu cuenta del panel es de consulta: puedes ver el tablero y descargar las exportaciones. Para cambiar códigos, moderar notas o resolver preguntas, pide a una persona administradora del portal que lo haga o que te dé ese acceso."
-        : "No se cambió nada. Si fuiste tú, vuelve al panel y repite la acción desde ahí.",
+      { key: `panel_staff.forbidden.${reason}.title` },
+      { key: `panel_staff.forbidden.${reason}.details` },
     );
   }
 }

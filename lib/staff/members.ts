@@ -59,8 +59,12 @@ export interface StaffListEntry {
   /** The e-mail address, or `sub:<subject>` for a `STAFF` entry by subject. */
   identity: string;
   role: StaffRole;
-  /** `STAFF` (bootstrap: changed only in the environment) or added on the console. */
-  source: "bootstrap" | "console";
+  /**
+   * `STAFF` (bootstrap: changed only in the environment), added on the
+   * console, or the signed-in member themself when on neither list (a
+   * terminal link's session: their access lasts as long as it does).
+   */
+  source: "bootstrap" | "console" | "session";
   /** Who added them and when (ISO 8601): console members only. */
   addedBy?: string;
   addedAt?: string;
@@ -73,9 +77,14 @@ export interface StaffManagementDeps {
   config: { staff: readonly StaffEntry[] };
 }
 
-/** `STAFF`'s entries first (as listed), then the console's members (as added). */
+/**
+ * `STAFF`'s entries first (as listed), then the console's members (as
+ * added), then `signedIn` if neither lists them (someone signed in by a
+ * terminal link), so that whoever looks at the list finds themself on it.
+ */
 export async function listStaff(
   deps: Pick<StaffManagementDeps, "kv" | "config">,
+  { signedIn }: { signedIn?: StaffMember } = {},
 ): Promise<StaffListEntry[]> {
   const bootstrap: StaffListEntry[] = deps.config.staff.map((entry) => ({
     identity: entry.email ?? `sub:${entry.subject}`,
@@ -83,7 +92,7 @@ export async function listStaff(
     source: "bootstrap",
   }));
   const members = await listStaffMembers(deps.kv);
-  return [
+  const listed: StaffListEntry[] = [
     ...bootstrap,
     ...members
       .filter((member) => !isBootstrap(deps.config.staff, member.email))
@@ -95,6 +104,19 @@ export async function listStaff(
         addedAt: member.addedAt,
       })),
   ];
+  const identity = signedIn && (signedIn.email || signedIn.id);
+  // A `STAFF` entry by subject may be them under another name (`sub:…`):
+  // without their session's subject, they are not added twice.
+  const bySubject = deps.config.staff.some((entry) => !entry.email);
+  if (
+    signedIn && identity && !bySubject &&
+    !listed.some((entry) =>
+      entry.identity === identity || entry.identity === signedIn.id
+    )
+  ) {
+    listed.push({ identity, role: signedIn.role, source: "session" });
+  }
+  return listed;
 }
 
 function isBootstrap(entries: readonly StaffEntry[], email: string): boolean {

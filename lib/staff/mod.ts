@@ -7,14 +7,15 @@
  * read and written through lib/db, as everywhere.
  */
 export {
-  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
   AUDIT_CSV_NAME,
   type AuditQuery,
   type AuditRow,
+  getAuditActionLabel,
+  getRoleLabel,
   isAuditFiltered,
   listAuditRows,
   parseAuditQuery,
-  ROLE_LABELS,
   streamAuditCsv,
   toAuditSearch,
 } from "./audit_log.ts";

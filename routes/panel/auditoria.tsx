@@ -1,8 +1,9 @@
 import type { AppDeps } from "@/deps.ts";
-import type { StaffAction } from "@/lib/db/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import {
-  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
   AUDIT_CSV_NAME,
+  getAuditActionLabel,
   isAuditFiltered,
   listAuditRows,
   parseAuditQuery,
@@ -13,11 +14,12 @@ import {
 import { CSV_TYPE, sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
-const PROBLEM = {
-  invalid: "Una de las fechas no es válida: se muestra sin filtro de fechas.",
-  reversed:
-    "La fecha de inicio es posterior a la final: se muestra sin filtro de fechas.",
-};
+/** The page's words (`locales/<lang>/panel_audit.json`); the console is Spanish. */
+const LANG = DEFAULT_LANG;
+
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(LANG, `panel_audit.${key}`, values);
+}
 
 /**
  * `GET /panel/auditoria[?persona=&accion=&desde=&hasta=&antes=<cursor>]`:
@@ -28,7 +30,7 @@ const PROBLEM = {
  * CSV with a byte-order mark (audited). Admins only.
  */
 export default function auditPage(deps: AppDeps) {
-  const source = () => ({ kv: deps.kv, data: deps.data.current() });
+  const source = () => ({ kv: deps.kv, data: deps.data.current(), lang: LANG });
   return createPanelRouter(deps)
     .use(requireAdmin())
     .get("/auditoria.csv", (c) =>
@@ -46,60 +48,57 @@ export default function auditPage(deps: AppDeps) {
       const more = (extra: string) =>
         `/panel/auditoria${search ? `${search}&` : "?"}${extra}`;
       return renderPanelPage(c, deps, {
-        title: "Auditoría",
+        title: tr("title"),
         active: "auditoria",
         children: (
           <>
-            <p class="lead">
-              Cada acción del personal en el panel: quién, qué, sobre qué y
-              cuándo (hora local de {municipality}). Se conserva un año.
-            </p>
+            <p class="lead">{tr("lead", { municipality })}</p>
             <form
               class="dashboard__range"
               method="get"
               action="/panel/auditoria"
             >
               <fieldset>
-                <legend>Filtrar</legend>
+                <legend>{tr("filter")}</legend>
                 <label>
-                  Persona (correo)
+                  {tr("person")}
                   <input type="email" name="persona" value={query.person} />
                 </label>
                 <label>
-                  Acción
+                  {tr("action")}
                   <select name="accion">
-                    <option value="">Todas</option>
-                    {(Object.entries(AUDIT_ACTION_LABELS) as [
-                      StaffAction,
-                      string,
-                    ][]).map(([action, label]) => (
+                    <option value="">{tr("allActions")}</option>
+                    {AUDIT_ACTIONS.map((action) => (
                       <option
                         key={action}
                         value={action}
                         selected={action === query.action}
                       >
-                        {label}
+                        {getAuditActionLabel(action, LANG)}
                       </option>
                     ))}
                   </select>
                 </label>
                 <label>
-                  Desde <input type="date" name="desde" value={query.from} />
+                  {tr("from")}{" "}
+                  <input type="date" name="desde" value={query.from} />
                 </label>
                 <label>
-                  Hasta <input type="date" name="hasta" value={query.to} />
+                  {tr("to")} <input type="date" name="hasta" value={query.to} />
                 </label>
-                <button class="button" type="submit">Filtrar</button>
+                <button class="button" type="submit">{tr("filter")}</button>
               </fieldset>
               {query.problem && (
-                <p class="form-error" role="alert">{PROBLEM[query.problem]}</p>
+                <p class="form-error" role="alert">
+                  {tr(`problem.${query.problem}`)}
+                </p>
               )}
             </form>
             <ul class="button-row">
               {isAuditFiltered(query) && (
                 <li>
                   <a class="button button--ghost" href="/panel/auditoria">
-                    Quitar el filtro
+                    {tr("clearFilter")}
                   </a>
                 </li>
               )}
@@ -109,18 +108,16 @@ export default function auditPage(deps: AppDeps) {
                   href={`/panel/auditoria/auditoria.csv${search}`}
                   download="auditoria.csv"
                 >
-                  {isAuditFiltered(query)
-                    ? "Descargar lo filtrado (CSV)"
-                    : "Descargar todo (CSV)"}
+                  {tr(
+                    isAuditFiltered(query) ? "downloadFiltered" : "downloadAll",
+                  )}
                 </a>
               </li>
             </ul>
             {page.rows.length === 0
               ? (
                 <p role="status">
-                  {isAuditFiltered(query)
-                    ? "Ninguna acción coincide con el filtro."
-                    : "Todavía no hay acciones registradas."}
+                  {tr(isAuditFiltered(query) ? "noneMatch" : "noneYet")}
                 </p>
               )
               : (
@@ -129,19 +126,17 @@ export default function auditPage(deps: AppDeps) {
                   class="table-scroll"
                   tabIndex={0}
                   role="region"
-                  aria-label="Bitácora de auditoría"
+                  aria-label={tr("region")}
                 >
                   <table class="console-table">
-                    <caption class="sr-only">
-                      Acciones del personal, de la más reciente a la más antigua
-                    </caption>
+                    <caption class="sr-only">{tr("caption")}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">Fecha y hora</th>
-                        <th scope="col">Persona</th>
-                        <th scope="col">Rol</th>
-                        <th scope="col">Acción</th>
-                        <th scope="col">Sobre</th>
+                        <th scope="col">{tr("colWhen")}</th>
+                        <th scope="col">{tr("colPerson")}</th>
+                        <th scope="col">{tr("colRole")}</th>
+                        <th scope="col">{tr("colAction")}</th>
+                        <th scope="col">{tr("colAbout")}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -167,7 +162,7 @@ export default function auditPage(deps: AppDeps) {
                     class="button button--ghost"
                     href={`/panel/auditoria${search}`}
                   >
-                    Ver las más recientes
+                    {tr("newest")}
                   </a>
                 </li>
               )}
@@ -177,7 +172,7 @@ export default function auditPage(deps: AppDeps) {
                     class="button button--ghost"
                     href={more(`antes=${encodeURIComponent(page.cursor)}`)}
                   >
-                    Ver anteriores
+                    {tr("older")}
                   </a>
                 </li>
               )}

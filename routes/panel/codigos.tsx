@@ -6,6 +6,7 @@ import CopyButton from "@/islands/CopyButton.tsx";
 import { getLocalClockTime } from "@/lib/calendar/mod.ts";
 import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
 import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
+import { DEFAULT_LANG, t, tRich } from "@/lib/i18n/mod.ts";
 import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import {
   type CurrentGuideCode,
@@ -27,19 +28,30 @@ import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
-const GRACE_LABEL: Record<number, string> = {
-  7: "7 días",
-  14: "14 días",
-  30: "30 días (recomendado)",
-};
+/** The page's words (`locales/<lang>/panel_codes.json`); the console is Spanish. */
+const LANG = DEFAULT_LANG;
+
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(LANG, `panel_codes.${key}`, values);
+}
+
+/** A message with markup: `<b>` bold, `<code>` a guide code. */
+function trRich(key: string, values: Record<string, string>) {
+  return tRich(LANG, `panel_codes.${key}`, {
+    ...values,
+    b: (children) => <strong>{children}</strong>,
+    code: (children) => <code class="guide-code">{children}</code>,
+  });
+}
 
 /**
  * `/panel/codigos` (admins): each attraction's current guide code, its
  * replacement with a grace period for the old one (30 days unless chosen
- * otherwise; stopping it at once is a separate "it leaked" button), its
- * poster, and an alert when two attractions share a code.
- * `POST /:slug/confirmar` (the row's buttons) changes nothing: it asks to
- * confirm, saying when the posters on the walls stop working;
+ * otherwise), its poster, and an alert when two attractions share a code.
+ * `POST /:slug/confirmar` (the row's button) changes nothing: it asks to
+ * confirm, saying when the posters on the walls stop working, and offers
+ * inside the same step, folded, the leaked-code choice (no grace period: the
+ * old code stops at once), never a button on every row;
  * `POST /:slug` (the confirmation's button) replaces the code and shows
  * the new one once, large, with a copy button and the new poster;
  * `GET /:slug/cartel.svg` downloads the poster with the current code
@@ -94,7 +106,7 @@ export default function codesPage(deps: AppDeps) {
           code: current.code,
           baseUrl: getPublicOrigin(c, deps.config),
         });
-      if (!svg) throw new NotFoundError("Ese atractivo no existe.");
+      if (!svg) throw new NotFoundError({ key: "panel_codes.noPoster" });
       return await sendStaffDownload(c, deps, {
         file: `cartel-${slug}.svg`,
         type: "image/svg+xml; charset=utf-8",
@@ -123,7 +135,7 @@ async function renderCodes(
   const nameOf = (slug: string) =>
     loaded.attractionsBySlug.get(slug)?.name ?? slug;
   return renderPanelPage(c, deps, {
-    title: "Códigos de guía",
+    title: tr("title"),
     active: "codigos",
     status,
     children: (
@@ -136,35 +148,23 @@ async function renderCodes(
         )}
         {clashes.map(({ dataSet, replaced }) => (
           <p class="form-error" role="alert" key={dataSet.slug}>
-            <strong>{dataSet.name}</strong> y <strong>{replaced.name}</strong>
-            {" "}
-            comparten un código de guía: el de «{dataSet.name}» en el catálogo
-            es {replaced.until === null
-              ? "el código actual"
-              : "el código anterior, aún vigente,"}{" "}
-            de «{replaced.name}». Quien lo escriba registra la visita en
-            «{replaced.name}». Reemplaza el código de «{replaced.name}» con «El
-            código se filtró: anularlo ya», o cambia el de «{dataSet.name}» en
-            el catálogo.
+            {trRich("clash", {
+              dataSet: dataSet.name,
+              replaced: replaced.name,
+              isCurrent: replaced.until === null ? "yes" : "no",
+            })}
           </p>
         ))}
-        <p class="lead">
-          El código que cada atractivo muestra en su cartel. Al reemplazarlo, el
-          anterior sigue sirviendo {DEFAULT_GRACE_DAYS}{" "}
-          días (o el periodo que elijas), para que los carteles que aún están
-          puestos no dejen de funcionar mientras cambias. Si el código se filtró
-          (por ejemplo, en redes sociales), usa «El código se filtró: anularlo
-          ya»: el anterior deja de servir al instante.
-        </p>
+        <p class="lead">{tr("lead", { days: DEFAULT_GRACE_DAYS })}</p>
         <div class="table-scroll">
           <table class="panel-table">
-            <caption class="sr-only">Códigos de guía por atractivo</caption>
+            <caption class="sr-only">{tr("caption")}</caption>
             <thead>
               <tr>
-                <th scope="col">Atractivo</th>
-                <th scope="col">Código actual</th>
-                <th scope="col">Cambios</th>
-                <th scope="col">Reemplazar</th>
+                <th scope="col">{tr("colAttraction")}</th>
+                <th scope="col">{tr("colCode")}</th>
+                <th scope="col">{tr("colChanges")}</th>
+                <th scope="col">{tr("colReplace")}</th>
               </tr>
             </thead>
             <tbody>
@@ -202,20 +202,20 @@ function CodeRow(
         {a.replaced
           ? (
             <>
-              Reemplazado el {formatDateTime(a.replaced.setAt, timeZone)}
-              {a.previous && (
-                <>
-                  ; el anterior, <code>{a.previous.code}</code>, sirve hasta el
-                  {" "}
-                  {formatDateTime(a.previous.until, timeZone)}
-                </>
-              )}
+              {tr("replacedAt", {
+                when: formatDateTime(a.replaced.setAt, timeZone, LANG),
+              })}
+              {a.previous &&
+                tr("previousUntil", {
+                  code: a.previous.code,
+                  until: formatDateTime(a.previous.until, timeZone, LANG),
+                })}
             </>
           )
-          : "El del catálogo"}
+          : tr("fromCatalogue")}
         <br />
         <a href={`/panel/codigos/${a.slug}/cartel.svg`} download>
-          Descargar cartel (SVG)
+          {tr("downloadPoster")}
         </a>
         {checkIn && (
           <>
@@ -224,15 +224,19 @@ function CodeRow(
               href={`/panel/atractivos/${a.slug}#registro`}
               data-check-in-method={checkIn.method}
             >
-              Registro: {checkIn.methodText}
-              {checkIn.method === "code" ? "" : ` (${checkIn.radiusM} m)`}
+              {checkIn.method === "code"
+                ? tr("checkIn", { method: checkIn.methodText })
+                : tr("checkInRadius", {
+                  method: checkIn.methodText,
+                  radius: checkIn.radiusM,
+                })}
             </a>
           </>
         )}
       </td>
       <td>
         <form method="post" action={`/panel/codigos/${a.slug}/confirmar`}>
-          <label for={id}>Periodo de gracia del código anterior</label>{" "}
+          <label for={id}>{tr("graceLabel")}</label>{" "}
           <select id={id} name="gracia">
             {GRACE_PERIOD_DAYS.map((days) => (
               <option
@@ -240,25 +244,21 @@ function CodeRow(
                 value={String(days)}
                 selected={days === DEFAULT_GRACE_DAYS}
               >
-                {GRACE_LABEL[days]}
+                {tr(
+                  days === DEFAULT_GRACE_DAYS ? "graceRecommended" : "grace",
+                  {
+                    days,
+                  },
+                )}
               </option>
             ))}
           </select>{" "}
           <button
             class="button"
             type="submit"
-            aria-label={`Reemplazar código de ${a.name}`}
+            aria-label={tr("replaceButtonFor", { name: a.name })}
           >
-            Reemplazar código
-          </button>{" "}
-          <button
-            class="button button--danger"
-            type="submit"
-            name="motivo"
-            value={LEAKED_REASON}
-            aria-label={`El código se filtró: anularlo ya (${a.name})`}
-          >
-            El código se filtró: anularlo ya
+            {tr("replaceButton")}
           </button>
         </form>
       </td>
@@ -271,8 +271,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The step between the row's button and the replacement: which attraction,
  * what stops working and when (in the municipality's time zone), a button
- * that posts the same choice to `POST /:slug`, and a cancel that changes
- * nothing.
+ * that posts the same choice to `POST /:slug`, a cancel that changes
+ * nothing and, folded under "El código se filtró", the other way out: the
+ * replacement with no grace period, posted from this step only.
  */
 async function renderConfirmation(
   c: Context<AppEnv>,
@@ -284,40 +285,34 @@ async function renderConfirmation(
   const now = deps.now();
   const current = (await listCurrentGuideCodes(deps.kv, loaded, now))
     .find((a) => a.slug === slug);
-  if (!current) throw new NotFoundError("Ese atractivo no existe.");
+  if (!current) throw new NotFoundError({ key: "panel_codes.noPoster" });
   const isLeak = graceDays === 0;
   const until = new Date(now.getTime() + graceDays * DAY_MS);
   return renderPanelPage(c, deps, {
-    title: isLeak
-      ? `¿Anular ya el código de ${current.name}?`
-      : `¿Reemplazar el código de ${current.name}?`,
+    title: tr(isLeak ? "confirmLeakTitle" : "confirmReplaceTitle", {
+      name: current.name,
+    }),
     active: "codigos",
     children: (
-      <section class="code-confirm" aria-label="Confirmación">
+      <section class="code-confirm" aria-label={tr("confirmRegion")}>
         <p class="lead">
-          Se generará un código nuevo para{" "}
-          <strong>{current.name}</strong>. El código actual es{" "}
-          <code class="guide-code">{current.code}</code>.
+          {trRich("confirmLead", { name: current.name, code: current.code })}
         </p>
         <p class="code-confirm__consequence">
-          {isLeak
-            ? "Los carteles actuales dejan de funcionar en cuanto confirmes."
-            : `Los carteles actuales dejan de funcionar el ${
-              formatDate(until.toISOString(), timeZone)
-            } a las ${getLocalClockTime(until, timeZone)}.`}
+          {isLeak ? tr("stopsNow") : tr("stopsAt", {
+            date: formatDate(until.toISOString(), timeZone, LANG),
+            time: getLocalClockTime(until, timeZone),
+          })}
         </p>
         {current.previous && (
           <p>
-            El código anterior,{" "}
-            <code>{current.previous.code}</code>, que aún sirve hasta el{" "}
-            {formatDateTime(current.previous.until, timeZone)}, deja de
-            funcionar en cuanto confirmes.
+            {trRich("previousStops", {
+              code: current.previous.code,
+              until: formatDateTime(current.previous.until, timeZone, LANG),
+            })}
           </p>
         )}
-        <p>
-          Después tendrás que imprimir el cartel nuevo y colocarlo en lugar del
-          actual.
-        </p>
+        <p>{tr("printAfter")}</p>
         <form
           class="code-confirm__actions"
           method="post"
@@ -330,19 +325,34 @@ async function renderConfirmation(
             class={isLeak ? "button button--danger" : "button"}
             type="submit"
           >
-            {isLeak ? "Sí, anular el código ya" : "Sí, reemplazar el código"}
+            {tr(isLeak ? "confirmLeak" : "confirmReplace")}
           </button>{" "}
-          <a class="button button--ghost" href="/panel/codigos">Cancelar</a>
+          <a class="button button--ghost" href="/panel/codigos">
+            {tr("cancel")}
+          </a>
         </form>
+        {!isLeak && (
+          <details class="code-leak">
+            <summary>{tr("leakSummary")}</summary>
+            <p>{tr("leakExplain")}</p>
+            <form method="post" action={`/panel/codigos/${slug}`}>
+              <input type="hidden" name="motivo" value={LEAKED_REASON} />
+              <button class="button button--danger" type="submit">
+                {tr("confirmLeak")}
+              </button>
+            </form>
+          </details>
+        )}
       </section>
     ),
   });
 }
 
 /**
- * The new code, once, right after the replacement: large and spaced to
- * read aloud, a copy button (an island: the console's one script, on this
- * answer only), and the attraction's new poster to print.
+ * The new code right after the replacement: large and spaced to read
+ * aloud, a copy button (an island: the console's one script, on this
+ * answer only), and the attraction's new poster to print. The table below
+ * shows it too, as the current code, and the box says so.
  */
 function CodeReveal(
   { slug, code, name }: { slug: string; code: string; name: string },
@@ -355,27 +365,24 @@ function CodeReveal(
       aria-labelledby="nuevo-codigo-titulo"
     >
       <h2 id="nuevo-codigo-titulo" class="code-reveal__title">
-        Nuevo código de {name}
+        {tr("revealTitle", { name })}
       </h2>
       <p class="code-reveal__code" id="nuevo-codigo">{code}</p>
       <Island
         name="CopyButton"
         component={CopyButton}
-        props={{ text: code, label: "Copiar código" }}
+        props={{ text: code, label: tr("copyCode") }}
       />
-      <p>
-        Cópialo ahora: no se vuelve a mostrar. Imprime el cartel nuevo y
-        cámbialo por el actual.
-      </p>
+      <p>{tr("revealNote", { name })}</p>
       <p>
         <a class="button" href={poster} download={`cartel-${slug}.svg`}>
-          Descargar el cartel para imprimir (SVG)
+          {tr("downloadPrint")}
         </a>
       </p>
       <img
         class="code-reveal__poster"
         src={poster}
-        alt={`Cartel de ${name} con el código nuevo`}
+        alt={tr("posterAlt", { name })}
         width="240"
         height="339"
       />

@@ -3,10 +3,16 @@ import type { AppDeps } from "@/deps.ts";
 import type { AppEnv } from "@/lib/http/mod.ts";
 import { listNotesForModeration, moderateNote } from "@/lib/db/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const PAGE_SIZE = 50;
+
+/** The page's words (`locales/<lang>/panel_notes.json`); the console is Spanish. */
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(DEFAULT_LANG, `panel_notes.${key}`, values);
+}
 
 /**
  * `/panel/notas[?antes=<cursor>]` (admins): tourists' notes, newest first,
@@ -41,18 +47,13 @@ export default function notesPage(deps: AppDeps) {
         cursor,
       });
       return renderPanelPage(c, deps, {
-        title: "Notas de los turistas",
+        title: tr("title"),
         active: "notas",
         children: (
           <>
-            <p class="lead">
-              Lo que los turistas escriben al calificar su visita, de la más
-              reciente a la más antigua. Una nota oculta desaparece de las
-              páginas públicas (como la ruta del turista), pero la persona la
-              sigue viendo en su pasaporte.
-            </p>
+            <p class="lead">{tr("lead")}</p>
             {page.values.length === 0
-              ? <p>Todavía no hay notas.</p>
+              ? <p>{tr("none")}</p>
               : (
                 <ul class="moderation-list">
                   {page.values.map((note) => (
@@ -67,14 +68,14 @@ export default function notesPage(deps: AppDeps) {
                             note.slug}
                         </strong>{" "}
                         · {note.rating === null
-                          ? "sin calificación"
-                          : `${note.rating} de 5`} ·{" "}
+                          ? tr("unrated")
+                          : tr("rating", { rating: note.rating })} ·{" "}
                         <time dateTime={note.ratedAt}>
                           {formatDateTime(note.ratedAt, timeZone)}
                         </time>
                         {note.hiddenAt && (
                           <>
-                            {" "}· <strong>Oculta</strong>
+                            {" "}· <strong>{tr("hidden")}</strong>
                           </>
                         )}
                       </p>
@@ -86,7 +87,7 @@ export default function notesPage(deps: AppDeps) {
                         }`}
                       >
                         <button class="button button--ghost" type="submit">
-                          {note.hiddenAt ? "Mostrar" : "Ocultar"}
+                          {tr(note.hiddenAt ? "show" : "hide")}
                         </button>
                       </form>
                     </li>
@@ -99,7 +100,7 @@ export default function notesPage(deps: AppDeps) {
                   class="button button--ghost"
                   href={`/panel/notas?antes=${encodeURIComponent(page.cursor)}`}
                 >
-                  Ver anteriores
+                  {tr("older")}
                 </a>
               </p>
             )}

@@ -3,7 +3,9 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { Island } from "@/components/Island.tsx";
 import type { AppDeps } from "@/deps.ts";
 import CopyButton from "@/islands/CopyButton.tsx";
-import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
+import { getLocalClockTime } from "@/lib/calendar/mod.ts";
+import { formatDate } from "@/lib/format/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import { getAssets } from "@/lib/pages/mod.ts";
 import {
@@ -17,44 +19,33 @@ import {
   parseStaffRole,
   removeStaff,
   requireAdmin,
-  ROLE_LABELS,
   StaffChangeError,
   type StaffChangeProblem,
 } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
-/** What each refusal says, and its status. */
-const PROBLEMS: Record<StaffChangeProblem, [ContentfulStatusCode, string]> = {
-  invalid_email: [400, "Escribe un correo electrónico válido."],
-  invalid_role: [400, "Elige un rol: Consulta o Administración."],
-  exists: [
-    409,
-    "Esa persona ya está en el personal: cambia su rol o hazle un enlace nuevo en la lista.",
-  ],
-  full: [
-    409,
-    "El panel ya tiene el máximo de personas; quita a alguien antes de invitar a otra.",
-  ],
-  missing: [404, "Esa persona ya no está en la lista del panel."],
-  unchanged: [409, "Esa persona ya tiene ese rol."],
-  bootstrap: [
-    409,
-    "Esa persona está en STAFF, la lista del servidor: su acceso y su rol solo se cambian ahí.",
-  ],
-  self: [
-    409,
-    "No puedes quitarte a ti del panel: pídeselo a otra persona administradora.",
-  ],
-  last_admin: [
-    409,
-    "No se cambió nada: el panel se quedaría sin ninguna persona administradora. Antes, da el rol de Administración a otra persona (o a ti: si no estás en la lista, invítate con ese rol).",
-  ],
+/** Each refusal's status; its words are `panel_staff.problem.<problem>`. */
+const PROBLEM_STATUS: Record<StaffChangeProblem, ContentfulStatusCode> = {
+  invalid_email: 400,
+  invalid_role: 400,
+  exists: 409,
+  full: 409,
+  missing: 404,
+  unchanged: 409,
+  bootstrap: 409,
+  self: 409,
+  last_admin: 409,
 };
 
-const NOTICES: Record<string, string> = {
-  rol: "Listo: se cambió el rol. Vale desde su siguiente clic.",
-  quitada: "Listo: la persona ya no tiene acceso y sus sesiones se cerraron.",
-};
+/** The notices an address may ask for (`?aviso=`): `panel_staff.notice.<name>`. */
+const NOTICES = new Set(["rol", "quitada"]);
+
+/** The page's words (`locales/<lang>/panel_staff.json`); the console is Spanish. */
+const LANG = DEFAULT_LANG;
+
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(LANG, `panel_staff.${key}`, values);
+}
 
 /** A sign-in link just made: shown once, never in an address or a log. */
 interface ShownLink {
@@ -64,8 +55,9 @@ interface ShownLink {
 }
 
 /**
- * `/panel/personal` (admins): who is on the staff (`STAFF`, the server's
- * list, which the console cannot change, and the people added here), an
+ * `/panel/personal` (admins): who is on the staff (`STAFF`, set in the
+ * server's configuration, which the console cannot change, the people
+ * added here, and the admin looking, whoever let them in), an
  * invitation by e-mail that shows a single-use sign-in link to hand over
  * (`POST /invitar`; a new one: `POST /enlace`), a change of role
  * (`POST /rol`) and a removal whose sessions end at once: the row's button
@@ -80,73 +72,65 @@ export default function staffPage(deps: AppDeps) {
     { link, problem }: { link?: ShownLink; problem?: StaffChangeProblem } = {},
   ) => {
     const { timeZone } = deps.data.current().data.municipality;
-    const staff = await listStaff(manage);
     const me = getStaff(c);
-    const notice = NOTICES[c.req.query("aviso") ?? ""];
+    const staff = await listStaff(manage, { signedIn: me });
+    const notice = c.req.query("aviso") ?? "";
     return renderPanelPage(c, deps, {
-      title: "Personal",
+      title: tr("title"),
       active: "personal",
-      status: problem ? PROBLEMS[problem][0] : undefined,
+      status: problem ? PROBLEM_STATUS[problem] : undefined,
       children: (
         <>
-          <p class="lead">
-            Quién entra al panel y con qué rol. Al invitar a alguien no se envía
-            nada: te damos un enlace de acceso de un solo uso para que se lo
-            hagas llegar. Cada cambio queda en la auditoría.
-          </p>
-          {notice && <p class="notice notice--ok" role="status">{notice}</p>}
-          {problem && (
-            <p class="form-error" role="alert">{PROBLEMS[problem][1]}</p>
+          <p class="lead">{tr("lead")}</p>
+          {NOTICES.has(notice) && (
+            <p class="notice notice--ok" role="status">
+              {tr(`notice.${notice}`)}
+            </p>
           )}
-          {link && <LinkReveal link={link} timeZone={timeZone} />}
+          {problem && (
+            <p class="form-error" role="alert">{tr(`problem.${problem}`)}</p>
+          )}
+          {link && (
+            <LinkReveal link={link} timeZone={timeZone} now={deps.now()} />
+          )}
           <form
             class="dashboard__range"
             method="post"
             action="/panel/personal/invitar"
           >
             <fieldset>
-              <legend>Invitar a una persona</legend>
+              <legend>{tr("invite")}</legend>
               <label>
-                Correo electrónico
+                {tr("email")}
                 <input type="email" name="correo" required autocomplete="off" />
               </label>
               <label>
-                Rol
+                {tr("role")}
                 <select name="rol">
-                  <option value="viewer">Consulta</option>
-                  <option value="admin">Administración</option>
+                  <option value="viewer">{tr("role.viewer")}</option>
+                  <option value="admin">{tr("role.admin")}</option>
                 </select>
               </label>
-              <button class="button" type="submit">Invitar</button>
+              <button class="button" type="submit">{tr("inviteButton")}</button>
             </fieldset>
           </form>
-          <h2>Personal con acceso</h2>
-          <p>
-            Las personas de <code>STAFF</code>{" "}
-            (la lista del servidor) no se pueden quitar ni cambiar de rol desde
-            aquí: solo en esa variable. Quitar a alguien cierra sus sesiones al
-            instante. Un enlace nuevo anula el anterior que no se haya usado.
-          </p>
-          <p>
-            El panel nunca se queda sin una persona administradora: a la última
-            no se la puede pasar a consulta ni quitar. Tú puedes pasarte a
-            consulta si queda otra; quitarte del panel, no: pídeselo a otra
-            persona administradora.
-          </p>
+          <h2>{tr("listTitle")}</h2>
+          <p>{tr("listRules")}</p>
+          <p>{tr("adminRules")}</p>
           <div
             class="table-scroll"
             tabIndex={0}
             role="region"
-            aria-label="Personal con acceso"
+            aria-label={tr("listTitle")}
           >
             <table class="console-table">
-              <caption class="sr-only">Personal con acceso al panel</caption>
+              <caption class="sr-only">{tr("caption")}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Persona</th>
-                  <th scope="col">Rol</th>
-                  <th scope="col">Origen</th>
-                  <th scope="col">Acciones</th>
+                  <th scope="col">{tr("colPerson")}</th>
+                  <th scope="col">{tr("colRole")}</th>
+                  <th scope="col">{tr("colSource")}</th>
+                  <th scope="col">{tr("colActions")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -154,19 +138,23 @@ export default function staffPage(deps: AppDeps) {
                   <tr key={entry.identity} data-person={entry.identity}>
                     <td>
                       {entry.identity}
-                      {entry.identity === me.email && " (tú)"}
+                      {(entry.identity === me.email ||
+                        entry.identity === me.id) && ` ${tr("you")}`}
                     </td>
-                    <td>{ROLE_LABELS[entry.role]}</td>
+                    <td>{tr(`role.${entry.role}`)}</td>
+                    <td>
+                      {entry.source === "console"
+                        ? tr("source.console", {
+                          by: entry.addedBy ?? "",
+                          date: formatDate(entry.addedAt!, timeZone, LANG),
+                        })
+                        : tr(`source.${entry.source}`)}
+                    </td>
                     <td>
                       {entry.source === "bootstrap"
-                        ? "STAFF (servidor)"
-                        : `Invitada por ${entry.addedBy} el ${
-                          formatDate(entry.addedAt!, timeZone)
-                        }`}
-                    </td>
-                    <td>
-                      {entry.source === "bootstrap"
-                        ? "Solo se cambia en STAFF"
+                        ? tr("onlyOnServer")
+                        : entry.source === "session"
+                        ? "—"
                         : entry.identity === me.email
                         ? (entry.role === "admin"
                           ? <OwnActions email={entry.identity} />
@@ -242,7 +230,7 @@ export default function staffPage(deps: AppDeps) {
         // The refusals of the removal itself, in its order.
         await checkStaffRemoval(manage, { email, by: getStaff(c) });
         return renderPanelPage(c, deps, {
-          title: `¿Quitar a ${email} del panel?`,
+          title: tr("removeTitle", { email }),
           active: "personal",
           children: <RemovalConfirmation email={email} />,
         });
@@ -261,14 +249,14 @@ export default function staffPage(deps: AppDeps) {
 function MemberActions({ email, role }: { email: string; role: string }) {
   const other = role === "admin" ? "viewer" : "admin";
   return (
-    <ul class="button-row" style="margin:0">
+    <ul class="button-row staff-actions">
       <li>
         <form method="post" action="/panel/personal/rol">
           <input type="hidden" name="correo" value={email} />
           <input type="hidden" name="rol" value={other} />
           <button class="button button--ghost" type="submit">
-            {other === "admin" ? "Hacer administradora" : "Pasar a consulta"}
-            <span class="sr-only">{` a ${email}`}</span>
+            {tr(other === "admin" ? "makeAdmin" : "makeViewer")}
+            <span class="sr-only">{` ${tr("toPerson", { email })}`}</span>
           </button>
         </form>
       </li>
@@ -276,7 +264,8 @@ function MemberActions({ email, role }: { email: string; role: string }) {
         <form method="post" action="/panel/personal/enlace">
           <input type="hidden" name="correo" value={email} />
           <button class="button button--ghost" type="submit">
-            Enlace nuevo<span class="sr-only">{` para ${email}`}</span>
+            {tr("newLink")}
+            <span class="sr-only">{` ${tr("forPerson", { email })}`}</span>
           </button>
         </form>
       </li>
@@ -284,7 +273,8 @@ function MemberActions({ email, role }: { email: string; role: string }) {
         <form method="post" action="/panel/personal/quitar/confirmar">
           <input type="hidden" name="correo" value={email} />
           <button class="button button--danger" type="submit">
-            Quitar del panel<span class="sr-only">{` a ${email}`}</span>
+            {tr("remove")}
+            <span class="sr-only">{` ${tr("toPerson", { email })}`}</span>
           </button>
         </form>
       </li>
@@ -302,12 +292,9 @@ function OwnActions({ email }: { email: string }) {
       <input type="hidden" name="correo" value={email} />
       <input type="hidden" name="rol" value="viewer" />
       <button class="button button--ghost" type="submit">
-        Pasarme a consulta
+        {tr("ownToViewer")}
       </button>
-      <small>
-        {" "}Dejas de administrar el panel al instante; solo si queda otra
-        persona administradora.
-      </small>
+      <small>{` ${tr("ownToViewerNote")}`}</small>
     </form>
   );
 }
@@ -318,14 +305,9 @@ function OwnActions({ email }: { email: string }) {
  */
 function RemovalConfirmation({ email }: { email: string }) {
   return (
-    <section class="code-confirm" aria-label="Confirmación">
-      <p class="code-confirm__consequence">
-        Sus sesiones terminan en cuanto confirmes y sus enlaces dejan de
-        funcionar.
-      </p>
-      <p>
-        Si más adelante necesita entrar, vuelve a invitar a esa persona.
-      </p>
+    <section class="code-confirm" aria-label={tr("confirmRegion")}>
+      <p class="code-confirm__consequence">{tr("removeConsequence")}</p>
+      <p>{tr("removeAfter")}</p>
       <form
         class="code-confirm__actions"
         method="post"
@@ -333,40 +315,50 @@ function RemovalConfirmation({ email }: { email: string }) {
       >
         <input type="hidden" name="correo" value={email} />
         <button class="button button--danger" type="submit">
-          Sí, quitar del panel
+          {tr("removeConfirm")}
         </button>{" "}
-        <a class="button button--ghost" href="/panel/personal">Cancelar</a>
+        <a class="button button--ghost" href="/panel/personal">
+          {tr("cancel")}
+        </a>
       </form>
     </section>
   );
 }
 
-/** The sign-in link, once, with a copy button (the page's one script). */
-function LinkReveal({ link, timeZone }: { link: ShownLink; timeZone: string }) {
+/**
+ * The sign-in link, once, with a copy button (the page's one script). The
+ * link breaks anywhere, so it stays inside its box at any width; its end
+ * is said in words ("hasta el 1 de diciembre de 2026 a las 18:01").
+ */
+function LinkReveal(
+  { link, timeZone, now }: { link: ShownLink; timeZone: string; now: Date },
+) {
   const assets = getAssets();
+  const expires = link.expiresAt.toISOString();
   return (
     <section
       class="notice notice--ok code-reveal"
       aria-labelledby="enlace-titulo"
     >
       <h2 id="enlace-titulo" class="code-reveal__title">
-        Enlace de acceso para {link.email}
+        {tr("linkTitle", { email: link.email })}
       </h2>
       <p>
-        <code id="enlace-acceso" style="overflow-wrap:anywhere">
-          {link.url}
-        </code>
+        <code id="enlace-acceso" class="code-reveal__link">{link.url}</code>
       </p>
       <Island
         name="CopyButton"
         component={CopyButton}
-        props={{ text: link.url, label: "Copiar enlace" }}
+        props={{ text: link.url, label: tr("copyLink") }}
       />
       <p>
-        Cópialo ahora y házselo llegar: no se vuelve a mostrar. Sirve una sola
-        vez, hasta las {formatDateTime(link.expiresAt.toISOString(), timeZone)}
-        {" "}
-        (15 minutos). Si vence, pide uno nuevo con «Enlace nuevo».
+        {tr("linkNote", {
+          date: formatDate(expires, timeZone, LANG),
+          time: getLocalClockTime(link.expiresAt, timeZone),
+          minutes: Math.round(
+            (link.expiresAt.getTime() - now.getTime()) / 60_000,
+          ),
+        })}
       </p>
       {assets && <script type="module" src={assets.client} />}
     </section>

@@ -77,7 +77,10 @@ Deno.test("the pages' one error funnel", async (t) => {
     async () => {
       const public403 = await request(site, "/refused");
       assert.equal(public403.status, 403);
-      assert.match(public403.text, /Esta acción es solo para administradores/);
+      assert.match(
+        public403.text,
+        /Esta acción requiere permisos de administración/,
+      );
       const staff403 = await request(panel, "/refused");
       assert.equal(staff403.status, 403);
       assert.match(staff403.text, /Tu cuenta del panel es de consulta/);

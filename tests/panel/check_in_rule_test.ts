@@ -80,7 +80,7 @@ Deno.test("the check-in rule on an attraction's console page", async (t) => {
       assert.equal(res.status, 403);
       assert.match(
         await res.text(),
-        /Esta acción es solo para administradores/,
+        /Esta acción requiere permisos de administración/,
       );
       assert.equal(await getCheckInMethodRecord(ctx.deps.kv, PLAZA.slug), null);
       assert.deepEqual(await checkInActions(ctx), []);

@@ -567,7 +567,7 @@ Deno.test("GET /panel/auditoria", async (t) => {
     const { res, html } = await asStaff(ctx, viewer, "/panel/auditoria");
     assert.equal(res.status, 403);
     assert.match(res.headers.get("content-type") ?? "", /text\/html/);
-    assert.match(html, /Esta acción es solo para administradores/);
+    assert.match(html, /Esta acción requiere permisos de administración/);
     assert.match(html, /Volver al panel/);
     const home = await asStaff(ctx, viewer, "/panel");
     assert.doesNotMatch(home.html, /href="\/panel\/auditoria"/);

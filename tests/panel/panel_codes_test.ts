@@ -218,7 +218,7 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
       await assertJson(await verify(ctx, PLAZA.guideCode), 200);
       const { values } = await listStaffActions(ctx.deps.kv);
       const entry = values.find((v) => v.action === "code_replaced")!;
-      assert.equal(entry.target, `${PLAZA.slug} (periodo de gracia: 14 días)`);
+      assert.equal(entry.target, `${PLAZA.slug} (grace_days: 14)`);
       assert.ok(!JSON.stringify(values).includes(code));
       const again = await ctx.app.request("/panel/codigos", {
         headers: { cookie: admin },
@@ -262,7 +262,7 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
   );
 
   await t.step(
-    "the form offers a 30-day grace period by default and the leak as its own button",
+    "the form offers a 30-day grace period by default; the leak only inside the confirmation",
     async () => {
       const html = await (await ctx.app.request("/panel/codigos", {
         headers: { cookie: admin },
@@ -283,9 +283,25 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
         /value="0"/,
         "no grace period is not an option",
       );
+      assert.doesNotMatch(html, /name="motivo"/, "no leak button on a row");
+      const confirm = await (await postForm(
+        ctx,
+        admin,
+        `/panel/codigos/${THIRD.slug}/confirmar`,
+        { gracia: "30" },
+      )).text();
+      const folded = confirm.match(/<details class="code-leak">.*?<\/details>/s)
+        ?.[0];
+      assert.ok(folded, "the leak choice, folded in the confirmation");
+      assert.match(folded, /<summary>El código se filtró<\/summary>/);
       assert.match(
-        form,
-        /<button[^>]*name="motivo"[^>]*value="filtrado"[^>]*>El código se filtró: anularlo ya<\/button>/,
+        folded,
+        /<input type="hidden" name="motivo" value="filtrado"\/><button class="button button--danger" type="submit">Sí, anular el código ya<\/button>/,
+      );
+      assert.equal(
+        confirm.match(/name="motivo"/g)?.length,
+        1,
+        "the leak is posted from the folded form only",
       );
     },
   );
@@ -306,9 +322,7 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
       await assertJson(await verify(ctx, before), 404);
       const { values } = await listStaffActions(ctx.deps.kv);
       assert.ok(
-        values.some((v) =>
-          v.target === `${SECOND.slug} (periodo de gracia: ninguno)`
-        ),
+        values.some((v) => v.target === `${SECOND.slug} (grace_days: 0)`),
       );
     },
   );

@@ -21,7 +21,8 @@ const ORIGIN = "http://localhost";
 const ANA = "ana@municipio.gob.mx";
 const LUIS = "luis@municipio.gob.mx";
 const MARTA = "marta@municipio.gob.mx";
-const LAST_ADMIN = /el panel se quedaría sin ninguna persona administradora/;
+const LAST_ADMIN =
+  /el panel se quedaría sin nadie con permisos de administración/;
 const USED_OR_STALE = /Este enlace ya se usó o venció/;
 
 /** A provider that is never called; `STAFF` as given. */

@@ -134,8 +134,8 @@ Deno.test("/panel/personal: invite, change a role, remove", async (t) => {
       async () => {
         const { res, html } = await get(a, "/panel/personal", ana);
         assert.equal(res.status, 200);
-        assert.match(html, /STAFF \(servidor\)/);
-        assert.match(html, /Invitada por ana@municipio\.gob\.mx/);
+        assert.match(html, /Configuración del servidor/);
+        assert.match(html, /Invitación de ana@municipio\.gob\.mx/);
         assert.doesNotMatch(
           html,
           /auth\/personal\/[\w-]{43}/,
@@ -192,7 +192,10 @@ Deno.test("/panel/personal: invite, change a role, remove", async (t) => {
       ) {
         const res = await post(a, path, luis, form);
         assert.equal(res.status, 409, path);
-        assert.match(await res.text(), /está en STAFF/);
+        assert.match(
+          await res.text(),
+          /viene de la configuración del servidor/,
+        );
       }
       assert.equal((await get(a, "/panel/personal", ana)).res.status, 200);
     });
@@ -252,7 +255,7 @@ Deno.test("/panel/personal: viewers and other sites are refused", async (t) => {
           rol: "admin",
         });
         assert.equal(res.status, 403, path);
-        assert.match(await res.text(), /solo para administradores/);
+        assert.match(await res.text(), /requiere permisos de administración/);
       }
       assert.equal((await get(ctx, "/panel/personal", viewer)).res.status, 403);
       assert.equal(

@@ -129,7 +129,7 @@ Deno.test("staff pages: the staff workspace's layout", async (t) => {
       const { res, html } = await get(ctx, "/panel/auditoria", viewer);
       assert.equal(res.status, 403);
       assertStaffFrame(html, "403");
-      assert.match(html, /Esta acción es solo para administradores/);
+      assert.match(html, /Esta acción requiere permisos de administración/);
       assert.match(html, /maria@municipio\.gob\.mx/);
       assert.match(html, /Consulta/);
       assert.doesNotMatch(html, /href="\/panel\/auditoria"/);

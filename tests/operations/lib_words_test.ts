@@ -1,0 +1,150 @@
+/**
+ * `lib/` returns facts, never Spanish: the words a person reads live in the
+ * catalogues (`locales/<lang>/*.json`), so a second language is a new
+ * folder, never a hunt through the code. This test reads every source file
+ * under `lib/` with Deno's own parser (the lint plugin API: string
+ * literals, template parts and JSX text, never comments or regular
+ * expressions) and fails on a literal with Spanish words in it, naming the
+ * file and the text. Tests and their data are left out (`*_test.ts`,
+ * `testdata/`), as is generated code (`_generated/`).
+ *
+ * The allow-list names the files that may hold such literals, each with
+ * why. An entry whose file no longer has any fails too, so the list only
+ * shrinks: remove the entry when its words move out.
+ */
+import assert from "node:assert/strict";
+import { relative } from "node:path";
+
+const LIB = new URL("../../lib/", import.meta.url);
+
+/** Marked "moved by another change": words being moved out of lib/ by a parallel change; remove each entry once it is merged. */
+const MOVED_BY_ANOTHER_CHANGE = "moved by another change";
+
+/** Files that may hold Spanish literals, and why. */
+const ALLOWED: Readonly<Record<string, string>> = {
+  // What detects Spanish must spell it.
+  "chat/mask.ts":
+    "regular expressions (as strings) that find Mexican IDs, e-mails and phone numbers written in Spanish",
+  "chat/question_lang.ts":
+    "the list of Spanish words that tells a Spanish question from an English one",
+  "chat/unanswered.ts":
+    "the Spanish stop words and the model's no-data marker the answer is checked against",
+  "og/text.ts": "a set of narrow glyphs (í, ì, ï, î) for text measurement",
+  "open_data/open_data.ts":
+    "the published data package's Spanish schema descriptions: a contract of the open data files",
+  "config/licenses.ts":
+    "the licences' official Spanish titles, published as such in the open data's metadata",
+  // Not this change's area: words still to move to the catalogue.
+  "http/router.ts":
+    "the validation funnel's Spanish messages (API area, not moved yet)",
+  "og/pool.ts": "the share card queue's 503 messages (API area, not moved yet)",
+  // Being emptied in parallel by other changes (coordinator: drop after merging).
+  "staff/attraction.ts": MOVED_BY_ANOTHER_CHANGE,
+  "staff/check_in.ts": MOVED_BY_ANOTHER_CHANGE,
+  "staff/dashboard.ts": MOVED_BY_ANOTHER_CHANGE,
+  "staff/report.ts": MOVED_BY_ANOTHER_CHANGE,
+  "staff/workbook.ts": MOVED_BY_ANOTHER_CHANGE,
+};
+
+/** Short Spanish words that English text does not use as words. */
+const SPANISH_WORD =
+  /(?:^|[^\p{L}])(?:de|del|la|las|el|los|una|que|con|para|por|sin|se|su|sus|tu|tus|al|y|ya)(?=$|[^\p{L}])/iu;
+/** Letters of Spanish that English does not write. */
+const SPANISH_LETTER = /[áéíóúñ¿¡]/iu;
+
+/** Whether a literal reads as Spanish: an accent or `¿`, or two words one of which is Spanish. */
+export function isSpanishText(text: string): boolean {
+  const words = text.match(/\p{L}+/gu) ?? [];
+  if (words.length === 0) return false;
+  return SPANISH_LETTER.test(text) ||
+    (words.length >= 2 && SPANISH_WORD.test(text));
+}
+
+/** The Spanish literals of one source file. */
+function findSpanishLiterals(fileName: string, source: string): string[] {
+  const found: string[] = [];
+  const keep = (text: string) => {
+    if (isSpanishText(text)) found.push(text);
+  };
+  const plugin: Deno.lint.Plugin = {
+    name: "lib-words",
+    rules: {
+      "spanish-literal": {
+        create() {
+          return {
+            Literal(node) {
+              if (typeof node.value === "string") keep(node.value);
+            },
+            TemplateElement(node) {
+              keep(node.raw);
+            },
+            JSXText(node) {
+              keep(node.value);
+            },
+          };
+        },
+      },
+    },
+  };
+  Deno.lint.runPlugin(plugin, fileName, source);
+  return found;
+}
+
+async function listSources(dir: URL): Promise<URL[]> {
+  const files: URL[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory) {
+      if (entry.name === "testdata" || entry.name === "_generated") continue;
+      files.push(...await listSources(url));
+    } else if (
+      /\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)
+    ) {
+      files.push(url);
+    }
+  }
+  return files;
+}
+
+Deno.test("lib/ holds no Spanish sentence: the words are the catalogues'", async (t) => {
+  const byFile = new Map<string, string[]>();
+  for (const url of await listSources(LIB)) {
+    const path = relative(LIB.pathname, url.pathname);
+    const found = findSpanishLiterals(
+      url.pathname,
+      await Deno.readTextFile(url),
+    );
+    if (found.length > 0) byFile.set(path, found);
+  }
+
+  await t.step("the detector tells Spanish from English and from codes", () => {
+    assert.ok(isSpanishText("Esa nota ya no existe."));
+    assert.ok(isSpanishText("7 días"));
+    assert.ok(isSpanishText("Invitación de "));
+    assert.ok(!isSpanishText("no such file"));
+    assert.ok(!isSpanishText("private, no-store"));
+    assert.ok(!isSpanishText("es-MX"));
+    assert.ok(!isSpanishText("filtrado"));
+  });
+
+  await t.step("no file outside the allow-list has a Spanish literal", () => {
+    const offending = [...byFile].filter(([path]) => !(path in ALLOWED))
+      .map(([path, texts]) =>
+        `lib/${path}: ${texts.map((text) => JSON.stringify(text)).join(", ")}`
+      );
+    assert.deepEqual(
+      offending,
+      [],
+      "move these words to locales/<lang>/*.json and say them with t()",
+    );
+  });
+
+  await t.step("every allow-listed file still needs its entry", () => {
+    const stale = Object.keys(ALLOWED).filter((path) => !byFile.has(path));
+    assert.deepEqual(
+      stale,
+      [],
+      "these files have no Spanish literal any more: remove their entries",
+    );
+  });
+});
