@@ -35,12 +35,12 @@ function tr(key: string, values?: Record<string, string | number>): string {
   return t(LANG, `panel_codes.${key}`, values);
 }
 
-/** A message with markup: `<b>` bold, `<code>` a guide code. */
+/** A message with markup: `<b>` bold, `<guide>` a guide code. */
 function trRich(key: string, values: Record<string, string>) {
   return tRich(LANG, `panel_codes.${key}`, {
     ...values,
     b: (children) => <strong>{children}</strong>,
-    code: (children) => <code class="guide-code">{children}</code>,
+    guide: (children) => <code class="guide-code">{children}</code>,
   });
 }
 

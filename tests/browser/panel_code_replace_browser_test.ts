@@ -127,17 +127,18 @@ Deno.test({
     });
 
     await t.step(
-      "the leaked code's button says the posters stop as soon as it is confirmed",
+      "the leaked code's choice, inside the confirmation, says the posters stop at once",
       async () => {
         await rowOf(page, THIRD.name).getByRole("button", {
-          name: /El código se filtró/,
+          name: /Reemplazar código/,
         }).click();
         await page.getByRole("heading", {
-          name: `¿Anular ya el código de ${THIRD.name}?`,
+          name: `¿Reemplazar el código de ${THIRD.name}?`,
         }).waitFor();
-        await page.getByText(
-          "Los carteles actuales dejan de funcionar en cuanto confirmes.",
-        ).waitFor();
+        await page.getByText("El código se filtró", { exact: true }).click();
+        await page.getByText(/deja de servir en cuanto confirmes/).waitFor();
+        await page.getByRole("button", { name: "Sí, anular el código ya" })
+          .waitFor();
         await page.getByRole("link", { name: "Cancelar" }).click();
         await page.waitForURL(`${origin}/panel/codigos`);
         assert.equal(

@@ -109,7 +109,7 @@ Deno.test({
       await t.step("Ana makes Luis an admin: at his next click", async () => {
         await ana.page.goto(`${origin}/panel/personal`);
         await ana.page.getByRole("button", {
-          name: `Hacer administradora a ${LUIS}`,
+          name: `Dar permisos de administración a ${LUIS}`,
         }).click();
         await ana.page.getByText("Listo: se cambió el rol.").waitFor();
         const personal = await luis.page.goto(`${origin}/panel/personal`);
@@ -118,7 +118,10 @@ Deno.test({
 
       await t.step("Ana, from STAFF, cannot be removed", async () => {
         const row = luis.page.locator(`tr[data-person="${ANA}"]`);
-        assert.match(await row.innerText(), /Solo se cambia en STAFF/);
+        assert.match(
+          await row.innerText(),
+          /Solo se cambia en la configuración del servidor/,
+        );
         assert.equal(await row.getByRole("button").count(), 0);
       });
 
