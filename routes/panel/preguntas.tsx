@@ -5,10 +5,19 @@ import {
   resolveQuestionGroup,
 } from "@/lib/db/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { readForm } from "@/lib/http/mod.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
+
+/** How long a question is kept, as the page says it (`LIFETIMES.unansweredQuestionMs` in lib/db/keys.ts). */
+const KEPT_DAYS = 90;
+
+/** The page's words (`locales/<lang>/panel_questions.json`); the console is Spanish. */
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(DEFAULT_LANG, `panel_questions.${key}`, values);
+}
 
 /**
  * `/panel/preguntas` (admins): what visitors asked the chat that the
@@ -40,28 +49,20 @@ export default function questionsPage(deps: AppDeps) {
         <time dateTime={iso}>{formatDateTime(iso, timeZone)}</time>
       );
       return renderPanelPage(c, deps, {
-        title: "Preguntas sin respuesta",
+        title: tr("title"),
         active: "preguntas",
         children: (
           <>
-            <p class="lead">
-              Lo que los visitantes preguntaron al asistente y los datos del
-              portal no respondían, agrupado por texto parecido. Se guarda solo
-              la pregunta, con los datos personales ocultos (correos, teléfonos,
-              CURP, RFC, INE, tarjetas, direcciones y nombres), 90 días. Cuando
-              agregues el dato al catálogo, márcala como resuelta.
-            </p>
-            <h2>Pendientes</h2>
-            {open.values.length === 0
-              ? <p>No hay preguntas pendientes.</p>
-              : (
-                <QuestionTable
-                  caption="Preguntas pendientes, de la más frecuente a la menos"
-                  groups={open.values}
-                  when={when}
-                  action
-                />
-              )}
+            <p class="lead">{tr("lead", { days: KEPT_DAYS })}</p>
+            <h2>{tr("open")}</h2>
+            {open.values.length === 0 ? <p>{tr("noneOpen")}</p> : (
+              <QuestionTable
+                caption={tr("openCaption")}
+                groups={open.values}
+                when={when}
+                action
+              />
+            )}
             {open.cursor && (
               <p>
                 <a
@@ -69,16 +70,16 @@ export default function questionsPage(deps: AppDeps) {
                     desde: open.cursor,
                   })}`}
                 >
-                  Siguientes pendientes
+                  {tr("nextOpen")}
                 </a>
               </p>
             )}
-            <h2>Resueltas</h2>
+            <h2>{tr("resolved")}</h2>
             {resolved.values.length === 0
-              ? <p>Todavía no hay preguntas resueltas.</p>
+              ? <p>{tr("noneResolved")}</p>
               : (
                 <QuestionTable
-                  caption="Preguntas resueltas"
+                  caption={tr("resolvedCaption")}
                   groups={resolved.values}
                   when={when}
                 />
@@ -90,7 +91,7 @@ export default function questionsPage(deps: AppDeps) {
                     resueltas: resolved.cursor,
                   })}`}
                 >
-                  Siguientes resueltas
+                  {tr("nextResolved")}
                 </a>
               </p>
             )}
@@ -107,9 +108,10 @@ export default function questionsPage(deps: AppDeps) {
         now: deps.now(),
       });
       if (!done) {
-        throw new NotFoundError(
-          "Esa pregunta ya no está pendiente (ya se resolvió o pasaron 90 días).",
-        );
+        throw new NotFoundError({
+          key: "panel_questions.gone",
+          values: { days: KEPT_DAYS },
+        });
       }
       return c.redirect("/panel/preguntas", 303);
     });
@@ -129,10 +131,10 @@ function QuestionTable(
         <caption class="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Pregunta (la más reciente del grupo)</th>
-            <th scope="col">Veces</th>
-            <th scope="col">Última vez</th>
-            <th scope="col">{action ? "Acción" : "Resuelta"}</th>
+            <th scope="col">{tr("colQuestion")}</th>
+            <th scope="col">{tr("colCount")}</th>
+            <th scope="col">{tr("colLast")}</th>
+            <th scope="col">{tr(action ? "colAction" : "colResolved")}</th>
           </tr>
         </thead>
         <tbody>
@@ -147,7 +149,7 @@ function QuestionTable(
                     <form method="post" action="/panel/preguntas/resolver">
                       <input type="hidden" name="grupo" value={group.key} />
                       <button class="button button--ghost" type="submit">
-                        Marcar como resuelta
+                        {tr("resolve")}
                       </button>
                     </form>
                   )

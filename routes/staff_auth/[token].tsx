@@ -6,6 +6,7 @@ import {
   signOutStaff,
   writeStaffCookie,
 } from "@/lib/staff/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderStaffSignInPage } from "@/routes/_shared/staff_sign_in.tsx";
 
@@ -15,17 +16,24 @@ import { renderStaffSignInPage } from "@/routes/_shared/staff_sign_in.tsx";
  * open links but press nothing, do not use it up; the POST of that button
  * uses the link (once), opens the staff session and goes to the panel.
  */
+/** A sign-in link's life, in minutes, as the page says it (lib/db `staffLinkMs`). */
+const LINK_MINUTES = 15;
+
+/** The page's words (`locales/<lang>/panel_signin.json`); the console is Spanish. */
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(DEFAULT_LANG, `panel_signin.${key}`, values);
+}
+
 export default function staffLink(deps: AppDeps) {
   return createPageRouter(deps)
     .get("/:token", (c) => {
       const response = renderStaffSignInPage(c, deps, {
-        title: "Entrar al panel",
-        heading: "Panel de la oficina de turismo",
-        lead:
-          "Este enlace de acceso sirve una sola vez y vence a los 15 minutos.",
+        title: tr("linkTitle"),
+        heading: tr("linkHeading"),
+        lead: tr("linkLead", { minutes: LINK_MINUTES }),
         children: (
           <form method="post">
-            <button class="button" type="submit">Entrar al panel</button>
+            <button class="button" type="submit">{tr("linkButton")}</button>
           </form>
         ),
       });
@@ -39,10 +47,9 @@ export default function staffLink(deps: AppDeps) {
       if (!signedIn) {
         return renderStaffSignInPage(c, deps, {
           status: 410,
-          title: "Enlace vencido",
-          heading: "Este enlace ya se usó o venció",
-          lead:
-            "Cada enlace de acceso al panel sirve una sola vez y vence a los 15 minutos. Pide uno nuevo a la persona que administra el portal.",
+          title: tr("usedTitle"),
+          heading: tr("usedHeading"),
+          lead: tr("usedLead", { minutes: LINK_MINUTES }),
         });
       }
       // A staff session this browser had before ends here.

@@ -1,4 +1,6 @@
 import type { AppDeps } from "@/deps.ts";
+import { STAFF_IDLE_MS, STAFF_MAX_AGE_MS } from "@/lib/db/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderStaffSignInPage } from "@/routes/_shared/staff_sign_in.tsx";
 
@@ -8,32 +10,42 @@ import { renderStaffSignInPage } from "@/routes/_shared/staff_sign_in.tsx";
  * `STAFF` list, a button to sign in with it; always, how to get a new
  * sign-in link. Where a staff session that ran out is sent, which it says.
  */
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A sign-in link's life, in minutes, as the page says it (lib/db `staffLinkMs`). */
+const LINK_MINUTES = 15;
+
+/** The page's words (`locales/<lang>/panel_signin.json`); the console is Spanish. */
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(DEFAULT_LANG, `panel_signin.${key}`, values);
+}
+
 export default function staffSignInPage(deps: AppDeps) {
   return createPageRouter(deps).get("/", (c) => {
     const expired = c.req.query("sesion") === "vencida";
     const withProvider = deps.config.oidc !== undefined &&
       deps.config.staff.length > 0;
     return renderStaffSignInPage(c, deps, {
-      title: "Acceso del personal",
-      heading: expired ? "Tu sesión del panel terminó" : "Acceso del personal",
+      title: tr("title"),
+      heading: tr(expired ? "expiredHeading" : "title"),
       lead: expired
-        ? "Por seguridad, la sesión se cierra tras 8 horas sin actividad y, en cualquier caso, 12 horas después de entrar. Vuelve a entrar para seguir trabajando."
-        : "El panel de la oficina de turismo es solo para el personal del portal.",
+        ? tr("expiredLead", {
+          idleHours: STAFF_IDLE_MS / HOUR_MS,
+          maxHours: STAFF_MAX_AGE_MS / HOUR_MS,
+        })
+        : tr("lead"),
       children: (
         <>
           {withProvider && (
             <p>
               <a class="button" href="/auth/personal/proveedor">
-                Entrar con mi cuenta institucional
+                {tr("withProvider")}
               </a>
             </p>
           )}
           <p>
-            {withProvider
-              ? "¿Entras con un enlace de acceso? Pide uno nuevo a la persona que administra el portal."
-              : "Pide a la persona que administra el portal un nuevo enlace de acceso."}
-            {" "}
-            Cada enlace sirve una sola vez y vence a los 15 minutos.
+            {tr(withProvider ? "askLinkToo" : "askLink")}{" "}
+            {tr("linkRule", { minutes: LINK_MINUTES })}
           </p>
         </>
       ),
