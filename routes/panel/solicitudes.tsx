@@ -8,6 +8,7 @@ import {
   listShareCodesByEmail,
 } from "@/lib/db/mod.ts";
 import { formatDate } from "@/lib/format/mod.ts";
+import { DEFAULT_LANG, t, tRich } from "@/lib/i18n/mod.ts";
 import {
   exportPersonalData,
   getErasureStatus,
@@ -22,6 +23,13 @@ import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The page's words (`locales/<lang>/panel_requests.json`); the console is Spanish. */
+const LANG = DEFAULT_LANG;
+
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(LANG, `panel_requests.${key}`, values);
+}
 
 /**
  * `/panel/solicitudes` (admins): a person's request about their data that
@@ -50,61 +58,61 @@ export default function requestsPage(deps: AppDeps) {
         : null;
       const found = email ? await findByEmail(email) : [];
       return renderPanelPage(c, deps, {
-        title: "Solicitudes de datos personales",
+        title: tr("title"),
         active: "solicitudes",
         children: (
           <>
-            <p class="lead">
-              Cuando una persona pide por correo ver, llevarse o borrar sus
-              datos, búscala aquí por el correo de su boleto. Cada descarga y
-              cada borrado quedan en la auditoría.
-            </p>
+            <p class="lead">{tr("lead")}</p>
             {erasure && (
               <p
                 class="notice notice--ok"
                 role="status"
                 data-erasure-state={erasure.state}
               >
-                {erasure.state === "done"
-                  ? "Borrado terminado: no queda nada de esa persona."
-                  : "Borrado en proceso: su página de ruta ya no se ve; el resto se termina de borrar solo (también si el gestor de contenidos no responde ahora)."}
-                {" "}
+                {tr(
+                  erasure.state === "done" ? "erasureDone" : "erasureRunning",
+                )}{" "}
                 <a href={`/panel/solicitudes?borrado=${erasure.id}`}>
-                  Actualizar
+                  {tr("refresh")}
                 </a>
               </p>
             )}
             <form method="get" action="/panel/solicitudes" class="panel">
               <label>
-                Correo electrónico de la persona
+                {tr("email")}
                 <input type="email" name="correo" value={email} required />
               </label>
-              <button class="button" type="submit">Buscar</button>
+              <button class="button" type="submit">{tr("search")}</button>
             </form>
-            {email && found.length === 0 && (
-              <p>No hay boletos con ese correo.</p>
-            )}
+            {email && found.length === 0 && <p>{tr("none")}</p>}
             <ul class="moderation-list">
               {found.map(({ shareCode, name, createdAt, summary }) => (
                 <li key={shareCode} class="panel" data-share-code={shareCode}>
                   <p>
-                    <strong>{name}</strong> · código <code>{shareCode}</code>
-                    {" "}
-                    · boleto del {formatDate(createdAt, timeZone)}
+                    {tRich(LANG, "panel_requests.ticket", {
+                      name,
+                      shareCode,
+                      date: formatDate(createdAt, timeZone, LANG),
+                      b: (children) => <strong>{children}</strong>,
+                      code: (children) => <code>{children}</code>,
+                    })}
                   </p>
                   <p>
-                    {summary.visits} visitas, {summary.ratings} calificaciones,
-                    {" "}
-                    {summary.notes} notas, {summary.badges} insignias,{" "}
-                    {summary.sessions} sesiones, {summary.identities}{" "}
-                    cuentas vinculadas.
+                    {tr("summary", {
+                      visits: summary.visits,
+                      ratings: summary.ratings,
+                      notes: summary.notes,
+                      badges: summary.badges,
+                      sessions: summary.sessions,
+                      identities: summary.identities,
+                    })}
                   </p>
                   <p>
                     <a
                       class="button button--ghost"
                       href={`/panel/solicitudes/${shareCode}/datos.json`}
                     >
-                      Descargar sus datos
+                      {tr("download")}
                     </a>
                   </p>
                   <form
@@ -113,11 +121,10 @@ export default function requestsPage(deps: AppDeps) {
                   >
                     <label>
                       <input type="checkbox" name="confirmo" value="si" />{" "}
-                      La persona pidió borrar sus datos y confirmé que el correo
-                      es suyo.
+                      {tr("confirm")}
                     </label>
                     <button class="button button--danger" type="submit">
-                      Borrar sus datos
+                      {tr("erase")}
                     </button>
                   </form>
                 </li>
@@ -151,19 +158,18 @@ export default function requestsPage(deps: AppDeps) {
       const form = await readForm(c);
       if (form.confirmo !== "si") {
         return renderPanelPage(c, deps, {
-          title: "Falta confirmar",
+          title: tr("unconfirmedTitle"),
           active: "solicitudes",
           status: 400,
           children: (
             <p class="lead">
-              Marca la casilla para confirmar que la persona pidió borrar sus
-              datos.{" "}
+              {tr("unconfirmed")}{" "}
               <a
                 href={`/panel/solicitudes?correo=${
                   encodeURIComponent(ticket.email)
                 }`}
               >
-                Volver
+                {tr("back")}
               </a>
             </p>
           ),
