@@ -1,11 +1,28 @@
 import {
   acceptsPosition,
   type AttractionCheckInView,
-  CHECK_IN_METHOD_LABELS,
   CHECK_IN_METHODS,
+  CHECK_IN_WORDS,
+  getMethodLabelKey,
+  getMethodWordsKey,
   MAX_CHECK_IN_RADIUS_M,
   MIN_CHECK_IN_RADIUS_M,
 } from "@/lib/check_in/mod.ts";
+import { DEFAULT_LANG, t, tRich } from "@/lib/i18n/mod.ts";
+
+/** The section's words (`locales/<lang>/panel_check_in.json`); the console is Spanish. */
+const LANG = DEFAULT_LANG;
+
+function tr(key: string, values?: Record<string, string | number>): string {
+  return t(LANG, `${CHECK_IN_WORDS}.${key}`, values);
+}
+
+function trRich(key: string, values: Record<string, string | number>) {
+  return tRich(LANG, `${CHECK_IN_WORDS}.${key}`, {
+    ...values,
+    b: (children) => <strong>{children}</strong>,
+  });
+}
 
 /**
  * How visits are checked in at an attraction, on its console page: the
@@ -26,56 +43,56 @@ export function CheckInRuleSection(
     setAtText?: string;
   },
 ) {
+  const method = t(LANG, getMethodWordsKey(rule.method));
   return (
     <section
       class="chart attraction-report__check-in"
       aria-labelledby="registro"
     >
-      <h2 id="registro">Cómo se registra la visita</h2>
+      <h2 id="registro">{tr("title")}</h2>
       {saved && (
         <p class="notice notice--ok" role="status">
-          Listo: desde ahora la visita se registra {rule.methodText}.
+          {tr("saved", { method })}
         </p>
       )}
       <p>
-        La visita se registra{" "}
-        <strong data-check-in-method={rule.method}>{rule.methodText}</strong>
-        {acceptsPosition(rule.method) && (
-          <>
-            {" "}dentro de <strong>{rule.radiusM} m</strong>{" "}
-            del punto del atractivo
-          </>
-        )}. {setAtText
-          ? `Lo cambió una persona administradora el ${setAtText}.`
-          : "Es lo que indica el catálogo de atractivos."}
+        {tRich(LANG, `${CHECK_IN_WORDS}.inForce`, {
+          method,
+          rule: (children) => (
+            <strong data-check-in-method={rule.method}>{children}</strong>
+          ),
+        })}
+        {acceptsPosition(rule.method) &&
+          trRich("withinRadius", { radius: rule.radiusM })}.{" "}
+        {setAtText ? tr("setBy", { when: setAtText }) : tr("fromCatalogue")}
       </p>
       {!acceptsPosition(rule.method) && (
-        <p>
-          Radio para la ubicación, si la activas: {rule.radiusM} m.
-        </p>
+        <p>{tr("radiusIfOn", { radius: rule.radiusM })}</p>
       )}
       {problem && <p class="form-error" role="alert">{problem}</p>}
       {canEdit && (
         <form class="dashboard__range" method="post" action={action}>
           <fieldset>
-            <legend>Cambiar cómo se registra</legend>
+            <legend>{tr("legend")}</legend>
             <label>
-              Forma de registro
+              {tr("methodLabel")}
               <select name="metodo">
-                {CHECK_IN_METHODS.map((method) => (
+                {CHECK_IN_METHODS.map((option) => (
                   <option
-                    key={method}
-                    value={method}
-                    selected={method === rule.method}
+                    key={option}
+                    value={option}
+                    selected={option === rule.method}
                   >
-                    {CHECK_IN_METHOD_LABELS[method]}
+                    {t(LANG, getMethodLabelKey(option))}
                   </option>
                 ))}
               </select>
             </label>
             <label>
-              Radio en metros ({MIN_CHECK_IN_RADIUS_M} a{" "}
-              {MAX_CHECK_IN_RADIUS_M})
+              {tr("radiusLabel", {
+                min: MIN_CHECK_IN_RADIUS_M,
+                max: MAX_CHECK_IN_RADIUS_M,
+              })}
               <input
                 type="number"
                 name="radio"
@@ -87,14 +104,9 @@ export function CheckInRuleSection(
                 required
               />
             </label>
-            <button class="button" type="submit">Guardar</button>
+            <button class="button" type="submit">{tr("save")}</button>
           </fieldset>
-          <p class="chart__note">
-            Con la ubicación, el turista toca «Estoy aquí» y cuenta si está
-            dentro del radio. Con solo ubicación, el código del cartel ya no
-            registra la visita aquí. El cambio aplica al instante y queda en la
-            auditoría.
-          </p>
+          <p class="chart__note">{tr("help")}</p>
         </form>
       )}
     </section>

@@ -1,8 +1,8 @@
 /**
  * How visits are checked in at an attraction, as the console shows and
  * changes it (and the attraction's page reads it): the rule in force (an
- * admin's choice, else the data set's default), its words in Spanish, the
- * admin's form read and checked, and the audited save
+ * admin's choice, else the data set's default), the admin's form read and
+ * checked, and the audited save
  * (lib/db/check_in_methods.ts). The check-in itself reads the same record,
  * so a change applies to tourists at once.
  */
@@ -12,7 +12,7 @@ import {
   listCheckInMethodRecords,
   saveCheckInMethod,
 } from "@/lib/db/check_in_methods.ts";
-import { BadRequestError } from "@/lib/errors/mod.ts";
+import { type ApiMessage, BadRequestError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { type DataCheckIn, resolveCheckInRule } from "./methods.ts";
 import {
@@ -23,33 +23,40 @@ import {
   MIN_CHECK_IN_RADIUS_M,
 } from "./names.ts";
 
-/** Each method as the console's form offers it. */
-export const CHECK_IN_METHOD_LABELS: Record<CheckInMethod, string> = {
-  code: "Con el código del cartel",
-  gps: "Con la ubicación («Estoy aquí»)",
-  "gps-or-code": "Con ubicación o código",
-};
+/** The console's words of the check-in (`locales/<lang>/panel_check_in.json`). */
+export const CHECK_IN_WORDS = "panel_check_in";
 
-/** Each method in a few words, inside a sentence (tables, the audit log). */
-export const CHECK_IN_METHOD_WORDS: Record<CheckInMethod, string> = {
-  code: "con código",
-  gps: "solo con ubicación",
-  "gps-or-code": "con ubicación o código",
-};
+/** The catalogue key of a method as the console's form offers it. */
+export function getMethodLabelKey(method: CheckInMethod): string {
+  return `${CHECK_IN_WORDS}.method.${method}`;
+}
+
+/** The catalogue key of a method in a few words, inside a sentence (tables, the audit log). */
+export function getMethodWordsKey(method: CheckInMethod): string {
+  return `${CHECK_IN_WORDS}.words.${method}`;
+}
+
+/** The audit target of a saved rule: `<slug> (method: <id>, radius_m: <n>)`. */
+export const CHECK_IN_AUDIT_TARGET = /^ \(method: (\S+), radius_m: (\d+)\)$/;
 
 /** An attraction's rule in force, and whether an admin set it (else: the data set's). */
 export interface AttractionCheckInView extends CheckInRule {
   /** Set on the console (ISO 8601), or null while the data set's default applies. */
   setAt: string | null;
-  /** The method in words. */
-  methodText: string;
+}
+
+function checkInMessage(
+  key: string,
+  values?: Record<string, string | number>,
+): ApiMessage {
+  return { key: `${CHECK_IN_WORDS}.${key}`, values };
 }
 
 function toView(
   rule: CheckInRule,
   setAt: string | null,
 ): AttractionCheckInView {
-  return { ...rule, setAt, methodText: CHECK_IN_METHOD_WORDS[rule.method] };
+  return { ...rule, setAt };
 }
 
 /** The rule in force at `slug`; `dataDefault` is the data set's `checkIn`. */
@@ -104,9 +111,7 @@ export function parseCheckInRuleForm(
 ): CheckInRule {
   const method = CHECK_IN_METHODS.find((m) => m === form.metodo);
   if (!method) {
-    throw new BadRequestError(
-      "Elige cómo se registra la visita: con el código, con la ubicación, o con cualquiera de los dos.",
-    );
+    throw new BadRequestError(checkInMessage("error.method"));
   }
   const text = typeof form.radio === "string" ? form.radio.trim() : "";
   const radiusM = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
@@ -114,18 +119,19 @@ export function parseCheckInRuleForm(
     !Number.isInteger(radiusM) || radiusM < MIN_CHECK_IN_RADIUS_M ||
     radiusM > MAX_CHECK_IN_RADIUS_M
   ) {
-    throw new BadRequestError(
-      `El radio debe ser un número entero de metros, de ${MIN_CHECK_IN_RADIUS_M} a ${MAX_CHECK_IN_RADIUS_M}${
-        text ? ` (escribiste «${text.slice(0, 20)}»)` : ""
-      }. No se cambió nada.`,
-    );
+    throw new BadRequestError(checkInMessage("error.radius", {
+      min: MIN_CHECK_IN_RADIUS_M,
+      max: MAX_CHECK_IN_RADIUS_M,
+      shown: text ? "yes" : "no",
+      typed: text.slice(0, 20),
+    }));
   }
   return { method, radiusM };
 }
 
 /**
  * Saves an admin's rule for `slug`, audited as `check_in_method_set` with
- * the target `<slug> (<method in words>, <radius> m)`.
+ * the target `<slug> (method: <id>, radius_m: <n>)` (the audit log words it).
  */
 export async function setAttractionCheckIn(
   kv: Deno.Kv,
@@ -143,9 +149,7 @@ export async function setAttractionCheckIn(
     rule,
     staff,
     now,
-    auditTarget: `${slug} (${
-      CHECK_IN_METHOD_WORDS[rule.method]
-    }, ${rule.radiusM} m)`,
+    auditTarget: `${slug} (method: ${rule.method}, radius_m: ${rule.radiusM})`,
   });
   onChange({ kind: "check_in_rule", slug });
   return toView(record, record.setAt);

@@ -18,10 +18,12 @@ export {
 } from "./check_in.ts";
 export {
   type AttractionCheckInView,
-  CHECK_IN_METHOD_LABELS,
-  CHECK_IN_METHOD_WORDS,
+  CHECK_IN_AUDIT_TARGET,
+  CHECK_IN_WORDS,
   getAttractionCheckIn,
   getCheckInRule,
+  getMethodLabelKey,
+  getMethodWordsKey,
   listAttractionCheckIns,
   parseCheckInRuleForm,
   setAttractionCheckIn,

@@ -19,6 +19,12 @@ import {
   type StaffActionEntry,
   type StaffActionFilter,
 } from "@/lib/db/audit.ts";
+import {
+  CHECK_IN_AUDIT_TARGET,
+  CHECK_IN_METHODS,
+  type CheckInMethod,
+  getMethodWordsKey,
+} from "@/lib/check_in/mod.ts";
 import { getVisitById } from "@/lib/db/visits.ts";
 import type { LoadedData } from "@/lib/data/mod.ts";
 import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
@@ -303,9 +309,19 @@ async function describeTarget(
         : say("code", { attraction: attractionName(slug), rest });
     }
     case "check_in_method_set": {
-      // Written as "<slug> (<method in words>, <radius> m)".
+      // Written as "<slug> (method: <id>, radius_m: <n>)"; before, with the
+      // method in Spanish words, shown as written.
       const [, slug, rest] = /^(\S+)(.*)$/.exec(target) ?? [, target, ""];
-      return say("checkIn", { attraction: attractionName(slug), rest });
+      const rule = CHECK_IN_AUDIT_TARGET.exec(rest);
+      return say("checkIn", {
+        attraction: attractionName(slug),
+        rest: rule && CHECK_IN_METHODS.some((m) => m === rule[1])
+          ? say("checkInRule", {
+            method: t(lang, getMethodWordsKey(rule[1] as CheckInMethod)),
+            radius: Number(rule[2]),
+          })
+          : rest,
+      });
     }
     case "staff_invited":
     case "staff_role_changed":

@@ -270,12 +270,23 @@ export async function renderMonthlyReportPdf(
     t(lang, `panel_exports.${key}`, values);
   const numbers = new Intl.NumberFormat(getLangMeta(lang).intlLocale);
   const integer = (n: number) => numbers.format(n);
-  // A day of the report's year without its year: `2 de diciembre`.
+  // A day of the report's year without its year: `2 de diciembre`. A bare
+  // date (2026-11-22) is a calendar day, as formatDate reads it.
+  const dayOfYear = (timeZone: string) =>
+    new Intl.DateTimeFormat(getLangMeta(lang).intlLocale, {
+      day: "numeric",
+      month: "long",
+      timeZone,
+    });
+  const yearOf = (timeZone: string) =>
+    new Intl.DateTimeFormat("en", { year: "numeric", timeZone });
   const day = (iso: string) => {
-    const date = formatDate(iso, report.timeZone, lang);
-    return date.endsWith(` de ${report.month.slice(0, 4)}`)
-      ? date.slice(0, -" de YYYY".length)
-      : date;
+    const bare = /^\d{4}-\d{2}-\d{2}$/.test(iso);
+    const timeZone = bare ? "UTC" : report.timeZone;
+    const at = new Date(bare ? `${iso}T12:00:00Z` : iso);
+    return yearOf(timeZone).format(at) === report.month.slice(0, 4)
+      ? dayOfYear(timeZone).format(at)
+      : formatDate(iso, report.timeZone, lang);
   };
   const monthName = formatReportMonth(report.month, lang);
   const previousName = formatReportMonth(report.previousMonth, lang);

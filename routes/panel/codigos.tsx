@@ -4,6 +4,7 @@ import type { AppDeps } from "@/deps.ts";
 import { Island } from "@/components/Island.tsx";
 import CopyButton from "@/islands/CopyButton.tsx";
 import { getLocalClockTime } from "@/lib/calendar/mod.ts";
+import { acceptsPosition, getMethodWordsKey } from "@/lib/check_in/mod.ts";
 import { formatDate, formatDateTime } from "@/lib/format/mod.ts";
 import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
 import { DEFAULT_LANG, t, tRich } from "@/lib/i18n/mod.ts";
@@ -224,11 +225,13 @@ function CodeRow(
               href={`/panel/atractivos/${a.slug}#registro`}
               data-check-in-method={checkIn.method}
             >
-              {checkIn.method === "code"
-                ? tr("checkIn", { method: checkIn.methodText })
-                : tr("checkInRadius", {
-                  method: checkIn.methodText,
+              {acceptsPosition(checkIn.method)
+                ? tr("checkInRadius", {
+                  method: t(LANG, getMethodWordsKey(checkIn.method)),
                   radius: checkIn.radiusM,
+                })
+                : tr("checkIn", {
+                  method: t(LANG, getMethodWordsKey(checkIn.method)),
                 })}
             </a>
           </>

@@ -17,9 +17,6 @@ import { relative } from "node:path";
 
 const LIB = new URL("../../lib/", import.meta.url);
 
-/** Marked "moved by another change": words being moved out of lib/ by a parallel change; remove each entry once it is merged. */
-const MOVED_BY_ANOTHER_CHANGE = "moved by another change";
-
 /** Files that may hold Spanish literals, and why. */
 const ALLOWED: Readonly<Record<string, string>> = {
   // What detects Spanish must spell it.
@@ -28,7 +25,9 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "chat/question_lang.ts":
     "the list of Spanish words that tells a Spanish question from an English one",
   "chat/unanswered.ts":
-    "the Spanish stop words and the model's no-data marker the answer is checked against",
+    "the Spanish stop words an unanswered question is grouped by",
+  "chat/no_data_marker.ts":
+    "the marker the model is told to start a reply without the data with: a token, not a sentence",
   "og/text.ts": "a set of narrow glyphs (í, ì, ï, î) for text measurement",
   "open_data/open_data.ts":
     "the published data package's Spanish schema descriptions: a contract of the open data files",
@@ -38,12 +37,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "http/router.ts":
     "the validation funnel's Spanish messages (API area, not moved yet)",
   "og/pool.ts": "the share card queue's 503 messages (API area, not moved yet)",
-  // Being emptied in parallel by other changes (coordinator: drop after merging).
-  "staff/attraction.ts": MOVED_BY_ANOTHER_CHANGE,
-  "staff/check_in.ts": MOVED_BY_ANOTHER_CHANGE,
-  "staff/dashboard.ts": MOVED_BY_ANOTHER_CHANGE,
-  "staff/report.ts": MOVED_BY_ANOTHER_CHANGE,
-  "staff/workbook.ts": MOVED_BY_ANOTHER_CHANGE,
 };
 
 /** Short Spanish words that English text does not use as words. */

@@ -154,7 +154,7 @@ Deno.test("the check-in rule on an attraction's console page", async (t) => {
       assert.equal(actions[0].staff.email, "ana@municipio.gob.mx");
       assert.equal(
         actions[0].target,
-        `${PLAZA.slug} (solo con ubicación, 300 m)`,
+        `${PLAZA.slug} (method: gps, radius_m: 300)`,
       );
       const { html } = await get(ctx, admin, `${PAGE}?registro=listo`);
       assert.match(html, /Listo: desde ahora la visita se registra solo con/);
