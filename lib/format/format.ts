@@ -226,3 +226,55 @@ export function plural(
 ): string {
   return `${formatNumber(count, lang)} ${count === 1 ? one : many}`;
 }
+
+/** An attraction's cost as its page words it (see {@linkcode describeCost}). */
+export interface CostWords {
+  /** Nothing to pay, for anyone: the page says "Entrada libre" once. */
+  free: boolean;
+  /** The adult price, or the free word. */
+  adult: string;
+  /** The children's price, when the data set has one and not everything is free. */
+  child: string | null;
+  /** The note, without a first clause that only says again that it is free. */
+  note: string | null;
+}
+
+/**
+ * An attraction's cost without saying the same thing twice: when adults
+ * and children pay nothing it is just "Entrada libre" (no "Adultos:"), and a
+ * note that starts by saying so again ("Acceso libre; …", "Free; …") loses
+ * that clause. `noteLang` is the language the note is really written in
+ * (a Spanish note on an English page), whose `format.freeWords` are looked for.
+ */
+export function describeCost(
+  cost: Attraction["cost"],
+  lang: Lang = DEFAULT_LANG,
+  noteLang: Lang = lang,
+): CostWords {
+  const free = cost.adult.amount === 0 && (cost.child?.amount ?? 0) === 0;
+  let note = cost.notes?.trim() || null;
+  if (free && note) {
+    const words = t(noteLang, "format.freeWords").split("|")
+      .map((word) => word.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .filter(Boolean);
+    const restated = new RegExp(
+      `^(?:${words.join("|")})(?=[\\s.;,:!]|$)[.;,:!]?\\s*`,
+      "iu",
+    );
+    const rest = note.replace(restated, "");
+    note = rest === note
+      ? note
+      : rest
+      ? rest[0].toLocaleUpperCase(getLangMeta(noteLang).intlLocale) +
+        rest.slice(1)
+      : null;
+  }
+  return {
+    free,
+    adult: formatMoney(cost.adult, undefined, lang),
+    child: cost.child && !free
+      ? formatMoney(cost.child, undefined, lang)
+      : null,
+    note,
+  };
+}

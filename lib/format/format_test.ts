@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  describeCost,
   formatDate,
   formatDateRange,
   formatDateTime,
@@ -129,5 +130,52 @@ Deno.test("page formatting", async (t) => {
     });
     assert.match(css, /--color-primary: #1D5C63;/);
     assert.match(css, /--color-on-accent: #1a1a1a;/);
+  });
+});
+
+Deno.test("describeCost says each thing once", () => {
+  const free = { amount: 0, currency: "MXN" } as const;
+  assert.deepEqual(describeCost({ adult: free, notes: "Acceso libre." }), {
+    free: true,
+    adult: "Entrada libre",
+    child: null,
+    note: null,
+  });
+  assert.equal(
+    describeCost({
+      adult: free,
+      notes: "Entrada libre; se agradecen donativos.",
+    })
+      .note,
+    "Se agradecen donativos.",
+  );
+  assert.equal(
+    describeCost(
+      { adult: free, notes: "Free to enter; lunch runs 90 MXN." },
+      "en",
+    ).note,
+    "Lunch runs 90 MXN.",
+  );
+  // A Spanish note on an English page is read with the Spanish words.
+  assert.equal(
+    describeCost({ adult: free, notes: "Acceso libre." }, "en", "es").note,
+    null,
+  );
+  // A note that only starts like the word keeps it ("Gratisimo" is no "Gratis").
+  assert.equal(
+    describeCost({ adult: free, notes: "Gratisimo paseo." }).note,
+    "Gratisimo paseo.",
+  );
+  // Paid: both prices, the note as it is (it may be about a free day).
+  const paid = describeCost({
+    adult: { amount: 90, currency: "MXN" as const },
+    child: { amount: 45, currency: "MXN" as const },
+    notes: "Entrada libre los domingos.",
+  });
+  assert.deepEqual(paid, {
+    free: false,
+    adult: "$90 MXN",
+    child: "$45 MXN",
+    note: "Entrada libre los domingos.",
   });
 });

@@ -6,6 +6,8 @@
  * @module
  */
 export {
+  type CostWords,
+  describeCost,
   formatDate,
   formatDateRange,
   formatDateTime,

@@ -328,7 +328,8 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
       assert.ok(html.includes(plaza.schedule));
       assert.ok(html.includes(plaza.accessibility!));
       for (const tip of plaza.tips!) assert.ok(html.includes(tip), tip);
-      assert.match(html, /Adultos: Entrada libre/);
+      // Free for everyone: said once, without "Adultos:" or a note saying it again.
+      assert.match(html, /<dd>Entrada libre<\/dd>/);
       assert.match(html, /<dd>45 min<\/dd>/);
       assert.ok(
         html.includes(

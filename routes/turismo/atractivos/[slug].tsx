@@ -4,7 +4,7 @@ import { Icon } from "@/components/Icon.tsx";
 import { Breadcrumbs } from "@/components/PageNav.tsx";
 import { RouteCard } from "@/components/RouteCard.tsx";
 import { Stars } from "@/components/Stars.tsx";
-import { DataText } from "@/components/DataText.tsx";
+import { DataText, Fallback } from "@/components/DataText.tsx";
 import {
   type Attraction,
   getFallbackLang,
@@ -13,10 +13,10 @@ import {
 } from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
 import {
+  describeCost,
   formatDateRange,
   formatDistance,
   formatMinutes,
-  formatMoney,
   formatMonth,
   formatRating,
   getCategoryLabel,
@@ -150,37 +150,7 @@ function AttractionPage(
           <p class="lead">
             <DataText of={attraction} field="summary" lang={lang} />
           </p>
-          <p class="rating-line">
-            {figures.rating === null
-              ? (
-                <span>
-                  {t(lang, "page_attraction.fewRatings", {
-                    min: MIN_PEOPLE,
-                    month: formatMonth(figures.month, lang),
-                  })}
-                </span>
-              )
-              : (
-                <>
-                  <Stars value={figures.rating.average} />
-                  {tRich(lang, "page_attraction.rating", {
-                    b: bold,
-                    average: formatRating(figures.rating.average, lang),
-                    count: figures.rating.count,
-                    month: formatMonth(figures.month, lang),
-                  })}
-                </>
-              )}
-            {figures.visits !== null && (
-              <span class="rating-line__visits">
-                <Icon name="users" />
-                {t(lang, "page_attraction.visits", {
-                  count: figures.visits,
-                  month: formatMonth(figures.month, lang),
-                })}
-              </span>
-            )}
-          </p>
+          <RatingLine figures={figures} lang={lang} />
         </div>
       </section>
 
@@ -223,22 +193,7 @@ function AttractionPage(
                   <Icon name="cash" /> {t(lang, "page_attraction.cost")}
                 </dt>
                 <dd>
-                  {t(lang, "page_attraction.adults", {
-                    price: formatMoney(cost.adult, undefined, lang),
-                  })}
-                  {cost.child && (
-                    <>
-                      <br />
-                      {t(lang, "page_attraction.children", {
-                        price: formatMoney(cost.child, undefined, lang),
-                      })}
-                    </>
-                  )}
-                  {cost.notes && (
-                    <span class="facts__note">
-                      <DataText of={cost} field="notes" lang={lang} />
-                    </span>
-                  )}
+                  <CostText cost={cost} lang={lang} />
                 </dd>
               </div>
               <div>
@@ -295,6 +250,7 @@ function AttractionPage(
               <DataText of={attraction} field="description" lang={lang} />
             </p>
           </section>
+          <RatingsSection figures={figures} lang={lang} />
           {attraction.tips && attraction.tips.length > 0 && (
             <section class="tips" aria-labelledby="consejos-title">
               <h2 id="consejos-title">
@@ -372,6 +328,112 @@ function AttractionPage(
           </div>
         </div>
       </section>
+    </>
+  );
+}
+
+/** The last closed month's figures, in words: `null` when none was published. */
+function RatingFigures(
+  { figures, lang }: { figures: AttractionFigures; lang: Lang },
+) {
+  const bold = (children: ComponentChildren[]) => <strong>{children}</strong>;
+  const month = formatMonth(figures.month, lang);
+  if (figures.rating === null && figures.visits === null) return null;
+  return (
+    <>
+      {figures.rating !== null && (
+        <>
+          <Stars value={figures.rating.average} />
+          {tRich(lang, "page_attraction.rating", {
+            b: bold,
+            average: formatRating(figures.rating.average, lang),
+            count: figures.rating.count,
+            month,
+          })}
+        </>
+      )}
+      {figures.visits !== null && (
+        <span class="rating-line__visits">
+          <Icon name="users" />
+          {t(lang, "page_attraction.visits", { count: figures.visits, month })}
+        </span>
+      )}
+    </>
+  );
+}
+
+/**
+ * The hero's figures, when the month published any: the rule of when they
+ * are published is said once, in the ratings section.
+ */
+function RatingLine(
+  { figures, lang }: { figures: AttractionFigures; lang: Lang },
+) {
+  if (figures.rating === null && figures.visits === null) return null;
+  return (
+    <p class="rating-line">
+      <RatingFigures figures={figures} lang={lang} />{" "}
+      <a class="rating-line__more" href="#calificaciones">
+        {t(lang, "page_attraction.ratingsLink")}
+      </a>
+    </p>
+  );
+}
+
+/** Where the figures are: the month's rating and visits, and when they are published. */
+function RatingsSection(
+  { figures, lang }: { figures: AttractionFigures; lang: Lang },
+) {
+  const month = formatMonth(figures.month, lang);
+  return (
+    <section id="calificaciones" aria-labelledby="calificaciones-title">
+      <h2 id="calificaciones-title">
+        {t(lang, "page_attraction.ratingsTitle")}
+      </h2>
+      {figures.rating !== null || figures.visits !== null
+        ? (
+          <p class="rating-line rating-line--section">
+            <RatingFigures figures={figures} lang={lang} />
+          </p>
+        )
+        : null}
+      <p class="muted ratings-rule">
+        {t(lang, "page_attraction.ratingRule", { min: MIN_PEOPLE })}
+        {figures.rating === null && (
+          <>{" "}{t(lang, "page_attraction.fewRatings", { month })}</>
+        )}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * An attraction's cost, each thing said once: "Entrada libre" alone when
+ * nobody pays, else the adults' and children's prices; then its note.
+ */
+function CostText(
+  { cost, lang }: { cost: Attraction["cost"]; lang: Lang },
+) {
+  const noteLang = (getFallbackLang(cost, "notes") ?? lang) as Lang;
+  const words = describeCost(cost, lang, noteLang);
+  return (
+    <>
+      {words.free
+        ? words.adult
+        : t(lang, "page_attraction.adults", { price: words.adult })}
+      {words.child && (
+        <>
+          <br />
+          {t(lang, "page_attraction.children", { price: words.child })}
+        </>
+      )}
+      {words.note && (
+        <span class="facts__note">
+          <Fallback lang={lang} from={getFallbackLang(cost, "notes")}>
+            {words.note}
+          </Fallback>
+        </span>
+      )}
     </>
   );
 }
