@@ -92,6 +92,27 @@ export default function ChatWidget(
     setOpen(false);
   }
 
+  /**
+   * A link in an answer opens its page in this tab: the panel is closed
+   * there (saved closed now, before the page goes), so the page the visitor
+   * asked for is what they see. A link to another tab or window keeps it open.
+   */
+  function followLink(event: MouseEvent) {
+    const link = (event.target as Element | null)?.closest?.("a[href]");
+    if (
+      !link || event.defaultPrevented || event.button !== 0 ||
+      event.metaKey || event.ctrlKey || event.shiftKey || event.altKey ||
+      (link.getAttribute("target") ?? "_self") !== "_self"
+    ) return;
+    try {
+      sessionStorage.setItem(
+        STORAGE_KEY,
+        JSON.stringify({ messages, open: false }),
+      );
+    } catch { /* private mode: nothing kept, so nothing reopens */ }
+    setOpen(false);
+  }
+
   const privacyLink = (text: ComponentChildren[]) => (
     <a href={localizePath(lang, "/aviso-de-privacidad#asistente")}>{text}</a>
   );
@@ -163,6 +184,7 @@ export default function ChatWidget(
           aria-live="polite"
           aria-busy={pending ? "true" : "false"}
           aria-label={t("log")}
+          onClick={followLink}
         >
           <ChatMessages
             messages={messages}

@@ -336,13 +336,21 @@ Deno.test({
             { role: "assistant", content: MARKDOWN_REPLY },
           ]);
 
-          // A link in the reply opens the attraction; the chat stays with its history.
+          // A link in the reply opens the attraction with the panel closed
+          // (it would cover the page it asked for); the chat keeps its history.
           await internal.click();
           await page.waitForURL(`${origin}/turismo/atractivos/plaza-principal`);
-          await page.locator(".chat__panel:not([hidden])").waitFor();
+          await page.locator(".chat:not([hidden])").waitFor();
+          assert.equal(await page.locator(".chat__panel").isHidden(), true);
+          await page.getByRole("button", { name: "Asistente turístico" })
+            .click();
           await page.getByText("¡Con gusto!").waitFor();
 
-          // The restored panel does not steal focus from the page.
+          // A panel left open is open again after a reload, without
+          // stealing focus from the page.
+          await page.reload();
+          await page.locator(".chat__panel:not([hidden])").waitFor();
+          await page.getByText("¡Con gusto!").waitFor();
           assert.equal(
             await page.evaluate(() => document.activeElement?.tagName),
             "BODY",
