@@ -162,7 +162,7 @@ export function localizeUrl(lang: Lang, url: string): string {
 const NAV = [
   { href: "/", label: "navHome" },
   { href: "/turismo/atractivos", label: "navAttractions" },
-  { href: "/#rutas", label: "navRoutes" },
+  { href: "/turismo/informacion-practica#rutas", label: "navRoutes" },
   { href: "/turismo/servicios", label: "navServices" },
   { href: "/turismo/informacion-practica", label: "navPracticalInfo" },
   { href: "/mi-pasaporte", label: "navPassport" },
@@ -171,11 +171,11 @@ const NAV = [
 /** The footer's links: default-language paths and `layout` message keys. */
 const FOOTER_LINKS = [
   { href: "/turismo/atractivos", label: "footerAttractions" },
-  { href: "/#rutas", label: "footerRoutes" },
+  { href: "/turismo/informacion-practica#rutas", label: "footerRoutes" },
   { href: "/turismo/servicios", label: "footerServices" },
   { href: "/turismo/informacion-practica", label: "footerPracticalInfo" },
-  { href: "/#eventos", label: "footerEvents" },
-  { href: "/#boleto", label: "footerTicket" },
+  { href: "/turismo/informacion-practica#eventos", label: "footerEvents" },
+  { href: "/mi-pasaporte#boleto", label: "footerTicket" },
   { href: "/datos", label: "footerOpenData" },
 ];
 

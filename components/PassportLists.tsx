@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { sayBadgeName } from "@/client/check_in.ts";
 import { saveDeviceStamps } from "@/client/device_passport.ts";
 import type { Translate } from "@/client/messages.ts";
@@ -52,9 +53,10 @@ export function BadgeList(
 }
 
 /**
- * The passport's visits, each linking its attraction's page, with its day
- * and its rating form; a rating saved is kept in the device's passport, so
- * the attraction's page shows it, offline too.
+ * The passport's visits, each linking its attraction's page, with its day,
+ * its stars and a "Calificar" button that opens its rating form, one form
+ * at a time (opening one closes the other). A rating saved is kept in the
+ * device's passport, so the attraction's page shows it, offline too.
  */
 export function VisitList(
   { visits, api, lang, t }: {
@@ -64,34 +66,81 @@ export function VisitList(
     t: Translate;
   },
 ) {
+  // The one visit whose form is open, and what was saved since the render.
+  const [open, setOpen] = useState<string | null>(null);
+  const [saved, setSaved] = useState<
+    Record<string, { rating: number | null; notes: string | null }>
+  >({});
   return (
     <section aria-labelledby="visitas-titulo">
       <h2 id="visitas-titulo">{t("visitsTitle")}</h2>
       {visits.length === 0 ? <p>{t("noVisits")}</p> : (
         <ol class="visit-list">
-          {visits.map((visit) => (
-            <li key={visit.visitId}>
-              <h3>
-                <a
-                  href={localizePath(lang, `/turismo/atractivos/${visit.slug}`)}
+          {visits.map((listed) => {
+            const visit = { ...listed, ...saved[listed.visitId] };
+            const isOpen = open === visit.visitId;
+            const formId = `calificar-${visit.visitId}`;
+            return (
+              <li key={visit.visitId}>
+                <h3>
+                  <a
+                    href={localizePath(
+                      lang,
+                      `/turismo/atractivos/${visit.slug}`,
+                    )}
+                  >
+                    {visit.name}
+                  </a>
+                </h3>
+                <p class="muted">
+                  {t("visitedOn", { date: visit.visitedLabel })}
+                  {visit.rating !== null && (
+                    <>
+                      {" · "}
+                      <span class="visit-list__stars" aria-hidden="true">
+                        {"★".repeat(visit.rating)}
+                        {"☆".repeat(5 - visit.rating)}
+                      </span>
+                      <span class="sr-only">
+                        {t("rating.stars", { count: visit.rating })}
+                      </span>
+                    </>
+                  )}
+                </p>
+                <button
+                  type="button"
+                  class="button button--ghost visit-list__rate"
+                  aria-expanded={isOpen ? "true" : "false"}
+                  aria-controls={formId}
+                  onClick={() => setOpen(isOpen ? null : visit.visitId)}
                 >
-                  {visit.name}
-                </a>
-              </h3>
-              <p class="muted">
-                {t("visitedOn", { date: visit.visitedLabel })}
-              </p>
-              <VisitRating
-                api={api}
-                visit={visit}
-                t={t}
-                onSaved={(saved) =>
-                  saveDeviceStamps([{ ...toDeviceStamp(visit), ...saved }], {
-                    replace: false,
-                  })}
-              />
-            </li>
-          ))}
+                  {visit.rating === null
+                    ? t("rating.open")
+                    : t("rating.change")}
+                  <span class="sr-only">: {visit.name}</span>
+                </button>
+                {isOpen && (
+                  <div id={formId}>
+                    <VisitRating
+                      api={api}
+                      visit={visit}
+                      t={t}
+                      onSaved={(result) => {
+                        setSaved((all) => ({
+                          ...all,
+                          [visit.visitId]: result,
+                        }));
+                        saveDeviceStamps(
+                          [{ ...toDeviceStamp(visit), ...result }],
+                          { replace: false },
+                        );
+                      }}
+                    />
+                  </div>
+                )}
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>

@@ -48,10 +48,12 @@ export function PriceRange(
  * e-mail address and the website (a provider's page); a card keeps them short.
  */
 export function ContactLinks(
-  { provider, lang, full = false }: {
+  { provider, lang, full = false, map = true }: {
     provider: Provider;
     lang: Lang;
     full?: boolean;
+    /** With the link to the map (a package's contact goes without it). */
+    map?: boolean;
   },
 ) {
   const { contact } = provider;
@@ -96,16 +98,18 @@ export function ContactLinks(
           </a>
         </li>
       )}
-      <li>
-        <a
-          href={getMapsUrl(provider.location)}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          <Icon name="pin" /> {tServices(lang, "map")}
-          <NewWindow lang={lang} />
-        </a>
-      </li>
+      {map && (
+        <li>
+          <a
+            href={getMapsUrl(provider.location)}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            <Icon name="pin" /> {tServices(lang, "map")}
+            <NewWindow lang={lang} />
+          </a>
+        </li>
+      )}
     </ul>
   );
 }

@@ -32,18 +32,25 @@ export function createShareCode(length = 12): string {
   return code;
 }
 
+/** Its messages: `ticket`, with the shared `session`. */
+export type TicketFormProps = IslandLanguage & {
+  /** The passport's ticket, when it has one: a link to it instead of the form. */
+  shareCode?: string | null;
+};
+
 /**
- * The ticket form: creates the visitor's ticket through the JSON API,
- * linked to their passport (a guest passport when they have none), and
- * takes them to their route page; a passport that has a ticket already is
- * taken to that one. The server renders it with the button
- * disabled (it needs JavaScript; the page says so in a `<noscript>`), and
- * hydration enables it. The ticket is made in the page's language (`lang`),
- * so its route page and share card speak it. Its messages: `ticket`, with
- * the shared `session`.
+ * The one ticket form, on the passport page: creates the visitor's ticket
+ * through the JSON API (name, e-mail and an optional phone), linked to
+ * their passport (a guest passport when they have none), and takes them to
+ * their route page; a passport that has a ticket already is taken to that
+ * one, and one the server knows has it gets the link instead of the form.
+ * The server renders it with the button disabled (it needs JavaScript; the
+ * page says so in a `<noscript>`), and hydration enables it. The ticket is
+ * made in the page's language (`lang`), so its route page and share card
+ * speak it.
  */
 export default function TicketForm(
-  { lang, locale, messages }: IslandLanguage,
+  { lang, locale, messages, shareCode: existing = null }: TicketFormProps,
 ) {
   const t = useMemo(() => createTranslate(messages, locale), [
     messages,
@@ -113,6 +120,19 @@ export default function TicketForm(
       setErrors({ form: t("session.offline") });
     }
     setBusy(false);
+  }
+
+  if (existing) {
+    return (
+      <p>
+        <a
+          class="button"
+          href={localizePath(lang, `/ruta/${encodeURIComponent(existing)}`)}
+        >
+          {t("seeTicket")}
+        </a>
+      </p>
+    );
   }
 
   return (

@@ -14,7 +14,7 @@ import { Island } from "@/components/Island.tsx";
 import { createPageRouter, renderPage } from "./_app.tsx";
 import { getEmptyRoute, getTouristRoute } from "@/lib/passport/mod.ts";
 import Passport from "@/islands/Passport.tsx";
-import PassportTicket from "@/islands/PassportTicket.tsx";
+import TicketForm from "@/islands/TicketForm.tsx";
 
 /** A message of the passport pages (`locales/<lang>/page_passport.json`). */
 export function tPassport(
@@ -105,16 +105,23 @@ export default function passportPage(deps: AppDeps) {
               renderedAt: deps.now().toISOString(),
             }}
           />
-          <section aria-labelledby="boleto-titulo">
+          <section id="boleto" aria-labelledby="boleto-titulo">
             <h2 id="boleto-titulo">{tr("ticketTitle")}</h2>
+            {/* Said once, the same words as the home page's. */}
+            <p class="muted">{t(lang, "common.ticketIdea")}</p>
             <Island
-              name="PassportTicket"
-              component={PassportTicket}
+              name="TicketForm"
+              component={TicketForm}
               props={{
                 ...getIslandMessages(lang, "ticket", { shared: ["session"] }),
                 shareCode,
               }}
             />
+            {!shareCode && (
+              <noscript>
+                <p class="form-error">{t(lang, "ticket.noscript")}</p>
+              </noscript>
+            )}
           </section>
           {session && (
             <DataControls lang={lang} ticketName={ticket?.name ?? null} />

@@ -6,6 +6,8 @@ import {
 } from "@/components/DataText.tsx";
 import { Icon } from "@/components/Icon.tsx";
 import { Breadcrumbs, OnThisPage } from "@/components/PageNav.tsx";
+import { PlanSections } from "@/components/PlanSections.tsx";
+import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
 import type { AppDeps } from "@/deps.ts";
 import { localizeData, type TourismData } from "@/lib/data/mod.ts";
 import { formatDistance, formatHours } from "@/lib/format/mod.ts";
@@ -19,6 +21,9 @@ import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 const SECTIONS = [
   { id: "clima", key: "sectionWeather" },
   { id: "como-llegar", key: "sectionDirections" },
+  { id: "rutas", key: "sectionRoutes" },
+  { id: "eventos", key: "sectionEvents" },
+  { id: "paquetes", key: "sectionPackages" },
   { id: "comida", key: "sectionFood" },
   { id: "cultura", key: "sectionCulture" },
   { id: "emergencias", key: "sectionEmergency" },
@@ -35,7 +40,9 @@ function tInfo(
 
 /**
  * `/turismo/informacion-practica`: weather and packing by season, how to
- * get there, food, culture and every emergency number.
+ * get there, suggested routes, coming events, packages (with their
+ * providers' contact), food, culture and every emergency number. Its
+ * events may lag by PAGE_TTL_MS at midnight.
  */
 export default function practicalInfo(deps: AppDeps) {
   return createPageRouter(deps).get(
@@ -62,6 +69,10 @@ export default function practicalInfo(deps: AppDeps) {
               title={title}
               data={data}
               info={getPracticalInfo(data)}
+              events={getUpcomingEvents(data.events, {
+                now: deps.now(),
+                timeZone: data.municipality.timeZone,
+              })}
             />
           ),
         });
@@ -70,12 +81,14 @@ export default function practicalInfo(deps: AppDeps) {
 }
 
 function PracticalInfoPage(
-  { lang, title, data, info }: {
+  { lang, title, data, info, events }: {
     lang: Lang;
     title: string;
     /** The data set in `lang`: its objects tell which texts fell back. */
     data: TourismData;
     info: PracticalInfo;
+    /** The events that are not over. */
+    events: UpcomingEvent[];
   },
 ) {
   const { weather, culture } = info;
@@ -180,6 +193,8 @@ function PracticalInfoPage(
               ))}
             </ul>
           </section>
+
+          <PlanSections data={data} events={events} lang={lang} />
 
           <section id="comida" aria-labelledby="comida-title">
             <h2 id="comida-title">

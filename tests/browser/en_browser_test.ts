@@ -3,7 +3,7 @@
  * `deno task start` runs it (its own process, a KV file, nothing
  * configured) and a fresh headless Chromium checks in at English attraction
  * pages (`/en/turismo/atractivos/<slug>`), rates a visit, gets a share
- * ticket from the English home page and watches the English route page fill
+ * ticket from the English passport page and watches the English route page fill
  * up to the first badge, every answer in English. The pictures of the walk
  * and the route's English share card go to test-output/screenshots/, and with
  * `PUBLISH_SCREENSHOTS=1` to docs/screenshots/ for the README too. Skipped,
@@ -113,9 +113,9 @@ Deno.test({
 
       let routeUrl = "";
       await t.step(
-        "the English home page's form makes an English ticket and opens the English route page",
+        "the English passport page's form makes an English ticket and opens the English route page",
         async () => {
-          await page.goto(`${origin}/en/`);
+          await page.goto(`${origin}/en/mi-pasaporte`);
           await page.locator(
             ".ticket-form button[type=submit]:not([disabled])",
           ).waitFor();

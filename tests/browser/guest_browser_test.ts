@@ -127,7 +127,7 @@ Deno.test({
       await t.step(
         "the ticket form's ticket shows the passport's visit on /ruta",
         async () => {
-          await page.goto(`${origin}/`);
+          await page.goto(`${origin}/mi-pasaporte`);
           await page.locator(
             ".ticket-form button[type=submit]:not([disabled])",
           ).waitFor();

@@ -110,7 +110,7 @@ Deno.test({
       await t.step(
         "the ticket form creates a ticket and lands on its route page",
         async () => {
-          const { page, watch, context } = await openPage("/");
+          const { page, watch, context } = await openPage("/mi-pasaporte");
           await page.locator(".ticket-form button[type=submit]:not([disabled])")
             .waitFor();
           await page.getByLabel("Nombre completo").fill("Ana Lucía Pérez");
@@ -146,7 +146,7 @@ Deno.test({
       await t.step(
         "the ticket form shows the server's field error next to the field",
         async () => {
-          const { page, watch, context } = await openPage("/");
+          const { page, watch, context } = await openPage("/mi-pasaporte");
           await page.locator(".ticket-form button[type=submit]:not([disabled])")
             .waitFor();
           await page.getByLabel("Nombre completo").fill("Luis");
@@ -165,7 +165,7 @@ Deno.test({
             await page.evaluate(() => document.activeElement?.id),
             "boleto-email",
           );
-          assert.equal(new URL(page.url()).pathname, "/");
+          assert.equal(new URL(page.url()).pathname, "/mi-pasaporte");
           // The 400 itself is logged by Chromium as a failed resource.
           assert.deepEqual(
             watch.problems.filter((p) => !/status of 400/.test(p)),

@@ -192,6 +192,7 @@ Deno.test({
       "a rating saved on the passport is kept in the device's passport",
       async () => {
         const first = page.locator(".visit-list > li", { hasText: FIRST.name });
+        await first.getByRole("button", { name: /^Calificar/ }).click();
         await first.getByRole("radio", { name: "4 estrellas" }).check();
         await first.getByRole("button", { name: "Guardar calificación" })
           .click();

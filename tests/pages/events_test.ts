@@ -1,5 +1,6 @@
 /**
- * Events never listed as coming once they are over: the home page, the
+ * Events never listed as coming once they are over: the practical
+ * information page (its list) and the home page (its count), the
  * attraction pages and the chat's prompt, on the test clock, with the day
  * turning at the municipality's midnight (not UTC's). The shipped data set
  * has Día de Muertos 2026 (31 Oct to 2 Nov, at plaza-principal) and six
@@ -19,14 +20,17 @@ import {
 const MUERTOS = "Día de Muertos 2026";
 const FERIA = "Feria Nacional del Tequila 2026";
 
-/** The home page's event titles, in order, and its hero count of events. */
+/**
+ * The events' titles, in order, as the practical information page lists
+ * them (`html` is that page), and the count the home page's link to them says.
+ */
 async function getHomeEvents(ctx: TestContext) {
-  const { html } = await getPage(ctx, "/");
+  const { html } = await getPage(ctx, "/turismo/informacion-practica");
   const titles = [...html.matchAll(/<h3 class="event__title">([^<]*)<\/h3>/g)]
     .map((m) => m[1]);
-  const count = /<li><strong>(\d+)<\/strong> próximos? eventos?<\/li>/.exec(
-    html,
-  )?.[1];
+  const home = (await getPage(ctx, "/")).html;
+  const count = /#eventos">(?:(?!<\/a>).)*?(\d+) próximos? eventos?<\/a>/s
+    .exec(home)?.[1];
   return { html, titles, count: count === undefined ? null : Number(count) };
 }
 
@@ -110,17 +114,17 @@ Deno.test("an event is on until its last day ends in the municipality", async (t
   );
 });
 
-Deno.test("when every event is over the home page says so and counts none", async () => {
+Deno.test("when every event is over the events list says so and the home page counts none", async () => {
   await using ctx = await createTestContext({
     clockStart: new Date("2028-01-15T18:00:00Z"),
   });
   const { titles, count, html } = await getHomeEvents(ctx);
   assert.deepEqual(titles, []);
-  assert.equal(count, null, "no count of zero events in the hero");
+  assert.equal(count, null, "no count of zero events on the home page");
   // The section stays (the footer links to it) and says why it is empty.
   assert.match(
     html,
-    /<h2 id="eventos-title">Próximos eventos<\/h2><p>Por ahora no hay eventos próximos en la agenda\./,
+    /<h2 id="eventos-title">(?:(?!<\/h2>).)*Próximos eventos<\/h2><p>Por ahora no hay eventos próximos en la agenda\./s,
   );
 });
 

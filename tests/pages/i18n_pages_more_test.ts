@@ -285,6 +285,9 @@ Deno.test("GET /en/turismo/informacion-practica", async (t) => {
         [
           "Weather and what to pack",
           "Getting here",
+          "Suggested routes",
+          "Upcoming events",
+          "Tour packages",
           "What to eat",
           "History and customs",
           "Emergency numbers",
@@ -481,7 +484,7 @@ Deno.test("GET /en/mi-pasaporte", async (t) => {
         /^Check in at every attraction you visit with the code on its sign/,
       );
       assert.equal(textOf(doc, "#boleto-titulo"), "My ticket to share");
-      const props = ["Passport", "PassportTicket"].map((name) =>
+      const props = ["Passport", "TicketForm"].map((name) =>
         JSON.parse(
           doc.querySelector(`[data-island="${name}"] script`)!.textContent!,
         )

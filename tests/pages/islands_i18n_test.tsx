@@ -13,7 +13,6 @@ import { getNamespace } from "@/lib/i18n/catalogue.ts";
 import { getIslandMessages } from "@/lib/i18n/island_messages.ts";
 import CheckIn from "@/islands/CheckIn.tsx";
 import Passport from "@/islands/Passport.tsx";
-import PassportTicket from "@/islands/PassportTicket.tsx";
 import TicketForm from "@/islands/TicketForm.tsx";
 import ChatWidget from "@/islands/ChatWidget.tsx";
 import NearMe from "@/islands/NearMe.tsx";
@@ -74,11 +73,7 @@ function renderIslands(lang: string): Record<string, string> {
       }],
       totalAttractions: 17,
     }),
-    PassportTicketForm: html(PassportTicket, {
-      ...getIslandMessages(lang, "ticket", { shared: ["session"] }),
-      shareCode: null,
-    }),
-    PassportTicketLink: html(PassportTicket, {
+    TicketLink: html(TicketForm, {
       ...getIslandMessages(lang, "ticket", { shared: ["session"] }),
       shareCode: "abc234def567",
     }),
@@ -126,15 +121,15 @@ Deno.test("the islands in the page's language", async (t) => {
     assert.match(text("Passport"), /Visitaste 1 de 17 atractivos \(5 %\)\./);
     assert.match(text("Passport"), /Visitado el 22\/11\/2026/);
     assert.match(text("Passport"), /🧭 Explorador \(22\/11\/2026\)/);
-    assert.match(text("Passport"), /1 estrella/);
+    // The visit's stars, and the button that opens its rating form.
     assert.match(text("Passport"), /4 estrellas/);
+    assert.match(text("Passport"), /Cambiar calificación/);
     assert.match(
       es.Passport,
       /href="\/turismo\/atractivos\/volcan-de-tequila"/,
     );
-    assert.match(text("PassportTicketForm"), /Crear mi boleto para compartir/);
-    assert.match(text("PassportTicketLink"), /Ver mi boleto y mi ruta/);
-    assert.match(es.PassportTicketLink, /href="\/ruta\/abc234def567"/);
+    assert.match(text("TicketLink"), /Ver mi boleto y mi ruta/);
+    assert.match(es.TicketLink, /href="\/ruta\/abc234def567"/);
     assert.match(text("TicketForm"), /Teléfono \(opcional\)/);
     assert.match(text("TicketForm"), /Obtener mi boleto/);
     assert.match(text("ChatWidget"), /Asistente de Visita Tequila/);
@@ -156,14 +151,14 @@ Deno.test("the islands in the page's language", async (t) => {
         /You've visited 1 of 17 attractions \(5%\)\./,
       );
       assert.match(text("Passport"), /🧭 Explorer \(22\/11\/2026\)/);
-      assert.match(text("Passport"), /1 star\b/);
       assert.match(text("Passport"), /4 stars/);
+      assert.match(text("Passport"), /Change rating/);
       assert.match(
         en.Passport,
         /href="\/en\/turismo\/atractivos\/volcan-de-tequila"/,
       );
-      assert.match(en.PassportTicketLink, /href="\/en\/ruta\/abc234def567"/);
-      assert.match(text("PassportTicketLink"), /See my ticket and my route/);
+      assert.match(en.TicketLink, /href="\/en\/ruta\/abc234def567"/);
+      assert.match(text("TicketLink"), /See my ticket and my route/);
       assert.match(text("TicketForm"), /Phone \(optional\)/);
       assert.match(en.TicketForm, /href="\/en\/aviso-de-privacidad#boleto"/);
       assert.match(text("ChatWidget"), /Visita Tequila assistant/);

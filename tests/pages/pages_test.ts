@@ -120,7 +120,7 @@ Deno.test("GET /", async (t) => {
   await using ctx = await createTestContext();
 
   await t.step(
-    "the portal shows the branding, attractions, routes and ticket form",
+    "the portal shows the branding, the passport, every attraction and links to the rest",
     async () => {
       const { res, html } = await getPage(ctx, "/");
       assert.equal(res.headers.get("cache-control"), "no-cache");
@@ -136,10 +136,23 @@ Deno.test("GET /", async (t) => {
         html,
         /<img class="brand__logo" src="\/logo\.svg\?v=[0-9a-f]+"/,
       );
-      assert.equal(html.match(/<article class="card /g)?.length, 8);
-      for (const route of SHIPPED.routes) {
-        assert.ok(html.includes(`>${route.name}</h3>`));
-      }
+      // Every attraction, compactly; the routes and the one ticket form
+      // are a link away (practical information, the passport page).
+      assert.equal(
+        html.match(/<li class="place-list__item">/g)?.length,
+        ATTRACTIONS.length,
+      );
+      assert.match(html, /Tu pasaporte junta un sello por cada atractivo/);
+      assert.ok(html.includes('href="/turismo/informacion-practica#rutas"'));
+      assert.ok(html.includes('href="/mi-pasaporte#boleto"'));
+      assert.doesNotMatch(html, /data-island="TicketForm"/);
+    },
+  );
+
+  await t.step(
+    "the passport page has the one ticket form: name, e-mail, optional phone",
+    async () => {
+      const { html } = await getPage(ctx, "/mi-pasaporte");
       assert.match(
         html,
         /<div class="island" data-island="TicketForm"><form class="ticket-form"/,
@@ -148,6 +161,7 @@ Deno.test("GET /", async (t) => {
         html,
         /<label for="boleto-email">Correo electrónico<\/label>/,
       );
+      assert.match(html, /<label for="boleto-phone">Teléfono \(opcional\)/);
       // The form needs JavaScript: disabled until hydrated, and says so without it.
       assert.match(
         html,
@@ -155,7 +169,7 @@ Deno.test("GET /", async (t) => {
       );
       assert.match(
         html,
-        /<noscript><p class="form-error">Para obtener tu boleto necesitas activar JavaScript/,
+        /<noscript><p class="form-error">Para pedir tu boleto necesitas activar JavaScript/,
       );
     },
   );

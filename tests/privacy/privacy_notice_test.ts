@@ -259,9 +259,9 @@ Deno.test("short privacy notices where data is collected", async (t) => {
   });
 
   await t.step(
-    "the ticket form on / says what the data is for and links to the notice",
+    "the ticket form on /mi-pasaporte says what the data is for and links to the notice",
     async () => {
-      const { html } = await getPage(ctx, "/");
+      const { html } = await getPage(ctx, "/mi-pasaporte");
       const form = slice(html, '<form class="ticket-form"', "</form>");
       assert.ok(form.includes(`href="${NOTICE}#boleto"`));
       assert.match(textOf(form), /nombre, correo y teléfono solo para/);

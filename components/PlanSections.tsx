@@ -1,0 +1,128 @@
+import type { TourismData } from "@/lib/data/mod.ts";
+import type { UpcomingEvent } from "@/lib/events/mod.ts";
+import { formatDateRange, formatMoney } from "@/lib/format/mod.ts";
+import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
+import { DataText } from "./DataText.tsx";
+import { Icon } from "./Icon.tsx";
+import { ContactLinks } from "./ProviderCard.tsx";
+import { RouteCard } from "./RouteCard.tsx";
+
+/** A message of the practical-information page (`locales/<lang>/page_info.json`). */
+function tr(lang: Lang, key: string, values?: Record<string, string | number>) {
+  return t(lang, `page_info.${key}`, values);
+}
+
+/**
+ * Planning a visit, once on the home page and now on the practical
+ * information page: the suggested routes, the coming events and the
+ * packages, each package with its provider's phone, e-mail and website so
+ * a price comes with a way to book it.
+ */
+export function PlanSections(
+  { data, events, lang }: {
+    /** The data set in `lang` (`localizeData`). */
+    data: TourismData;
+    events: UpcomingEvent[];
+    lang: Lang;
+  },
+) {
+  const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
+  const providers = new Map(data.providers.map((p) => [p.slug, p]));
+  return (
+    <>
+      <section id="rutas" aria-labelledby="rutas-title">
+        <h2 id="rutas-title">
+          <Icon name="route" /> {tr(lang, "sectionRoutes")}
+        </h2>
+        <div class="stack">
+          {data.routes.map((route) => (
+            <RouteCard
+              route={route}
+              names={names}
+              lang={lang}
+              key={route.slug}
+            />
+          ))}
+        </div>
+      </section>
+
+      <section id="eventos" aria-labelledby="eventos-title">
+        <h2 id="eventos-title">
+          <Icon name="calendar" /> {tr(lang, "sectionEvents")}
+        </h2>
+        {events.length === 0
+          ? <p>{tr(lang, "noEvents")}</p>
+          : (
+            <ul class="events">
+              {events.map(({ event, ongoing }) => (
+                <li class="event" key={event.slug}>
+                  {ongoing && (
+                    <p class="chip event__now">{tr(lang, "ongoing")}</p>
+                  )}
+                  <p class="event__date">
+                    <Icon name="calendar" />
+                    {formatDateRange(event.startDate, event.endDate, lang)}
+                  </p>
+                  <h3 class="event__title">
+                    <DataText of={event} field="name" lang={lang} />
+                  </h3>
+                  <p>
+                    <DataText of={event} field="description" lang={lang} />
+                  </p>
+                  <p class="event__place">
+                    <Icon name="pin" />{" "}
+                    <DataText of={event} field="place" lang={lang} />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+      </section>
+
+      <section id="paquetes" aria-labelledby="paquetes-title">
+        <h2 id="paquetes-title">
+          <Icon name="ticket" /> {tr(lang, "sectionPackages")}
+        </h2>
+        <ul class="packages">
+          {data.packages.map((pkg) => {
+            const provider = pkg.provider && providers.get(pkg.provider);
+            return (
+              <li class="package" key={pkg.slug}>
+                <h3 class="package__title">
+                  <DataText of={pkg} field="name" lang={lang} />
+                </h3>
+                <p class="package__price">
+                  {formatMoney(pkg.price, t(lang, "common.noCost"), lang)}{" "}
+                  <span>{tr(lang, "per", { per: pkg.per })}</span>
+                </p>
+                <p>
+                  <DataText of={pkg} field="description" lang={lang} />
+                </p>
+                <p class="package__availability">
+                  <Icon name="calendar" />{" "}
+                  <DataText of={pkg} field="availability" lang={lang} />
+                </p>
+                {provider && (
+                  <div class="package__provider">
+                    <p>
+                      {tr(lang, "bookWith")}{" "}
+                      <a
+                        href={localizePath(
+                          lang,
+                          `/turismo/servicios/${provider.slug}`,
+                        )}
+                      >
+                        {provider.name}
+                      </a>
+                    </p>
+                    <ContactLinks provider={provider} lang={lang} map={false} />
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+    </>
+  );
+}
