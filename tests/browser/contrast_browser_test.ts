@@ -38,7 +38,7 @@ type PageSpec = { name: string; path: string; status?: number };
 
 /** The public pages, in Spanish; each other language's are added below. */
 const PUBLIC_PAGES: PageSpec[] = [
-  { name: "home (ticket form)", path: "/" },
+  { name: "home", path: "/" },
   { name: "attractions", path: "/turismo/atractivos" },
   { name: "attraction", path: "/turismo/atractivos/plaza-principal" },
   { name: "services", path: "/turismo/servicios" },

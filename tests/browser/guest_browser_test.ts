@@ -111,6 +111,10 @@ Deno.test({
             await page.locator(".visit-list > li").count(),
             1,
           );
+          // Its rating form opens from its button, with what was saved.
+          await page.locator(".visit-list > li").getByRole("button", {
+            name: /^Cambiar calificación/,
+          }).click();
           assert.equal(
             await page.getByLabel("Notas (opcional)").inputValue(),
             "La mejor plaza",

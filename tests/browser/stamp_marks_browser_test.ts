@@ -114,10 +114,25 @@ Deno.test({
       },
     );
 
-    await t.step("the home page's cards are marked too", async () => {
+    await t.step("the home page's compact list is marked too", async () => {
       await page.goto(`${origin}/`);
-      await waitForMarks(page, 2);
-      assert.deepEqual(await readMarks(page), {
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll(".place-list__stamp .stamp-mark").length ===
+            2,
+      );
+      const marks = await page.locator(".place-list__item").evaluateAll((
+        items,
+      ) =>
+        Object.fromEntries(items.flatMap((item) => {
+          const mark = item.querySelector(".place-list__stamp")?.textContent
+            ?.trim();
+          const name = item.querySelector(".place-list__link > span")
+            ?.textContent?.trim();
+          return mark && name ? [[name, mark]] : [];
+        }))
+      );
+      assert.deepEqual(marks, {
         [FIRST.name]: "Sellado",
         [SECOND.name]: "Sellado",
       });

@@ -310,7 +310,10 @@ Deno.test({
           page.waitForURL(`${origin}/turismo/atractivos/plaza-principal`),
           link.click(),
         ]);
-        await page.locator(".chat:not([hidden])").waitFor();
+        // Hydrated (the widget is shown), then: the panel is closed.
+        await page.waitForFunction(() =>
+          document.querySelector<HTMLElement>(".chat")?.hidden === false
+        );
         assert.equal(await page.locator("#chat-panel").isHidden(), true);
         assert.equal(await page.locator(".chat__launcher").isVisible(), true);
         // The conversation is kept: opening the panel again shows it.
