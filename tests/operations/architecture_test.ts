@@ -120,7 +120,7 @@ chat             calendar data db errors events format geo http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            config data db http
-staff            calendar config data db errors figures format http i18n open_data pdf types
+staff            calendar check_in config data db errors figures format http i18n open_data pdf types
 cms              config db errors types
 open_data        calendar config data db
 passport         check_in data db errors text types
