@@ -6,6 +6,7 @@ import { renderToString } from "preact-render-to-string";
 import { ErrorPage } from "@/components/ErrorPage.tsx";
 import { Island } from "@/components/Island.tsx";
 import { Layout, type PageHead, type SiteInfo } from "@/components/Layout.tsx";
+import { PageImageSources } from "@/components/PagePolicy.tsx";
 import ChatWidget from "@/islands/ChatWidget.tsx";
 import {
   getFallbackLang,
@@ -16,6 +17,7 @@ import type { AppDeps } from "@/deps.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
 import {
   type AppEnv,
+  getContentSecurityPolicy,
   getLang,
   getPublicOrigin,
   PAGE_SECURITY_HEADERS,
@@ -103,23 +105,32 @@ export function renderPage(
       />
     )
     : undefined;
+  // A map's tile host, when the page shows one (PageImageSources).
+  const imageSources = new Set<string>();
   const html = renderToString(
-    <Layout
-      site={site}
-      chat={chat}
-      head={head}
-      assets={getAssets()}
-      path={splitLangPath(c.req.path).path}
-      origin={getPublicOrigin(c, deps.config)}
-      alternates={status < 400}
-    >
-      {body}
-    </Layout>,
+    <PageImageSources.Provider value={imageSources}>
+      <Layout
+        site={site}
+        chat={chat}
+        head={head}
+        assets={getAssets()}
+        path={splitLangPath(c.req.path).path}
+        origin={getPublicOrigin(c, deps.config)}
+        alternates={status < 400}
+      >
+        {body}
+      </Layout>
+    </PageImageSources.Provider>,
   );
   // Pages link share cards (og:image), which link previews ask for next.
   if (status === 200 && head.image !== null) deps.renderPool.pageServed();
   return c.html(`<!DOCTYPE html>${html}`, status, {
     ...PAGE_SECURITY_HEADERS,
+    ...(imageSources.size > 0 && {
+      "Content-Security-Policy": getContentSecurityPolicy({
+        imageSources: [...imageSources],
+      }),
+    }),
     "Cache-Control": "no-cache",
   });
 }

@@ -12,6 +12,12 @@ const isTrue = (value: string) =>
 /** How long an unused guest passport is kept when `GUEST_PASSPORT_RETENTION_MONTHS` is not set. */
 export const DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS = 24;
 
+/** OpenStreetMap's own tiles: what the maps show unless `MAP_TILE_URL` says otherwise. */
+export const DEFAULT_MAP_TILE_URL =
+  "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+/** The credit OpenStreetMap's licence asks for under its tiles. */
+export const DEFAULT_MAP_TILE_ATTRIBUTION = "© OpenStreetMap contributors";
+
 /** Every environment variable the service reads, with its default. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -87,6 +93,19 @@ const envSchema = z.object({
   ),
   RENDER_WORKER_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600)
     .default(20),
+  MAP_TILE_URL: z.string().trim().default(DEFAULT_MAP_TILE_URL).transform(
+    (value, ctx) => {
+      try {
+        return { url: value, imageSource: getTileImageSource(value) };
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    },
+  ),
+  MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default(
+    DEFAULT_MAP_TILE_ATTRIBUTION,
+  ),
   OPEN_DATA_LICENSE: z.string().default("CC-BY-4.0").transform(
     (value, ctx) => {
       const [name, path] = value.trim().split(/\s*,\s*/);
@@ -194,6 +213,22 @@ export interface Config {
    * holds (`GUEST_PASSPORT_RETENTION_MONTHS`, default 24).
    */
   guestPassportRetentionMonths: number;
+  /**
+   * The maps' tile source (`MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`): the
+   * template Leaflet fills in, the credit shown under every map, and the
+   * CSP source that lets the map pages load those images.
+   */
+  mapTiles: MapTiles;
+}
+
+/** Where the maps' tiles come from (`Config.mapTiles`). */
+export interface MapTiles {
+  /** `https://host/{z}/{x}/{y}.png`, optionally `{s}.` first in the host and `{r}`. */
+  url: string;
+  /** Plain text, shown under the map (never as HTML). */
+  attribution: string;
+  /** The `img-src` source of the tile host: `https://host`, `https://*.host` with `{s}`. */
+  imageSource: string;
 }
 
 /** One identity of `STAFF`: an e-mail address (lower case) or a provider subject, and its role. */
@@ -310,6 +345,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     renderWorkerIdleMs: e.RENDER_WORKER_IDLE_SECONDS * 1000,
     openDataLicense: e.OPEN_DATA_LICENSE,
     guestPassportRetentionMonths: e.GUEST_PASSPORT_RETENTION_MONTHS,
+    mapTiles: {
+      url: e.MAP_TILE_URL.url,
+      attribution: e.MAP_TILE_ATTRIBUTION,
+      imageSource: e.MAP_TILE_URL.imageSource,
+    },
   };
 }
 
@@ -391,6 +431,36 @@ export function parseStaffList(value: string): StaffEntry[] {
     entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * The Content-Security-Policy source of a tile template's host, so the
+ * pages with a map may load its images and nothing else may: `{s}` (a
+ * subdomain Leaflet picks) is allowed only as the first label, and becomes
+ * `*.`; the path must have `{z}`, `{x}` and `{y}`. Plain http only on the
+ * local machine (tests, development). Throws with the reason.
+ */
+export function getTileImageSource(template: string): string {
+  const match = /^(https?):\/\/((?:\{s\}\.)?[a-z0-9.-]+(?::\d+)?)(\/[^?#]*)/i
+    .exec(template);
+  if (!match) {
+    throw new Error(
+      "must be an http or https tile template like https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+    );
+  }
+  const [, scheme, host, path] = match;
+  for (const part of ["{z}", "{x}", "{y}"]) {
+    if (!path.includes(part)) throw new Error(`must contain ${part}`);
+  }
+  const origin = `${scheme.toLowerCase()}://${
+    host.toLowerCase().replace(/^\{s\}\./, "*.")
+  }`;
+  if (
+    scheme.toLowerCase() === "http" && !isLoopbackUrl(origin.replace("*.", ""))
+  ) {
+    throw new Error("must be https (http only on 127.0.0.1 or localhost)");
+  }
+  return origin;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

@@ -13,6 +13,45 @@ Deno.test("config", async (t) => {
     assert.deepEqual(config.allowedOrigins, []);
   });
 
+  await t.step(
+    "the maps' tiles: OpenStreetMap by default, an operator's template with its CSP source",
+    () => {
+      assert.deepEqual(parseConfig({}).mapTiles, {
+        url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+        attribution: "© OpenStreetMap contributors",
+        imageSource: "https://tile.openstreetmap.org",
+      });
+      const own = parseConfig({
+        MAP_TILE_URL: "https://{s}.Tiles.example.org/mapa/{z}/{x}/{y}{r}.png",
+        MAP_TILE_ATTRIBUTION: "© Mapas del Estado",
+      }).mapTiles;
+      assert.equal(own.imageSource, "https://*.tiles.example.org");
+      assert.equal(own.attribution, "© Mapas del Estado");
+      assert.equal(
+        parseConfig({ MAP_TILE_URL: "http://127.0.0.1:9123/{z}/{x}/{y}.png" })
+          .mapTiles.imageSource,
+        "http://127.0.0.1:9123",
+      );
+      for (
+        const [url, reason] of [
+          ["http://tiles.example.org/{z}/{x}/{y}.png", /must be https/],
+          ["https://tiles.example.org/{z}/{x}.png", /must contain \{y\}/],
+          ["tiles.example.org/{z}/{x}/{y}.png", /tile template/],
+          ["https://a.{s}.example.org/{z}/{x}/{y}.png", /tile template/],
+          ["https://tiles.example.org'; script-src *", /tile template/],
+        ] as const
+      ) {
+        assert.throws(
+          () => parseConfig({ MAP_TILE_URL: url }),
+          (error: Error) =>
+            error instanceof ConfigError &&
+            /MAP_TILE_URL: /.test(error.message) && reason.test(error.message),
+          url,
+        );
+      }
+    },
+  );
+
   await t.step("on Deno Deploy without KV_PATH the platform KV is used", () => {
     assert.equal(parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, undefined);
     assert.equal(parseConfig({ DENO_DEPLOYMENT_ID: "abc" }).onDeploy, true);

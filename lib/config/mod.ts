@@ -12,4 +12,5 @@ export {
   DEFAULT_TIME_ZONE,
   parseConfig,
 } from "./config.ts";
+export type { MapTiles } from "./config.ts";
 export type { OpenDataLicense } from "./licenses.ts";

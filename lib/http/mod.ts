@@ -18,5 +18,9 @@ export { getPublicOrigin } from "./origin.ts";
 export { getLang } from "./page_lang.ts";
 export type { AppEnv } from "./router.ts";
 export { redactPath } from "./secret_urls.ts";
-export { isApiPath, PAGE_SECURITY_HEADERS } from "./security_headers.ts";
+export {
+  getContentSecurityPolicy,
+  isApiPath,
+  PAGE_SECURITY_HEADERS,
+} from "./security_headers.ts";
 export { assertSelf, optionalUser, requireUser } from "./user.ts";

@@ -4,24 +4,32 @@ import { isSecretUrl } from "./secret_urls.ts";
 /**
  * The pages' Content-Security-Policy: nothing but this origin, no inline
  * script or style, so an injected `<script>` or `style=` cannot run even if
- * escaping ever failed, and no third-party request (fonts, maps, analytics)
- * can leave a visitor's browser.
+ * escaping ever failed, and no third-party request (fonts, analytics) can
+ * leave a visitor's browser. `imageSources`: more `img-src` sources, only
+ * for a page that needs them (a map's tile host, `Config.mapTiles`).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "font-src 'self'",
-  // The service worker (/sw.js) and the web app manifests: this origin's.
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ");
+export function getContentSecurityPolicy(
+  { imageSources = [] }: { imageSources?: readonly string[] } = {},
+): string {
+  return [
+    "default-src 'self'",
+    ["img-src 'self' data:", ...imageSources].join(" "),
+    "connect-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "font-src 'self'",
+    // The service worker (/sw.js) and the web app manifests: this origin's.
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+/** The policy of every page but those with a map: this origin only. */
+export const CONTENT_SECURITY_POLICY = getContentSecurityPolicy();
 
 /** Headers every page response carries (a handler may set its own CSP first). */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
