@@ -198,6 +198,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ], // GET /:slug
     ]);
     routes.mount(
+      `${prefix}/turismo/mapa`,
+      () => import("./routes/turismo/mapa.tsx"),
+    ); // GET /
+    routes.mount(
       `${prefix}/turismo/informacion-practica`,
       () => import("./routes/turismo/informacion-practica.tsx"),
     ); // GET /

@@ -6,7 +6,7 @@
  *   the build's hashed files (island chunks, the stylesheet, the fonts, the
  *   icons), listed by `deno task build` in place of `self.__WB_MANIFEST`,
  *   and the offline page of each language, whose revision `/sw.js` names.
- * - **Public pages** (home, attraction list, every attraction page, in each
+ * - **Public pages** (home, attraction list, map page, every attraction page, in each
  *   language the tourist uses): network first, the cached copy when the
  *   network fails or is slower than {@linkcode NETWORK_TIMEOUT_S}; all of
  *   them are fetched when the worker installs, so a page never opened is
@@ -96,9 +96,10 @@ function isPersonalPage(path: string): boolean {
   return path === "/mi-pasaporte" || /^\/ruta\/[^/]+$/.test(path);
 }
 
-/** The public pages kept for offline use. */
+/** The public pages kept for offline use (the map's tiles are not: see docs/OFFLINE.md). */
 function isPublicPage(path: string): boolean {
   return path === "/" || path === "/turismo/atractivos" ||
+    path === "/turismo/mapa" ||
     /^\/turismo\/atractivos\/[^/]+$/.test(path);
 }
 

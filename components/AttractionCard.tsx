@@ -13,7 +13,14 @@ import { Icon } from "./Icon.tsx";
  * `lang` (`attraction` as `localizeData` gives it for that language).
  */
 export function AttractionCard(
-  { attraction, lang, headingLevel = 3, extra, stampSlot = false }: {
+  {
+    attraction,
+    lang,
+    headingLevel = 3,
+    extra,
+    stampSlot = false,
+    distanceSlot = false,
+  }: {
     attraction: Attraction;
     lang: Lang;
     headingLevel?: 2 | 3;
@@ -24,6 +31,11 @@ export function AttractionCard(
      * browser by the StampMarks island from the device's passport.
      */
     stampSlot?: boolean;
+    /**
+     * An empty place for "a 1.2 km", filled in the browser by the
+     * NearestFirst island when the tourist sorts the list by distance.
+     */
+    distanceSlot?: boolean;
   },
 ) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -49,6 +61,9 @@ export function AttractionCard(
           <DataText of={attraction} field="summary" lang={lang} />
         </p>
         {extra && <p class="card__extra">{extra}</p>}
+        {distanceSlot && (
+          <p class="card__distance" data-distance-slot={attraction.slug} />
+        )}
         <ul class="facts-inline">
           <li>
             <Icon name="cash" />

@@ -59,6 +59,7 @@ async function getOfflineConfig(
     pages: [
       "/",
       "/turismo/atractivos",
+      "/turismo/mapa",
       ...loaded.data.attractions.map((attraction) =>
         `/turismo/atractivos/${encodeURIComponent(attraction.slug)}`
       ),

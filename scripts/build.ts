@@ -8,7 +8,9 @@
  * - the Inter font files from `@fontsource/inter` (served by us: no font
  *   CDN), under content-hashed names;
  * - `static/styles.css`, pointed at those names, minified by `deno bundle`
- *   (esbuild) and written under a content-hashed name;
+ *   (esbuild) and written under a content-hashed name; Leaflet's stylesheet
+ *   beside it (`leaflet-<hash>.css`, served by us: no map CDN), which the
+ *   map island links when it draws a map;
  * - the app icons, drawn from the data set's logo (`icons/`), and the
  *   service worker (client/service_worker.ts) with its precache list of the
  *   files above, served at `/sw.js` (docs/OFFLINE.md);
@@ -74,6 +76,21 @@ async function loadFonts(): Promise<
     license,
   };
 }
+/**
+ * Leaflet's stylesheet, minified, for the map island. Its images (the
+ * default marker, the layers control) are not used, the maps draw their own
+ * markers, so their `url()`s are dropped rather than served.
+ */
+async function loadMapStyles(): Promise<string> {
+  const { default: css } = await import("leaflet/dist/leaflet.css", {
+    with: { type: "text" },
+  });
+  return await minifyCss(
+    css.replace(/url\(images\/[^)]+\)/g, "none")
+      .replace(/behavior:\s*url\(#default#VML\);?/g, ""),
+  );
+}
+
 /** The face most text is set in: preloaded, so it is not discovered late. */
 const BODY_FONT = "inter-latin-400-normal.woff2";
 /** Smaller text files gain nothing from compression. */
@@ -142,6 +159,9 @@ export async function build(): Promise<
   );
   const stylesName = `styles-${await hash(css)}.css`;
   await write(stylesName, css);
+  const mapCss = await loadMapStyles();
+  const mapStylesName = `leaflet-${await hash(mapCss)}.css`;
+  await write(mapStylesName, mapCss);
 
   const loaded = await loadDataSet();
   if (loaded) await drawDataSetCards(loaded, write);
@@ -158,6 +178,7 @@ export async function build(): Promise<
       ) => [island, names.map((name) => `/static/build/${name}`)]),
     ),
     styles: `/static/build/${stylesName}`,
+    mapStyles: `/static/build/${mapStylesName}`,
     font: `/static/build/fonts/${fontNames.get(BODY_FONT)}`,
     serviceWorker: `/static/build/${serviceWorker}`,
     icons: icons.map(({ name, size, purpose }) => ({
@@ -282,7 +303,10 @@ async function drawIcons(
  * The service worker's precache: every file a page may need offline, by its
  * hashed name (so no revision): the islands' chunks, the stylesheet, the
  * fonts and the icons. Not the chat's Markdown chunk (the chat needs the
- * network anyway) nor the share cards (for link previews, not pages).
+ * network anyway), nor Leaflet's chunk and stylesheet (a map needs the
+ * network for its tiles, and a visitor who never opens one should not keep
+ * them; once fetched, the worker keeps them like any hashed file), nor the
+ * share cards (for link previews, not pages).
  * Over {@linkcode PRECACHE_LIMIT_BYTES} fails the build.
  */
 async function listPrecache(
@@ -290,7 +314,7 @@ async function listPrecache(
 ): Promise<{ entries: { url: string; revision: null }[]; bytes: number }> {
   const names = [...written].filter((name) =>
     /\.(?:js|css|woff2|png)$/.test(name) && !name.startsWith("og/") &&
-    !/^(?:markdown|sw)-/.test(name)
+    !/^(?:markdown|sw|leaflet|leaflet_map)-/.test(name)
   ).sort();
   let bytes = 0;
   for (const name of names) {

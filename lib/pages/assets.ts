@@ -22,6 +22,8 @@ export interface AssetManifest {
   islands: Record<string, string[]>;
   /** The site's stylesheet. */
   styles: string;
+  /** Leaflet's stylesheet, linked by the map island when it draws a map. */
+  mapStyles?: string;
   /** The font most text is set in: `preload`ed. */
   font: string;
   /** The service worker's bundle, served at `/sw.js` (routes/sw.js.ts). */

@@ -29,6 +29,8 @@ import {
 } from "@/lib/passport/mod.ts";
 import { getShareCardPath } from "@/lib/og/mod.ts";
 import { isShareCode } from "@/lib/tickets/mod.ts";
+import type { MapTiles } from "@/lib/config/mod.ts";
+import { MapSection } from "@/routes/_shared/places_map.tsx";
 
 /** `/ruta/<code>`: a visitor's route, the page their ticket and shares link to. */
 export default function touristRoute(deps: AppDeps) {
@@ -100,6 +102,7 @@ export default function touristRoute(deps: AppDeps) {
                 url: `${origin}${localizePath(lang, path)}`,
                 text: `${title}: ${description}`,
               }}
+              tiles={deps.config.mapTiles}
             />
           ),
         });
@@ -115,12 +118,14 @@ export default function touristRoute(deps: AppDeps) {
  * ("Calificación de Ana", "A Ana le faltan 15"), never to the reader.
  */
 function RoutePage(
-  { ticket, route, loaded, lang, share }: {
+  { ticket, route, loaded, lang, share, tiles }: {
     ticket: Ticket;
     route: TouristRoute;
     loaded: LoadedData;
     lang: Lang;
     share: { url: string; text: string };
+    /** The map's tile source (`deps.config.mapTiles`). */
+    tiles: MapTiles;
   },
 ) {
   const data = localizeData(loaded.data, lang);
@@ -334,6 +339,12 @@ function RoutePage(
           </div>
         </section>
       )}
+      <MapSection
+        lang={lang}
+        data={data}
+        tiles={tiles}
+        visits={{ person: ticket.name, slugs: [...visited] }}
+      />
     </>
   );
 }

@@ -41,6 +41,7 @@ Deno.test("the offline mode's files", async (t) => {
         [
           "/",
           "/turismo/atractivos",
+          "/turismo/mapa",
           ...SHIPPED.attractions.map((a) => `/turismo/atractivos/${a.slug}`),
         ],
       );

@@ -588,9 +588,15 @@ Deno.test("GET /ruta/:code", async (t) => {
         JSON.parse(props).text,
         /^La ruta de <\/script><script>alert\(1\)/,
       );
-      // Exactly the page's own scripts: the bundle and the share island's
-      // props (no chat: no model is configured here).
-      assert.equal(html.match(/<script/g)?.length, 2);
+      // The map island's props name the person too, escaped the same way.
+      const mapProps =
+        /data-island="PlacesMap">.*?<script type="application\/json" data-island-props>(.*?)<\/script>/s
+          .exec(html)![1];
+      assert.ok(!mapProps.includes("<"));
+      assert.equal(JSON.parse(mapProps).visits.person, HOSTILE);
+      // Exactly the page's own scripts: the bundle, the share island's and
+      // the map island's props (no chat: no model is configured here).
+      assert.equal(html.match(/<script/g)?.length, 3);
       assertNoInlineCode(html, "/ruta (hostile)");
     },
   );

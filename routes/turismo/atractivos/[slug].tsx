@@ -12,6 +12,7 @@ import {
   type TourismData,
 } from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
+import type { MapTiles } from "@/lib/config/mod.ts";
 import {
   describeCost,
   formatDateRange,
@@ -55,6 +56,7 @@ import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/mod.ts";
 import { Island } from "@/components/Island.tsx";
 import CheckIn from "@/islands/CheckIn.tsx";
 import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
+import { MapSection } from "@/routes/_shared/places_map.tsx";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
@@ -102,6 +104,7 @@ export default function attraction(deps: AppDeps) {
               timeZone: data.municipality.timeZone,
               attraction: found.slug,
             })}
+            tiles={deps.config.mapTiles}
           />
         ),
       });
@@ -109,7 +112,7 @@ export default function attraction(deps: AppDeps) {
 }
 
 function AttractionPage(
-  { attraction, data, lang, figures, checkInMethod, events }: {
+  { attraction, data, lang, figures, checkInMethod, events, tiles }: {
     attraction: Attraction;
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
@@ -120,6 +123,8 @@ function AttractionPage(
     checkInMethod: CheckInMethod;
     /** This attraction's events that are not over. */
     events: UpcomingEvent[];
+    /** The map's tile source (`deps.config.mapTiles`). */
+    tiles: MapTiles;
   },
 ) {
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
@@ -328,6 +333,12 @@ function AttractionPage(
           </div>
         </div>
       </section>
+      <MapSection
+        lang={lang}
+        data={data}
+        tiles={tiles}
+        focus={attraction.slug}
+      />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { getLang } from "@/lib/http/mod.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { createPageRouter, getPageTitle, renderPage } from "@/routes/_app.tsx";
 import { StampMarksIsland } from "@/routes/_shared/stamp_marks.tsx";
+import { NearestFirstIsland } from "@/routes/_shared/nearest_first.tsx";
 
 /** `/turismo/atractivos`: every attraction, filterable by category (`?categoria=`). */
 export default function attractions(deps: AppDeps) {
@@ -100,6 +101,7 @@ export default function attractions(deps: AppDeps) {
                   {t(lang, "page_attractions.shown", { count: shown.length })}
                 </p>
                 <StampMarksIsland lang={lang} />
+                <NearestFirstIsland lang={lang} places={shown} />
                 <div class="grid">
                   {shown.map((attraction) => (
                     <AttractionCard
@@ -108,6 +110,7 @@ export default function attractions(deps: AppDeps) {
                       headingLevel={2}
                       key={attraction.slug}
                       stampSlot
+                      distanceSlot
                     />
                   ))}
                 </div>
