@@ -2,9 +2,9 @@
  * The map itself, drawn with Leaflet (`npm:leaflet`): one marker per
  * attraction, the routes as lines through their stops in order, and the
  * tourist's position when they share it. Loaded by the PlacesMap island only
- * when a page shows a map, as a chunk of its own that the service worker
- * does not precache (scripts/build.ts): Leaflet touches `window` when it is
- * imported, so the server never imports this module.
+ * when a page shows a map, as a chunk of its own (precached, like every
+ * island: scripts/build.ts): Leaflet touches `window` when it is imported,
+ * so the server never imports this module.
  *
  * Accessible by keyboard: each marker is a focusable button named after its
  * place (and its stamp), Enter opens its bubble and moves the focus to the

@@ -83,7 +83,8 @@ export default function PlacesMap(props: PlacesMapProps) {
         });
         setReady(true);
       } catch {
-        // Offline before Leaflet's chunk was ever fetched.
+        // Leaflet's chunk or stylesheet could not be had (an old worker's
+        // precache, no signal): the list of places is the map now.
         failedInARow++;
         update();
       }

@@ -302,11 +302,11 @@ async function drawIcons(
 /**
  * The service worker's precache: every file a page may need offline, by its
  * hashed name (so no revision): the islands' chunks, the stylesheet, the
- * fonts and the icons. Not the chat's Markdown chunk (the chat needs the
- * network anyway), nor Leaflet's chunk and stylesheet (a map needs the
- * network for its tiles, and a visitor who never opens one should not keep
- * them; once fetched, the worker keeps them like any hashed file), nor the
- * share cards (for link previews, not pages).
+ * fonts and the icons, Leaflet's chunk and stylesheet among them (with no
+ * signal a kept page's map still draws its markers, and says it needs a
+ * connection for the streets, rather than failing to load). Not the chat's
+ * Markdown chunk (the chat needs the network anyway) nor the share cards
+ * (for link previews, not pages).
  * Over {@linkcode PRECACHE_LIMIT_BYTES} fails the build.
  */
 async function listPrecache(
@@ -314,7 +314,7 @@ async function listPrecache(
 ): Promise<{ entries: { url: string; revision: null }[]; bytes: number }> {
   const names = [...written].filter((name) =>
     /\.(?:js|css|woff2|png)$/.test(name) && !name.startsWith("og/") &&
-    !/^(?:markdown|sw|leaflet|leaflet_map)-/.test(name)
+    !/^(?:markdown|sw)-/.test(name)
   ).sort();
   let bytes = 0;
   for (const name of names) {
