@@ -14,6 +14,7 @@ import {
 } from "playwright-core";
 import { ensureBuild } from "@/scripts/build.ts";
 import { createTestContext, serveApp, type TestContext } from "./test_utils.ts";
+import { TEST_TILE_ORIGIN } from "./map_tiles.ts";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -81,15 +82,20 @@ export async function startBrowserApp(
 /**
  * Records what must never happen on a page: console errors, uncaught
  * exceptions, dialogs (an injected `alert` would open one) and any request
- * that leaves the app's origin. `allow` skips expected console errors.
+ * that leaves the app's origin. `allow` skips expected console errors. The
+ * maps' tiles at the tests' loopback tile address (map_tiles.ts), where
+ * nothing listens, are not "outside the app" and their refusals are no
+ * problem; `tiles` names a tile server a test started itself.
  */
 export function watchPage(
   page: Page,
   origin: string,
+  { tiles = TEST_TILE_ORIGIN }: { tiles?: string } = {},
 ): { problems: string[]; dialogs: string[]; allow(pattern: RegExp): void } {
   const problems: string[] = [];
+  // Nothing listens at the tests' tile address: its refusals are expected.
+  const allowed: RegExp[] = [new RegExp(`\\(${TEST_TILE_ORIGIN}/`)];
   const dialogs: string[] = [];
-  const allowed: RegExp[] = [];
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const text = `${message.text()} (${message.location().url})`;
@@ -104,7 +110,10 @@ export function watchPage(
   });
   page.on("request", (request) => {
     const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith("data:")) {
+    if (
+      !url.startsWith(`${origin}/`) && !url.startsWith("data:") &&
+      !url.startsWith(`${tiles}/`) && !url.startsWith(`${TEST_TILE_ORIGIN}/`)
+    ) {
       problems.push(`request outside the app: ${url}`);
     }
   });

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { ENV_NAMES } from "@/lib/config/config.ts";
 import type { StaffRole } from "@/lib/types/staff.ts";
+import { TEST_MAP_TILE_URL } from "./map_tiles.ts";
 import { DATA_PATH } from "./test_utils.ts";
 
 /** The repository's root, where `main.ts` is. */
@@ -46,7 +47,13 @@ export function serviceEnv(
   const kept = Object.fromEntries(
     Object.entries(inherited).filter(([name]) => !cleared.has(name)),
   );
-  return { ...kept, LOG_REQUESTS: "false", ...env };
+  // The maps' tiles from a loopback address, never the internet.
+  return {
+    ...kept,
+    LOG_REQUESTS: "false",
+    MAP_TILE_URL: TEST_MAP_TILE_URL,
+    ...env,
+  };
 }
 
 /**

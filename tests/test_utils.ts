@@ -14,6 +14,7 @@ import type { Ticket } from "@/lib/db/tickets.ts";
 import { keys } from "@/lib/db/keys.ts";
 import type { StatsBackfillState } from "@/lib/db/stats_backfill.ts";
 import { type AppDeps, type DepsOverrides, openDeps } from "@/deps.ts";
+import { TEST_MAP_TILE_URL } from "./map_tiles.ts";
 
 /** The shipped data set's file. */
 export const DATA_PATH =
@@ -124,6 +125,8 @@ export async function createTestContext(
     KV_PATH: kvPath,
     // A worker only for a card, as a test asks: pages start none ahead.
     RENDER_WORKER_START: "first-card",
+    // The maps' tiles from a loopback address, never the internet.
+    MAP_TILE_URL: TEST_MAP_TILE_URL,
     ...env,
   });
   const clock = createTestClock(clockStart);

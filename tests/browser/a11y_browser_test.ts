@@ -59,6 +59,7 @@ const PAGES: PageSpec[] = [
   { name: "home", path: "/" },
   { name: "attractions", path: "/turismo/atractivos" },
   { name: "attraction", path: "/turismo/atractivos/plaza-principal" },
+  { name: "map", path: "/turismo/mapa" },
   { name: "route with visits", path: "/ruta/{withVisits}" },
   { name: "route without visits", path: "/ruta/{noVisits}" },
   { name: "passport (guest, with visits)", path: "/mi-pasaporte" },
