@@ -40,6 +40,8 @@ export interface PrivacyNoticeProps {
   cmsHost?: string;
   /** The language-model provider's host when `OPENAI_BASE_URL` names it. */
   modelHost?: string;
+  /** The maps' tile host (`MAP_TILE_URL`): a visitor's browser asks it for the tiles. */
+  mapHost?: string;
 }
 
 /** The notice's path, where its Spanish (binding) version lives. */
@@ -84,8 +86,16 @@ function getQuestionDays(records: readonly PersonalRecord[]): number {
  * one, and links it.
  */
 export function PrivacyNotice(props: PrivacyNoticeProps) {
-  const { lang, privacy, municipality, demo, records, cmsHost, modelHost } =
-    props;
+  const {
+    lang,
+    privacy,
+    municipality,
+    demo,
+    records,
+    cmsHost,
+    modelHost,
+    mapHost,
+  } = props;
   const tr = (key: string, values?: Record<string, string | number>) =>
     tPrivacy(lang, key, values);
   const rich = (key: string, values: RichValues) =>
@@ -238,6 +248,7 @@ export function PrivacyNotice(props: PrivacyNoticeProps) {
                 : rich("destCms", { strong })}
             </li>
             <li>{rich("destModel", { provider, strong })}</li>
+            {mapHost && <li>{rich("destMap", { host: mapHost, strong })}</li>}
             <li>{rich("destNobody", { strong })}</li>
           </ul>
         </section>

@@ -20,6 +20,8 @@ export default function privacyNotice(deps: AppDeps) {
   const cmsHost = config.wordpress && new URL(config.wordpress.url).host;
   const modelHost = config.openai.baseUrl &&
     new URL(config.openai.baseUrl).host;
+  // `{s}.` stands for any of the host's subdomains: named by its domain.
+  const mapHost = config.mapTiles.imageSource.replace(/^\w+:\/\/(\*\.)?/, "");
   return createPageRouter(deps).get(
     "/",
     (c) =>
@@ -46,6 +48,7 @@ export default function privacyNotice(deps: AppDeps) {
               records={records}
               cmsHost={cmsHost || undefined}
               modelHost={modelHost || undefined}
+              mapHost={mapHost}
             />
           ),
         });

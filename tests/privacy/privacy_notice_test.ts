@@ -192,6 +192,28 @@ Deno.test("GET /aviso-de-privacidad", async (t) => {
   );
 
   await t.step(
+    "the maps' tile host is named: it receives the visitor's IP address when a map is shown",
+    async () => {
+      await using osm = await createTestContext({
+        env: { MAP_TILE_URL: "https://{s}.tile.example.org/{z}/{x}/{y}.png" },
+      });
+      const where = textOf(
+        slice(
+          (await getPage(osm, NOTICE)).html,
+          '<section id="destinos"',
+          "</section>",
+        ),
+      );
+      assert.ok(
+        where.includes(
+          "Al servidor de mapas (tile.example.org): cuando ves un mapa, tu navegador le pide las imágenes de las calles, y ese servidor recibe tu dirección IP",
+        ),
+        where,
+      );
+    },
+  );
+
+  await t.step(
     "with OPENAI_BASE_URL and WordPress configured, the notice names their hosts",
     async () => {
       await using named = await createTestContext({ env: NAMED_HOSTS_ENV });
