@@ -156,9 +156,6 @@ export default function PlacesMap(props: PlacesMapProps) {
         </p>
       </div>
       <p class="places-map__status" role="status">{status}</p>
-      <noscript>
-        <p class="places-map__status">{t("noScript")}</p>
-      </noscript>
       <div class="places-map__tools" hidden={!ready}>
         <button type="button" class="button" onClick={togglePosition}>
           {position.state === "on" ? t("hidePosition") : t("showPosition")}

@@ -36,32 +36,38 @@ export function PlacesMapIsland(
   useContext(PageImageSources)?.add(tiles.imageSource);
   const bySlug = new Map(data.attractions.map((a) => [a.slug, a]));
   return (
-    <Island
-      name="PlacesMap"
-      component={PlacesMap}
-      props={{
-        ...getIslandMessages(lang, "map"),
-        places: data.attractions.map((a) => ({
-          slug: a.slug,
-          name: a.name,
-          href: localizePath(lang, `/turismo/atractivos/${a.slug}`),
-          lat: a.location.lat,
-          lng: a.location.lng,
-        })),
-        routes: data.routes.map((route) => ({
-          slug: route.slug,
-          name: route.name,
-          stops: route.attractions.flatMap((slug): [number, number][] => {
-            const place = bySlug.get(slug);
-            return place ? [[place.location.lat, place.location.lng]] : [];
-          }),
-        })),
-        tiles: { url: tiles.url, attribution: tiles.attribution },
-        stylesheet: getAssets()?.mapStyles ?? null,
-        focus,
-        visits,
-      }}
-    />
+    <>
+      <Island
+        name="PlacesMap"
+        component={PlacesMap}
+        props={{
+          ...getIslandMessages(lang, "map"),
+          places: data.attractions.map((a) => ({
+            slug: a.slug,
+            name: a.name,
+            href: localizePath(lang, `/turismo/atractivos/${a.slug}`),
+            lat: a.location.lat,
+            lng: a.location.lng,
+          })),
+          routes: data.routes.map((route) => ({
+            slug: route.slug,
+            name: route.name,
+            stops: route.attractions.flatMap((slug): [number, number][] => {
+              const place = bySlug.get(slug);
+              return place ? [[place.location.lat, place.location.lng]] : [];
+            }),
+          })),
+          tiles: { url: tiles.url, attribution: tiles.attribution },
+          stylesheet: getAssets()?.mapStyles ?? null,
+          focus,
+          visits,
+        }}
+      />
+      {/* Outside the island: hydrating a <noscript> would fill it in. */}
+      <noscript>
+        <p class="places-map__status">{t(lang, "map.noScript")}</p>
+      </noscript>
+    </>
   );
 }
 

@@ -165,6 +165,7 @@ Deno.test({
             .innerText(),
           /Sellado/,
         );
+        await page.locator(".places-map").scrollIntoViewIfNeeded();
         await saveScreenshot(page, "map-page", { fullPage: false });
       },
     );
@@ -283,6 +284,7 @@ Deno.test({
             links,
             SHIPPED.attractions.map((a) => `/turismo/atractivos/${a.slug}`),
           );
+          await page.locator(".places-map__status").scrollIntoViewIfNeeded();
           await saveScreenshot(page, "map-page-offline", { fullPage: false });
         } finally {
           await context.setOffline(false);
