@@ -221,7 +221,11 @@ Deno.test({
             (await page.locator("h1").textContent())?.replace(/\s+/g, " "),
             `La ruta de ${name}`,
           );
-          assert.equal(await page.locator("main img").count(), 0);
+          // No image but the map's tiles (Leaflet's, from MAP_TILE_URL).
+          assert.equal(
+            await page.locator("main img:not(.leaflet-tile)").count(),
+            0,
+          );
           assert.deepEqual(watch.dialogs, []);
           assert.deepEqual(watch.problems, []);
           await context.close();
