@@ -6,6 +6,7 @@ import {
   serviceEnv,
   startService,
 } from "../service_process.ts";
+import { TEST_MAP_TILE_URL } from "../map_tiles.ts";
 import { DATA_PATH } from "../test_utils.ts";
 
 Deno.test("serviceEnv: a service process started by a test inherits none of the settings of the shell that runs it", () => {
@@ -26,6 +27,8 @@ Deno.test("serviceEnv: a service process started by a test inherits none of the 
     HOME: "/home/ana",
     DENO_DIR: "/home/ana/.cache/deno",
     LOG_REQUESTS: "false",
+    // The maps' tiles from a loopback address (tests/map_tiles.ts).
+    MAP_TILE_URL: TEST_MAP_TILE_URL,
     PORT: "8123",
   });
 });
