@@ -104,6 +104,8 @@ export function drawMap(
       }),
       keyboard: true,
       riseOnHover: true,
+      // The page's own attraction above the town centre's crowd.
+      zIndexOffset: place.slug === focus ? 1000 : 0,
     }).addTo(map);
     marker.bindPopup(() => describePlace(place, marker, labels), {
       closeButton: true,
@@ -161,6 +163,8 @@ export function drawMap(
         const marker = markers.get(place.slug)!;
         const marked = slugs.has(place.slug);
         marker.getElement()?.classList.toggle("map-marker--marked", marked);
+        // A stamp above the unstamped neighbours it may overlap.
+        if (place.slug !== focus) marker.setZIndexOffset(marked ? 500 : 0);
         nameMarker(marker, place, labels, { marked, focus });
         (marker as L.Marker & { marked?: boolean }).marked = marked;
       }
