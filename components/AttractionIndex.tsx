@@ -1,5 +1,9 @@
 import type { AttractionIndexView } from "@/lib/staff/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { PeriodForm } from "./Dashboard.tsx";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 const integer = new Intl.NumberFormat("es-MX");
 
@@ -14,18 +18,19 @@ export function AttractionIndex({ view }: { view: AttractionIndexView }) {
     <div class="dashboard attraction-index">
       <PeriodForm action="/panel/atractivos" view={view} />
       <p class="lead">
-        Abre un atractivo para ver sus visitas por día y por hora, sus
-        calificaciones, sus notas y cómo se registra la visita.
+        {t(LANG, "panel_figures.ui.indexLead")}
       </p>
       <div class="table-scroll">
         <table class="console-table">
-          <caption>Atractivos: visitas {view.period} y calificaciones</caption>
+          <caption>
+            {t(LANG, "panel_figures.ui.indexCaption", { period: view.period })}
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Atractivo</th>
-              <th scope="col">Visitas del periodo</th>
-              <th scope="col">Calificación promedio</th>
-              <th scope="col">Calificaciones</th>
+              <th scope="col">{t(LANG, "panel_figures.col.attraction")}</th>
+              <th scope="col">{t(LANG, "panel_figures.ui.colPeriodVisits")}</th>
+              <th scope="col">{t(LANG, "panel_figures.ui.colAverage")}</th>
+              <th scope="col">{t(LANG, "panel_figures.col.ratings")}</th>
             </tr>
           </thead>
           <tbody>

@@ -1,6 +1,10 @@
 import type { ComponentChildren } from "preact";
 import type { AttractionReportView } from "@/lib/staff/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { ChartGrid, Headline, PeriodForm } from "./Dashboard.tsx";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 /** The attraction's guide code and its poster's link (admins only). */
 export interface AttractionCodeView {
@@ -27,13 +31,15 @@ export function AttractionReport(
     <div class="dashboard attraction-report">
       <p>
         <a href={`/panel?desde=${view.from}&hasta=${view.to}`}>
-          ← Volver al tablero
+          {t(LANG, "panel_figures.ui.backToDashboard")}
         </a>
       </p>
       <PeriodForm action={action} view={view} />
 
       <section class="headlines" aria-labelledby="cifras">
-        <h2 id="cifras">Cifras {view.period}</h2>
+        <h2 id="cifras">
+          {t(LANG, "panel_figures.ui.figures", { period: view.period })}
+        </h2>
         <ul class="headlines__list">
           {view.headlines.map((figure) => (
             <Headline key={figure.id} figure={figure} />
@@ -44,9 +50,11 @@ export function AttractionReport(
       <ChartGrid charts={view.charts} />
 
       <section class="chart" aria-labelledby="notas-atractivo">
-        <h2 id="notas-atractivo">Notas de los turistas</h2>
+        <h2 id="notas-atractivo">
+          {t(LANG, "panel_figures.ui.touristNotes")}
+        </h2>
         {view.notes.length === 0
-          ? <p>Todavía nadie ha dejado una nota en este atractivo.</p>
+          ? <p>{t(LANG, "panel_figures.ui.noAttractionNotes")}</p>
           : (
             <ol class="latest-notes">
               {view.notes.map((note) => (
@@ -66,21 +74,23 @@ export function AttractionReport(
 
       {code && (
         <section class="chart attraction-report__code" aria-labelledby="codigo">
-          <h2 id="codigo">Código de guía y cartel</h2>
+          <h2 id="codigo">{t(LANG, "panel_figures.ui.codeTitle")}</h2>
           <p>
-            Código vigente:{" "}
+            {t(LANG, "panel_figures.ui.currentCode")}{" "}
             <code class="guide-code" data-slug={view.slug}>{code.code}</code>
           </p>
           <p>
             <a class="button" href={code.posterHref} download>
-              Descargar cartel (SVG)
+              {t(LANG, "panel_figures.ui.downloadPoster")}
             </a>{" "}
-            <a href="/panel/codigos">Reemplazar el código</a>
+            <a href="/panel/codigos">
+              {t(LANG, "panel_figures.ui.replaceCode")}
+            </a>
           </p>
           <img
             class="attraction-report__poster"
             src={code.posterHref}
-            alt={`Cartel de ${view.name} con su código`}
+            alt={t(LANG, "panel_figures.ui.posterAlt", { name: view.name })}
             width="240"
             height="339"
           />

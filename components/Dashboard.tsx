@@ -6,6 +6,10 @@ import type {
   HeadlineView,
   LegendItem,
 } from "@/lib/staff/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 const integer = new Intl.NumberFormat("es-MX");
 
@@ -32,14 +36,16 @@ export function ChartFigure(
         <div class="chart__svg" dangerouslySetInnerHTML={{ __html: svg }} />
         <figcaption>
           <details>
-            <summary>Ver los datos de «{title}»</summary>
+            <summary>{t(LANG, "panel_figures.ui.showData", { title })}</summary>
             {children}
           </details>
         </figcaption>
       </figure>
       {links && (
         <nav class="chart__links" aria-label={links.label}>
-          <p class="chart__note">Abre un atractivo para ver sus cifras:</p>
+          <p class="chart__note">
+            {t(LANG, "panel_figures.ui.openAttraction")}
+          </p>
           <ul>
             {links.items.map((item) => (
               <li key={item.href}>
@@ -56,7 +62,7 @@ export function ChartFigure(
 /** The names of a chart's series, each beside its colour and line pattern. */
 function Legend({ items }: { items: LegendItem[] }) {
   return (
-    <ul class="chart__legend" aria-label="Leyenda">
+    <ul class="chart__legend" aria-label={t(LANG, "panel_figures.ui.legend")}>
       {items.map((item) => (
         <li key={item.name}>
           <svg
@@ -167,16 +173,23 @@ export function PeriodForm({ action, view }: {
   return (
     <form class="dashboard__range" method="get" action={action}>
       <fieldset>
-        <legend>Periodo (hora de la ciudad)</legend>
+        <legend>{t(LANG, "panel_figures.ui.period")}</legend>
         <label>
-          Desde <input type="date" name="desde" value={view.from} required />
+          {t(LANG, "panel_figures.ui.from")}{" "}
+          <input type="date" name="desde" value={view.from} required />
         </label>
         <label>
-          Hasta <input type="date" name="hasta" value={view.to} required />
+          {t(LANG, "panel_figures.ui.to")}{" "}
+          <input type="date" name="hasta" value={view.to} required />
         </label>
-        <button class="button" type="submit">Ver</button>
+        <button class="button" type="submit">
+          {t(LANG, "panel_figures.ui.show")}
+        </button>
       </fieldset>
-      <nav class="dashboard__quick" aria-label="Periodos rápidos">
+      <nav
+        class="dashboard__quick"
+        aria-label={t(LANG, "panel_figures.ui.quickRanges")}
+      >
         <ul>
           {view.quickRanges.map((range) => (
             <li key={range.href}>
@@ -223,11 +236,12 @@ export function DashboardPage({ view }: { view: DashboardView }) {
 
       <section class="headlines" aria-labelledby="cifras">
         <h2 id="cifras">
-          Cifras {view.period}
+          {t(LANG, "panel_figures.ui.figures", { period: view.period })}
         </h2>
         <p class="headlines__note">
-          Cada cifra se compara con los mismos días justo antes:{" "}
-          {view.previousPeriod}.
+          {t(LANG, "panel_figures.ui.compareNote", {
+            period: view.previousPeriod,
+          })}
         </p>
         <ul class="headlines__list">
           {view.headlines.map((figure) => (
@@ -239,7 +253,7 @@ export function DashboardPage({ view }: { view: DashboardView }) {
       <ChartGrid charts={view.charts} />
 
       <section class="chart" aria-labelledby="ultimas-notas">
-        <h2 id="ultimas-notas">Últimas notas</h2>
+        <h2 id="ultimas-notas">{t(LANG, "panel_figures.ui.latestNotes")}</h2>
         <LatestNotes notes={view.latestNotes} />
       </section>
     </div>
@@ -248,7 +262,7 @@ export function DashboardPage({ view }: { view: DashboardView }) {
 
 function LatestNotes({ notes }: { notes: DashboardView["latestNotes"] }) {
   if (notes.length === 0) {
-    return <p>Todavía nadie ha dejado una nota.</p>;
+    return <p>{t(LANG, "panel_figures.ui.noNotes")}</p>;
   }
   return (
     <ol class="latest-notes">

@@ -1,6 +1,10 @@
 import type { ComponentChildren } from "preact";
 import type { AssetManifest } from "@/lib/pages/mod.ts";
 import type { StaffMember } from "@/lib/types/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 /** A section of the staff console, to mark the current one in its menu. */
 export type PanelSection =
@@ -15,61 +19,28 @@ export type PanelSection =
   | "personal"
   | "auditoria";
 
+/** The console's sections, in the menu's order. */
 const NAV: {
   section: PanelSection;
   href: string;
-  label: string;
   adminOnly?: boolean;
 }[] = [
-  { section: "tablero", href: "/panel", label: "Tablero" },
-  { section: "atractivos", href: "/panel/atractivos", label: "Atractivos" },
-  {
-    section: "codigos",
-    href: "/panel/codigos",
-    label: "Códigos",
-    adminOnly: true,
-  },
-  { section: "notas", href: "/panel/notas", label: "Notas", adminOnly: true },
-  {
-    section: "preguntas",
-    href: "/panel/preguntas",
-    label: "Preguntas sin respuesta",
-    adminOnly: true,
-  },
-  {
-    section: "exportar",
-    href: "/panel/exportar",
-    label: "Datos abiertos y exportaciones",
-  },
-  {
-    section: "solicitudes",
-    href: "/panel/solicitudes",
-    label: "Solicitudes de datos personales",
-    adminOnly: true,
-  },
-  {
-    section: "sesiones",
-    href: "/panel/sesiones",
-    label: "Sesiones",
-    adminOnly: true,
-  },
-  {
-    section: "personal",
-    href: "/panel/personal",
-    label: "Personal",
-    adminOnly: true,
-  },
-  {
-    section: "auditoria",
-    href: "/panel/auditoria",
-    label: "Auditoría",
-    adminOnly: true,
-  },
+  { section: "tablero", href: "/panel" },
+  { section: "atractivos", href: "/panel/atractivos" },
+  { section: "codigos", href: "/panel/codigos", adminOnly: true },
+  { section: "notas", href: "/panel/notas", adminOnly: true },
+  { section: "preguntas", href: "/panel/preguntas", adminOnly: true },
+  { section: "exportar", href: "/panel/exportar" },
+  { section: "solicitudes", href: "/panel/solicitudes", adminOnly: true },
+  { section: "sesiones", href: "/panel/sesiones", adminOnly: true },
+  { section: "personal", href: "/panel/personal", adminOnly: true },
+  { section: "auditoria", href: "/panel/auditoria", adminOnly: true },
 ];
 
-const ROLE_LABEL: Record<StaffMember["role"], string> = {
-  admin: "Administración",
-  viewer: "Consulta",
+/** The key of a role's name (in `locales/<lang>/panel.json`). */
+const ROLE_KEY: Record<StaffMember["role"], string> = {
+  admin: "panel.roleAdmin",
+  viewer: "panel.roleViewer",
 };
 
 /** What the staff frame shows of the office, from the data set in force. */
@@ -136,7 +107,9 @@ export function StaffLayout(
         )}
       </head>
       <body class="staff">
-        <a class="skip-link" href="#contenido">Saltar al contenido</a>
+        <a class="skip-link" href="#contenido">
+          {t(LANG, "panel_frame.skipLink")}
+        </a>
         <header class="staff-header">
           <div class="staff-header__inner">
             <Brand class="staff-brand" href={staff ? "/panel" : undefined}>
@@ -148,7 +121,9 @@ export function StaffLayout(
                 height="36"
               />
               <span class="staff-brand__text">
-                <span class="staff-brand__kicker">Panel del personal</span>
+                <span class="staff-brand__kicker">
+                  {t(LANG, "panel_frame.kicker")}
+                </span>
                 <span class="staff-brand__office">{office.name}</span>
               </span>
             </Brand>
@@ -160,7 +135,7 @@ export function StaffLayout(
                   </span>
                   {" · "}
                   <span class="staff-account__role">
-                    {ROLE_LABEL[staff.role]}
+                    {t(LANG, ROLE_KEY[staff.role])}
                   </span>
                 </p>
                 <form
@@ -168,7 +143,9 @@ export function StaffLayout(
                   method="post"
                   action="/panel/salir"
                 >
-                  <button class="staff-button" type="submit">Salir</button>
+                  <button class="staff-button" type="submit">
+                    {t(LANG, "panel_frame.signOut")}
+                  </button>
                 </form>
               </div>
             )}
@@ -176,9 +153,11 @@ export function StaffLayout(
         </header>
         <div class={staff ? "staff-body" : "staff-body staff-body--plain"}>
           {staff && (
-            <nav class="staff-nav" aria-label="Panel">
+            <nav class="staff-nav" aria-label={t(LANG, "panel_frame.navLabel")}>
               <ul>
-                {NAV.filter((item) => !item.adminOnly || staff.role === "admin")
+                {NAV.filter((item) =>
+                  !item.adminOnly || staff.role === "admin"
+                )
                   .map((item) => (
                     <li key={item.section}>
                       <a
@@ -187,7 +166,7 @@ export function StaffLayout(
                           ? "page"
                           : undefined}
                       >
-                        {item.label}
+                        {t(LANG, `panel_frame.nav.${item.section}`)}
                       </a>
                     </li>
                   ))}

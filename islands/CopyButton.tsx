@@ -3,13 +3,20 @@ import { useEffect, useState } from "preact/hooks";
 /**
  * A button that copies `text` (a new guide code in the staff console) with
  * the Clipboard API and says so in a status line screen readers announce.
- * Spanish only, like the console. Hidden until it runs: without JavaScript
- * the code is on the page to copy by hand, and nothing offers a dead
- * button. When the browser refuses the clipboard, the status says to copy
+ * Its words come from the page (`copied`, `failed`: the console's
+ * catalogue). Hidden until it runs: without JavaScript the code is on the
+ * page to copy by hand, and nothing offers a dead button. When the browser refuses the clipboard, the status says to copy
  * it by hand.
  */
 export default function CopyButton(
-  { text, label }: { text: string; label: string },
+  { text, label, copied, failed }: {
+    text: string;
+    label: string;
+    /** What the status says once copied. */
+    copied: string;
+    /** What it says when the browser refuses the clipboard. */
+    failed: string;
+  },
 ) {
   const [ready, setReady] = useState(false);
   const [status, setStatus] = useState("");
@@ -18,9 +25,9 @@ export default function CopyButton(
   async function copy() {
     try {
       await navigator.clipboard.writeText(text);
-      setStatus("Copiado");
+      setStatus(copied);
     } catch {
-      setStatus("No se pudo copiar: selecciónalo y cópialo a mano.");
+      setStatus(failed);
     }
   }
 

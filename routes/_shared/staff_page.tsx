@@ -4,9 +4,13 @@ import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { type PanelSection, StaffLayout } from "@/components/StaffLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { PAGE_SECURITY_HEADERS } from "@/lib/http/mod.ts";
 import { getAssets } from "@/lib/pages/mod.ts";
 import type { StaffMember } from "@/lib/types/mod.ts";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 /**
  * Renders a page of the staff workspace ({@linkcode StaffLayout}), apart
@@ -47,7 +51,7 @@ export function renderStaffPage(
         dataVersion: loaded.version,
       }}
       title={`${title} · Panel · ${branding.name}`}
-      description={description ?? "Panel de la oficina de turismo."}
+      description={description ?? t(LANG, "panel_frame.description")}
       assets={getAssets()}
       staff={staff}
       active={active}

@@ -2,7 +2,11 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
+import { DEFAULT_LANG, t, tRich } from "@/lib/i18n/mod.ts";
 import { renderStaffPage } from "./staff_page.tsx";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 /**
  * A staff sign-in page (`/auth/personal…`): the staff workspace's plain
@@ -28,7 +32,7 @@ export function renderStaffSignInPage(
 ): Response {
   const response = renderStaffPage(c, deps, {
     title,
-    description: "Acceso al panel de la oficina de turismo.",
+    description: t(LANG, "panel_signin.description"),
     status,
     refreshTo,
     children: (
@@ -38,10 +42,11 @@ export function renderStaffSignInPage(
         {children}
         {privacyHint && (
           <p class="privacy-hint">
-            Al entrar, el portal registra tu correo electrónico y lo que haces
-            en el panel (bitácora de auditoría), por seguridad y rendición de
-            cuentas. Consulta el{" "}
-            <a href="/aviso-de-privacidad#personal">aviso de privacidad</a>.
+            {tRich(LANG, "panel_signin.privacyHint", {
+              link: (children) => (
+                <a href="/aviso-de-privacidad#personal">{children}</a>
+              ),
+            })}
           </p>
         )}
       </section>
@@ -66,14 +71,16 @@ export function renderStaffContinuePage(
   path: string,
 ): Response {
   return renderStaffSignInPage(c, deps, {
-    title: "Entrando al panel",
-    heading: "Entrando al panel…",
-    lead: "Ya casi: te llevamos al panel.",
+    title: t(LANG, "panel_signin.continueTitle"),
+    heading: t(LANG, "panel_signin.continueHeading"),
+    lead: t(LANG, "panel_signin.continueLead"),
     refreshTo: path,
     privacyHint: false,
     children: (
       <p>
-        <a class="button" href={path}>Continuar al panel</a>
+        <a class="button" href={path}>
+          {t(LANG, "panel_signin.continueButton")}
+        </a>
       </p>
     ),
   });
@@ -90,14 +97,15 @@ export function renderStaffNotListedPage(
 ): Response {
   return renderStaffSignInPage(c, deps, {
     status: 403,
-    title: "Esta cuenta no tiene acceso al panel",
-    heading: "Esta cuenta no tiene acceso al panel",
-    lead:
-      "La cuenta con la que entraste no está en la lista del personal del portal. Pide a la persona que administra el portal que te agregue, o entra con tu cuenta institucional.",
+    title: t(LANG, "panel_signin.notListedTitle"),
+    heading: t(LANG, "panel_signin.notListedTitle"),
+    lead: t(LANG, "panel_signin.notListedLead"),
     privacyHint: false,
     children: (
       <p>
-        <a class="button" href="/auth/personal">Volver a intentar</a>
+        <a class="button" href="/auth/personal">
+          {t(LANG, "panel_signin.tryAgain")}
+        </a>
       </p>
     ),
   });

@@ -4,10 +4,14 @@ import type { ComponentChildren } from "preact";
 import type { PanelSection } from "@/components/StaffLayout.tsx";
 import type { AppDeps } from "@/deps.ts";
 import type { HttpError } from "@/lib/errors/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import type { AppEnv } from "@/lib/http/mod.ts";
 import { getStaff, parseDayRange } from "@/lib/staff/mod.ts";
 import { createPageRouter, renderNotFoundPage } from "@/routes/_app.tsx";
 import { renderStaffPage } from "@/routes/_shared/staff_page.tsx";
+
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
 
 /**
  * Renders a staff console page for the signed-in staff member: its `<h1>`
@@ -61,9 +65,8 @@ export function createPanelRouter(deps: AppDeps): Hono<AppEnv> {
       }),
     failed: (c) =>
       forStaff(c, {
-        title: "Algo salió mal en el panel",
-        details:
-          "Vuelve a intentarlo en un momento. Si sigue fallando, avisa a la persona que administra el portal.",
+        title: t(LANG, "panel_frame.errorTitle"),
+        details: t(LANG, "panel_frame.errorLead"),
         status: 500,
       }),
   });
@@ -108,8 +111,16 @@ function renderStaffMessage(
         <p class="lead">{details}</p>
         <p>
           {staff
-            ? <a class="button" href="/panel">Volver al panel</a>
-            : <a class="button" href="/auth/personal">Ir al acceso</a>}
+            ? (
+              <a class="button" href="/panel">
+                {t(LANG, "panel_frame.backToPanel")}
+              </a>
+            )
+            : (
+              <a class="button" href="/auth/personal">
+                {t(LANG, "panel_frame.toSignIn")}
+              </a>
+            )}
         </p>
       </section>
     ),

@@ -374,7 +374,12 @@ function CodeReveal(
       <Island
         name="CopyButton"
         component={CopyButton}
-        props={{ text: code, label: tr("copyCode") }}
+        props={{
+          text: code,
+          label: tr("copyCode"),
+          copied: t(LANG, "panel_frame.copied"),
+          failed: t(LANG, "panel_frame.copyFailed"),
+        }}
       />
       <p>{tr("revealNote", { name })}</p>
       <p>

@@ -1,5 +1,6 @@
 import { DashboardPage } from "@/components/Dashboard.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { loadDashboardView } from "@/lib/staff/mod.ts";
 import {
   createPanelRouter,
@@ -27,7 +28,7 @@ export default function panelHome(deps: AppDeps) {
       timeZone,
     });
     return renderPanelPage(c, deps, {
-      title: "Tablero",
+      title: t(DEFAULT_LANG, "panel_frame.dashboardTitle"),
       active: "tablero",
       status: range.problem ? 400 : 200,
       children: <DashboardPage view={view} />,

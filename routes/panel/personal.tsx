@@ -349,7 +349,12 @@ function LinkReveal(
       <Island
         name="CopyButton"
         component={CopyButton}
-        props={{ text: link.url, label: tr("copyLink") }}
+        props={{
+          text: link.url,
+          label: tr("copyLink"),
+          copied: t(LANG, "panel_frame.copied"),
+          failed: t(LANG, "panel_frame.copyFailed"),
+        }}
       />
       <p>
         {tr("linkNote", {

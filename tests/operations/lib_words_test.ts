@@ -14,6 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { relative } from "node:path";
+import { findSpanishLiterals, isSpanishText } from "../spanish_literals.ts";
 
 const LIB = new URL("../../lib/", import.meta.url);
 
@@ -38,50 +39,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "the validation funnel's Spanish messages (API area, not moved yet)",
   "og/pool.ts": "the share card queue's 503 messages (API area, not moved yet)",
 };
-
-/** Short Spanish words that English text does not use as words. */
-const SPANISH_WORD =
-  /(?:^|[^\p{L}])(?:de|del|la|las|el|los|una|que|con|para|por|sin|se|su|sus|tu|tus|al|y|ya)(?=$|[^\p{L}])/iu;
-/** Letters of Spanish that English does not write. */
-const SPANISH_LETTER = /[áéíóúñ¿¡]/iu;
-
-/** Whether a literal reads as Spanish: an accent or `¿`, or two words one of which is Spanish. */
-export function isSpanishText(text: string): boolean {
-  const words = text.match(/\p{L}+/gu) ?? [];
-  if (words.length === 0) return false;
-  return SPANISH_LETTER.test(text) ||
-    (words.length >= 2 && SPANISH_WORD.test(text));
-}
-
-/** The Spanish literals of one source file. */
-function findSpanishLiterals(fileName: string, source: string): string[] {
-  const found: string[] = [];
-  const keep = (text: string) => {
-    if (isSpanishText(text)) found.push(text);
-  };
-  const plugin: Deno.lint.Plugin = {
-    name: "lib-words",
-    rules: {
-      "spanish-literal": {
-        create() {
-          return {
-            Literal(node) {
-              if (typeof node.value === "string") keep(node.value);
-            },
-            TemplateElement(node) {
-              keep(node.raw);
-            },
-            JSXText(node) {
-              keep(node.value);
-            },
-          };
-        },
-      },
-    },
-  };
-  Deno.lint.runPlugin(plugin, fileName, source);
-  return found;
-}
 
 async function listSources(dir: URL): Promise<URL[]> {
   const files: URL[] = [];

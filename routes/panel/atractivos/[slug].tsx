@@ -5,6 +5,7 @@ import { CheckInRuleSection } from "@/components/CheckInRule.tsx";
 import type { AppDeps } from "@/deps.ts";
 import { HttpError, NotFoundError } from "@/lib/errors/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { type AppEnv, readForm } from "@/lib/http/mod.ts";
 import { listCurrentGuideCodes } from "@/lib/passport/mod.ts";
 import {
@@ -23,6 +24,9 @@ import {
   renderPanelPage,
 } from "../_page.tsx";
 
+/** The console is Spanish only. */
+const LANG = DEFAULT_LANG;
+
 /**
  * `GET /panel/atractivos/:slug` (`?desde=&hasta=`, as the dashboard): one
  * attraction's visits, ratings and notes from the counters, how its visits
@@ -38,7 +42,9 @@ export default function attractionPage(deps: AppDeps) {
     .post("/:slug/registro", requireAdmin(), async (c) => {
       const slug = c.req.param("slug");
       if (!deps.data.current().attractionsBySlug.has(slug)) {
-        throw new NotFoundError("Ese atractivo no existe.");
+        throw new NotFoundError(
+          t(LANG, "panel_figures.ui.noSuchAttractionError"),
+        );
       }
       try {
         const rule = parseCheckInRuleForm(await readForm(c));
@@ -75,13 +81,15 @@ async function renderAttraction(
   const now = deps.now();
   if (!attraction) {
     return renderPanelPage(c, deps, {
-      title: "Ese atractivo no existe",
+      title: t(LANG, "panel_figures.ui.noSuchAttraction"),
       active: "atractivos",
       status: 404,
       children: (
         <p>
-          No hay ningún atractivo con esa dirección.{" "}
-          <a href="/panel/atractivos">Ver todos los atractivos</a>
+          {t(LANG, "panel_figures.ui.noSuchAttractionLead")}{" "}
+          <a href="/panel/atractivos">
+            {t(LANG, "panel_figures.ui.allAttractions")}
+          </a>
         </p>
       ),
     });

@@ -1,5 +1,6 @@
 import { AttractionIndex } from "@/components/AttractionIndex.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import { loadAttractionIndex } from "@/lib/staff/mod.ts";
 import {
   createPanelRouter,
@@ -26,7 +27,7 @@ export default function attractionIndexPage(deps: AppDeps) {
       timeZone,
     });
     return renderPanelPage(c, deps, {
-      title: "Atractivos",
+      title: t(DEFAULT_LANG, "panel_figures.ui.indexTitle"),
       active: "atractivos",
       status: range.problem ? 400 : 200,
       children: <AttractionIndex view={view} />,
