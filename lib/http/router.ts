@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AuthUser, Session } from "@/lib/types/user.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
-import type { Lang } from "@/lib/i18n/catalogue.ts";
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 import { BadRequestError } from "@/lib/errors/mod.ts";
 import { getIssueMessage } from "./validation_messages.ts";
 
@@ -30,12 +30,11 @@ export const ErrorBody = z.object({
   error: z.string().openapi({
     description:
       "What happened, in a few words: Spanish, or English when `Accept-Language` prefers it",
-    example: "Solicitud no válida",
+    example: t(DEFAULT_LANG, "api.error.400"),
   }),
   details: z.string().openapi({
     description: "What to do about it, in the same language",
-    example:
-      "El correo electrónico no es válido. Revisa que esté escrito como nombre@ejemplo.com.",
+    example: t(DEFAULT_LANG, "api.invalid.email.email"),
   }),
   field: z.string().optional().openapi({
     description: "On a 400 for one field of the body: its name",

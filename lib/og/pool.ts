@@ -22,7 +22,7 @@
  * the platform has no workers at all, cards always render in process.
  */
 import type { Worker } from "node:worker_threads";
-import { HttpError } from "@/lib/errors/mod.ts";
+import { apiMessage, HttpError } from "@/lib/errors/mod.ts";
 import type { AnyCard } from "./card_types.ts";
 import { readThreadCpuMs } from "./thread_cpu.ts";
 import type {
@@ -172,8 +172,8 @@ export class RenderQueueFullError extends HttpError {
   constructor() {
     super(
       503,
-      "Servicio no disponible",
-      "Hay muchas imágenes en preparación; inténtalo de nuevo en unos segundos",
+      apiMessage("error.503"),
+      apiMessage("details.cardsBusy"),
       { retryAfterSeconds: 5 },
     );
   }
@@ -185,8 +185,8 @@ export class RenderTimeoutError extends HttpError {
   constructor() {
     super(
       503,
-      "Servicio no disponible",
-      "La imagen tardó demasiado en prepararse; inténtalo de nuevo",
+      apiMessage("error.503"),
+      apiMessage("details.cardTimeout"),
       { retryAfterSeconds: 5 },
     );
   }
