@@ -16,6 +16,9 @@ const SPANISH_LETTER = /[áéíóúñ¿¡]/iu;
 
 /** Whether a literal reads as Spanish: an accent or `¿`, or two words one of which is Spanish. */
 export function isSpanishText(text: string): boolean {
+  // A URL or a template's `{placeholder}` is not prose: `{z}/{x}/{y}`.
+  text = text.replace(/\b[a-z][a-z+.-]*:\/\/\S+/giu, " ")
+    .replace(/\{[^{}\s]*\}/gu, " ");
   const words = text.match(/\p{L}+/gu) ?? [];
   if (words.length === 0) return false;
   return SPANISH_LETTER.test(text) ||
