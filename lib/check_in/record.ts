@@ -219,6 +219,7 @@ export async function recordCheckIn(
     const visit = await commitVisit(kv, attempt, {
       visit: fields,
       held: passport.held,
+      visited: passport.visits,
       unlocked,
       receipt: named && receipt
         ? { checkInId: named.checkInId, receipt }

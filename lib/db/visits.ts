@@ -80,6 +80,50 @@ export interface UserStats {
  */
 export interface StoredUserStats extends UserStats {
   badges?: string[];
+  /**
+   * What the rules and badges need of each visit, so a verification reads
+   * no list of visits: `[slug, visitedAt, checkedInAt or null, seq]`,
+   * written with each visit. Absent (counters of earlier versions, a
+   * merge's, a passport past {@linkcode MAX_VISITED_IN_STATS} visits): the
+   * visits are listed, and the next visit writes it.
+   */
+  visited?: VisitedTuple[];
+}
+
+/** One visit in the counters entry: slug, visitedAt, checkedInAt (or null), seq. */
+export type VisitedTuple = [string, string, string | null, number];
+
+/** What the rules and badges read of a passport's other visits. */
+export type VisitedFacts = Pick<
+  Visit,
+  "slug" | "visitedAt" | "checkedInAt" | "seq"
+>;
+
+/**
+ * The most visits the counters entry lists (a KV value holds 64 KiB; one
+ * tuple is under 120 bytes); past it the visits are listed.
+ */
+export const MAX_VISITED_IN_STATS = 400;
+
+function isVisitedTuples(value: unknown): value is VisitedTuple[] {
+  return Array.isArray(value) &&
+    value.every((t) =>
+      Array.isArray(t) && t.length === 4 && typeof t[0] === "string" &&
+      typeof t[1] === "string" && (t[2] === null || typeof t[2] === "string") &&
+      typeof t[3] === "number"
+    );
+}
+
+function toVisitedFacts(
+  [slug, visitedAt, checkedInAt, seq]: VisitedTuple,
+): VisitedFacts {
+  return checkedInAt === null
+    ? { slug, visitedAt, seq }
+    : { slug, visitedAt, checkedInAt, seq };
+}
+
+function toVisitedTuple(visit: VisitedFacts): VisitedTuple {
+  return [visit.slug, visit.visitedAt, visit.checkedInAt ?? null, visit.seq];
 }
 
 /**
@@ -252,16 +296,17 @@ export interface PassportFacts {
   visitCount: number;
   /** The ids of the badges it holds. */
   held: string[];
-  /** Its other visits, every one. */
-  visits: Visit[];
+  /** Its other visits, every one (what the rules and badges read of them). */
+  visits: VisitedFacts[];
 }
 
 /**
  * Reads the passport of an attempt: its counters (as the attempt read
  * them), the badges it holds (read and checked once for counters of an
- * earlier version, from `table`) and its visits. The visits are not checked
- * one by one: every write of a user's visits also writes the counters,
- * which the commit checks.
+ * earlier version, from `table`) and its visits: from the counters entry
+ * (`visited`), none without counters, else listed. The visits are not
+ * checked one by one: every write of a user's visits also writes the
+ * counters, which the commit checks.
  */
 export async function readPassport(
   kv: Deno.Kv,
@@ -286,13 +331,24 @@ export async function readPassport(
     held = table.filter((_, i) => badgeEntries[i].value !== null)
       .map((badge) => badge.id);
   }
-  const visits: Visit[] = [];
-  for await (
-    const entry of kv.list<Visit>({
-      prefix: keys.visitsOfUser(attempt.userId),
-    })
+  let visits: VisitedFacts[];
+  if (attempt.entries.stats.value === null) {
+    // No counters: no visit was ever written (each one writes them).
+    visits = [];
+  } else if (
+    isVisitedTuples(stored.visited) &&
+    stored.visited.length === stats.visitCount
   ) {
-    if (isVisit(entry.value)) visits.push(entry.value);
+    visits = stored.visited.map(toVisitedFacts);
+  } else {
+    visits = [];
+    for await (
+      const entry of kv.list<Visit>({
+        prefix: keys.visitsOfUser(attempt.userId),
+      })
+    ) {
+      if (isVisit(entry.value)) visits.push(entry.value);
+    }
   }
   return { visitCount: stats.visitCount, held, visits };
 }
@@ -319,8 +375,20 @@ export type NewVisit = Pick<
 export async function commitVisit(
   kv: Deno.Kv,
   attempt: VisitAttempt,
-  { visit: fields, held, unlocked, receipt, timeZone = DEFAULT_TIME_ZONE }: {
+  {
+    visit: fields,
+    held,
+    visited,
+    unlocked,
+    receipt,
+    timeZone = DEFAULT_TIME_ZONE,
+  }: {
     visit: NewVisit;
+    /**
+     * The passport's other visits as read (`readPassport`): listed, with
+     * this one, in the counters entry. Absent: the entry lists none.
+     */
+    visited?: readonly VisitedFacts[];
     /** The badges the passport holds, and those this visit unlocks. */
     held: readonly string[];
     unlocked: readonly Badge[];
@@ -346,6 +414,10 @@ export async function commitVisit(
     }],
   });
   const badges = [...held, ...unlocked.map((badge) => badge.id)];
+  const all = visited && visited.length + 1 === fields.seq &&
+      fields.seq <= MAX_VISITED_IN_STATS
+    ? [...visited, visit].map(toVisitedTuple)
+    : undefined;
   operation
     .check({ key: keys.visitById(visit.visitId), versionstamp: null })
     .set(keys.visit(userId, slug), visit)
@@ -356,6 +428,7 @@ export async function commitVisit(
         visitCount: fields.seq,
         badgeCount: badges.length,
         badges,
+        ...(all ? { visited: all } : {}),
       } satisfies StoredUserStats,
     )
     .sum(keys.attractionVisitCount(slug), 1n);
@@ -512,6 +585,7 @@ export async function recordVisit(
         seq: passport.visitCount + 1,
       },
       held: passport.held,
+      visited: passport.visits,
       unlocked,
       timeZone,
     });

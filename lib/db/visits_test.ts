@@ -9,6 +9,7 @@ import {
   listBadges,
   rateVisit,
   recordVisit,
+  type StoredUserStats,
 } from "./visits.ts";
 import {
   addErasedUserTo,
@@ -254,6 +255,97 @@ Deno.test("a write racing its user's erasure writes nothing: the tombstone is ch
           !JSON.stringify(entry).includes(userId) && entry.value === true
         ),
       );
+    },
+  );
+});
+
+/** A KV that counts its `list` calls. */
+function countingLists(kv: Deno.Kv) {
+  const counts = { lists: 0 };
+  const counting = new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property === "list") {
+        return (...args: Parameters<Deno.Kv["list"]>) => {
+          counts.lists++;
+          return target.list(...args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { kv: counting, counts };
+}
+
+Deno.test("a verification reads the passport's visits from its counters, not a list", async (t) => {
+  await using kv = await openKv(":memory:");
+  const slugs = Array.from({ length: 10 }, (_, i) => `atractivo-${i + 1}`);
+
+  await t.step("ten visits list no visits, and badges come once", async () => {
+    const userId = crypto.randomUUID();
+    const { kv: counting, counts } = countingLists(kv);
+    const badges: string[] = [];
+    for (const slug of slugs) {
+      const result = await recordVisit(counting, {
+        userId,
+        slug,
+        now: NOW,
+        totalAttractions: 17,
+      });
+      assert.equal(result.status, "created");
+      if (result.status === "created" && result.badge) {
+        badges.push(result.badge.id);
+      }
+    }
+    assert.equal(counts.lists, 0);
+    assert.deepEqual(badges, ["explorador", "veterano"]);
+    const stored = (await kv.get<StoredUserStats>(keys.userStats(userId)))
+      .value!;
+    assert.deepEqual(stored.visited?.map(([slug]) => slug), slugs);
+    assert.deepEqual(stored.visited?.map(([, , , seq]) => seq), [
+      1,
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+      9,
+      10,
+    ]);
+  });
+
+  await t.step(
+    "counters without the visits (an earlier version's, a merge's) list them once, then write them",
+    async () => {
+      const userId = crypto.randomUUID();
+      for (const slug of slugs.slice(0, 5)) {
+        await recordVisit(kv, { userId, slug, now: NOW, totalAttractions: 17 });
+      }
+      await kv.set(keys.userStats(userId), {
+        visitCount: 5,
+        badgeCount: 1,
+        badges: ["explorador"],
+      });
+      const { kv: counting, counts } = countingLists(kv);
+      const badges: string[] = [];
+      for (const slug of slugs.slice(5)) {
+        const result = await recordVisit(counting, {
+          userId,
+          slug,
+          now: NOW,
+          totalAttractions: 17,
+        });
+        if (result.status === "created" && result.badge) {
+          badges.push(result.badge.id);
+        }
+      }
+      assert.equal(counts.lists, 1);
+      assert.deepEqual(badges, ["veterano"]);
+      const stored = (await kv.get<StoredUserStats>(keys.userStats(userId)))
+        .value!;
+      assert.deepEqual(stored.visited?.map(([slug]) => slug), slugs);
     },
   );
 });
