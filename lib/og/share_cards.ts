@@ -81,14 +81,83 @@ interface CurrentCard {
   stamps?: CardStamps;
 }
 
-/** Route cards' PNGs kept in memory at most (46 KB each). */
+/** Route cards' PNGs kept in memory at most, by count and by bytes (46 KB each, usually). */
 const MAX_ROUTE_IMAGES = 128;
+export const MAX_ROUTE_IMAGE_BYTES = 6 * 1024 * 1024;
 
 /** Route card URLs answered from memory at most (their PNGs are mostly those of `#routeImages`). */
 const MAX_ROUTE_ANSWERS = 128;
+export const MAX_ROUTE_ANSWER_BYTES = 6 * 1024 * 1024;
 
 /** Page cards' PNGs kept in memory (two languages, the home page and 17 attractions). */
 const MAX_PAGE_IMAGES = 64;
+export const MAX_PAGE_IMAGE_BYTES = 3 * 1024 * 1024;
+
+/** The memory a PNG holds: its whole buffer (a view keeps all of it). */
+function heldBytes(png: Uint8Array): number {
+  return Math.max(png.byteLength, png.buffer.byteLength);
+}
+
+/**
+ * A map in insertion order bounded by count and by bytes (`sizeOf` each
+ * value): past either, the oldest entries go first. A card whose name
+ * needs fallback fonts or emoji is larger than a plain one, so a bound by
+ * count alone would not bound the memory.
+ */
+export class BoundedMap<V> {
+  readonly #map = new Map<string, V>();
+  readonly #sizes = new Map<string, number>();
+  #bytes = 0;
+  constructor(
+    readonly maxEntries: number,
+    readonly maxBytes: number,
+    readonly sizeOf: (value: V) => number,
+  ) {}
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  /** The bytes held by the values now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get(key: string): V | undefined {
+    return this.#map.get(key);
+  }
+
+  /** Sets `key` as the newest entry; a value larger than `maxBytes` is not kept. */
+  set(key: string, value: V): void {
+    this.delete(key);
+    const size = this.sizeOf(value);
+    if (size > this.maxBytes) return;
+    this.#map.set(key, value);
+    this.#sizes.set(key, size);
+    this.#bytes += size;
+    while (this.#map.size > this.maxEntries || this.#bytes > this.maxBytes) {
+      this.delete(this.#map.keys().next().value!);
+    }
+  }
+
+  delete(key: string): void {
+    const size = this.#sizes.get(key);
+    if (size === undefined) return;
+    this.#bytes -= size;
+    this.#sizes.delete(key);
+    this.#map.delete(key);
+  }
+
+  clear(): void {
+    this.#map.clear();
+    this.#sizes.clear();
+    this.#bytes = 0;
+  }
+
+  entries(): IterableIterator<[string, V]> {
+    return this.#map.entries();
+  }
+}
 
 /**
  * The share cards: drawn when what they show changes, stored in KV (or, for
@@ -113,7 +182,7 @@ const MAX_PAGE_IMAGES = 64;
  * A public page's card shows the data set only: the build draws every page's
  * card of the data set it checks, named by its hash; a data set changed
  * since is drawn once at run time and stored in KV. Page cards' PNGs are
- * kept in memory (a few dozen, 46 KB each).
+ * kept in memory (a few dozen, 46 KB each; at most 3 MiB).
  *
  * A route card's URL (the spec's, or the `v` pages link now) is answered
  * again from memory, without a KV read, for `rememberMs`: this instance's
@@ -138,15 +207,27 @@ export class ShareCards {
   readonly #pageCards = new Map<string, CurrentCard>();
   #pageDataVersion?: string;
   /** Page cards' PNGs by hash, in insertion order (the oldest is dropped first). */
-  readonly #pageImages = new Map<string, Uint8Array>();
+  readonly #pageImages = new BoundedMap<Uint8Array>(
+    MAX_PAGE_IMAGES,
+    MAX_PAGE_IMAGE_BYTES,
+    heldBytes,
+  );
   /** Route cards' PNGs by hash, with when they were read ({@linkcode ROUTE_CARD_MEMORY_MS}). */
-  readonly #routeImages = new Map<string, { png: Uint8Array; at: number }>();
+  readonly #routeImages = new BoundedMap<{ png: Uint8Array; at: number }>(
+    MAX_ROUTE_IMAGES,
+    MAX_ROUTE_IMAGE_BYTES,
+    ({ png }) => heldBytes(png),
+  );
   /**
    * Route card URLs answered lately, by data version, code and `v`: served
    * again without a KV read for {@linkcode ROUTE_CARD_ANSWER_MS}, until a
    * write (here, or a rename or an erasure anywhere) drops them.
    */
-  readonly #answers = new Map<string, RouteAnswer>();
+  readonly #answers = new BoundedMap<RouteAnswer>(
+    MAX_ROUTE_ANSWERS,
+    MAX_ROUTE_ANSWER_BYTES,
+    ({ png }) => heldBytes(png),
+  );
   /** Moved by every drop: an answer read before it is not kept. */
   #generation = 0;
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
@@ -223,7 +304,7 @@ export class ShareCards {
 
   #forgetAnswers(which: (answer: RouteAnswer) => boolean): void {
     this.#generation++;
-    for (const [key, answer] of this.#answers) {
+    for (const [key, answer] of [...this.#answers.entries()]) {
       if (which(answer)) this.#answers.delete(key);
     }
   }
@@ -290,9 +371,6 @@ export class ShareCards {
         png: answer.png,
         at: performance.now(),
       });
-      if (this.#answers.size > MAX_ROUTE_ANSWERS) {
-        this.#answers.delete(this.#answers.keys().next().value!);
-      }
     }
     return answer;
   }
@@ -481,11 +559,7 @@ export class ShareCards {
   }
 
   #keepRouteImage(renderKey: string, png: Uint8Array): void {
-    this.#routeImages.delete(renderKey);
     this.#routeImages.set(renderKey, { png, at: performance.now() });
-    if (this.#routeImages.size > MAX_ROUTE_IMAGES) {
-      this.#routeImages.delete(this.#routeImages.keys().next().value!);
-    }
   }
 
   #drawRouteCard(code: string, current: CurrentCard): Promise<Uint8Array> {
@@ -669,11 +743,7 @@ export class ShareCards {
   }
 
   #keepPageImage(renderKey: string, png: Uint8Array): void {
-    this.#pageImages.delete(renderKey);
     this.#pageImages.set(renderKey, png);
-    if (this.#pageImages.size > MAX_PAGE_IMAGES) {
-      this.#pageImages.delete(this.#pageImages.keys().next().value!);
-    }
   }
 }
 

@@ -16,7 +16,12 @@ import { NotFoundError } from "@/lib/errors/mod.ts";
 import { getBuiltPageCardName, pageCardCacheKey } from "./card_key.ts";
 import type { AnyCard } from "./card_types.ts";
 import { getPageCard } from "./page_cards.ts";
-import { ShareCards, type ShareCardsOptions } from "./share_cards.ts";
+import {
+  BoundedMap,
+  MAX_ROUTE_IMAGE_BYTES,
+  ShareCards,
+  type ShareCardsOptions,
+} from "./share_cards.ts";
 
 const data = new DataStore(
   await loadTourismData(
@@ -433,4 +438,28 @@ Deno.test("ShareCards: a route card's URL answered from memory until a change dr
   });
   a.cards.close();
   await a.cards.settled();
+});
+
+Deno.test("the cards kept in memory are bounded by bytes, not only by count", () => {
+  const kept = new BoundedMap<Uint8Array>(
+    128,
+    MAX_ROUTE_IMAGE_BYTES,
+    (png) => png.buffer.byteLength,
+  );
+  // Cards with fallback fonts and emoji weigh several times a plain one.
+  const big = () => new Uint8Array(512 * 1024);
+  for (let i = 0; i < 40; i++) kept.set(`card-${i}`, big());
+  assert.ok(kept.bytes <= MAX_ROUTE_IMAGE_BYTES, `${kept.bytes} bytes`);
+  assert.equal(kept.size, 12);
+  // The oldest went first; the newest is kept, and a replaced one counts once.
+  assert.equal(kept.get("card-27"), undefined);
+  assert.ok(kept.get("card-39"));
+  kept.set("card-39", big());
+  assert.equal(kept.bytes, 12 * 512 * 1024);
+  kept.delete("card-39");
+  assert.equal(kept.bytes, 11 * 512 * 1024);
+  // A PNG larger than the whole bound is not kept at all.
+  kept.set("huge", new Uint8Array(MAX_ROUTE_IMAGE_BYTES + 1));
+  assert.equal(kept.get("huge"), undefined);
+  assert.equal(kept.size, 11);
 });
