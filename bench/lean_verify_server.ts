@@ -3,7 +3,8 @@
  * `POST /api/turismo/verify-visit`, parses the JSON body and does the KV
  * work of a new visit as leanly as it can be done, with as many keys as the
  * service's own verification touches: one `getMany` of the keys it reads,
- * the list of the user's visits, and one `kv.atomic()` with its checks and
+ * a list of the user's visits if the service reads one (it reads them from
+ * the counters entry now), and one `kv.atomic()` with its checks and
  * its writes (visit, visit id, counters, badge, the attraction's count, the
  * dashboard's day counters). No token check, no validation, no log.
  *
