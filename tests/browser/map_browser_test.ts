@@ -148,7 +148,7 @@ Deno.test({
       async () => {
         await page.goto(`${origin}/mi-pasaporte`);
         await page.getByLabel("Código del atractivo").fill(FIRST.guideCode);
-        await page.getByRole("button", { name: "Verificar visita" }).click();
+        await page.getByRole("button", { name: "Registrar mi visita" }).click();
         await page.locator(".verify-result")
           .getByText(`¡Visita registrada: ${FIRST.name}!`).waitFor();
         await page.goto(`${origin}/turismo/mapa`);
