@@ -80,7 +80,14 @@ export function AttractionReport(
             <code class="guide-code" data-slug={view.slug}>{code.code}</code>
           </p>
           <p>
-            <a class="button" href={code.posterHref} download>
+            <a
+              class="button"
+              href={`/panel/carteles.pdf?atractivo=${view.slug}`}
+              download
+            >
+              {t(LANG, "panel_figures.ui.downloadPosterPdf")}
+            </a>{" "}
+            <a href={code.posterHref} download>
               {t(LANG, "panel_figures.ui.downloadPoster")}
             </a>{" "}
             <a href="/panel/codigos">

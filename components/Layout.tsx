@@ -162,6 +162,7 @@ export function localizeUrl(lang: Lang, url: string): string {
 const NAV = [
   { href: "/", label: "navHome" },
   { href: "/turismo/atractivos", label: "navAttractions" },
+  { href: "/turismo/mapa", label: "navMap" },
   { href: "/turismo/informacion-practica#rutas", label: "navRoutes" },
   { href: "/turismo/servicios", label: "navServices" },
   { href: "/turismo/informacion-practica", label: "navPracticalInfo" },

@@ -215,6 +215,9 @@ function CodeRow(
           )
           : tr("fromCatalogue")}
         <br />
+        <a href={`/panel/carteles.pdf?atractivo=${a.slug}`} download>
+          {tr("downloadPosterPdf")}
+        </a>{" "}
         <a href={`/panel/codigos/${a.slug}/cartel.svg`} download>
           {tr("downloadPoster")}
         </a>

@@ -122,6 +122,23 @@ Deno.test("GET /turismo/mapa", async (t) => {
     },
   );
 
+  await t.step("the site's menu links the map in both languages", async () => {
+    for (
+      const [path, href, label] of [
+        ["/", "/turismo/mapa", "Mapa"],
+        ["/en/", "/en/turismo/mapa", "Map"],
+      ]
+    ) {
+      const res = await ctx.app.request(path);
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.ok(
+        html.includes(`href="${href}"`) && html.includes(`>${label}</a>`),
+        `${path}: the menu's link to ${href}`,
+      );
+    }
+  });
+
   await t.step("in English at /en/turismo/mapa", async () => {
     const res = await ctx.app.request("/en/turismo/mapa");
     assert.equal(res.status, 200);

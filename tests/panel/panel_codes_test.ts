@@ -362,6 +362,22 @@ Deno.test("GET/POST /panel/codigos", async (t) => {
       }
     },
   );
+  await t.step(
+    "each row offers its attraction's poster as a PDF, and the PDF answers",
+    async () => {
+      const res = await ctx.app.request("/panel/codigos", {
+        headers: { cookie: admin },
+      });
+      const html = await res.text();
+      const href = `/panel/carteles.pdf?atractivo=${PLAZA.slug}`;
+      assert.ok(html.includes(`href="${href}"`), "the PDF link");
+      assert.match(html, /Descargar cartel \(PDF\)/);
+      const pdf = await ctx.app.request(href, { headers: { cookie: admin } });
+      assert.equal(pdf.status, 200);
+      assert.equal(pdf.headers.get("content-type"), "application/pdf");
+      await pdf.body?.cancel();
+    },
+  );
   // Last: a month later the staff session has ended.
   await t.step(
     "a replacement that names no period keeps the old code for 30 days",
