@@ -32,6 +32,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { config } = deps;
 
+  // A page, card or health answer kept whole while current, replayed
+  // before Hono runs (lib/http/replay.ts): counted and logged as any other.
+  const replayed = deps.replayedAnswers;
+  app.use(replayed.keep());
   if (deps.requestLog) app.use(requestLog(deps.requestLog));
   app.use(compressResponses());
   app.use(strictTransportSecurity(config));
@@ -296,6 +300,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.notFound(notFound);
   app.onError(onError);
+  // Before Hono: a kept answer goes out in the same turn (`Deno.serve`
+  // sends a synchronous answer without awaiting a promise).
+  const dispatch = app.fetch;
+  app.fetch = (request, env, executionCtx) =>
+    replayed.answer(request, env) ?? dispatch(request, env, executionCtx);
   return app;
 }
 

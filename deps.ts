@@ -18,6 +18,7 @@ import type { DataChange } from "./lib/db/changes.ts";
 import {
   createKvPing,
   describeKvPath,
+  type KvPing,
   KvStartError,
   moveLegacyKvFile,
   openKv,
@@ -27,9 +28,14 @@ import { getOrCreateSigningSecret } from "./lib/db/secrets.ts";
 import { getTokenStanding } from "./lib/db/sessions.ts";
 import { startStatsBackfill } from "./lib/db/stats_backfill.ts";
 import { ChatDailyLimit } from "./lib/limits/chat_daily.ts";
-import { IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
+import { countRequest, IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
 import { SlidingWindowLimiter } from "./lib/limits/sliding_window.ts";
-import { RequestLog } from "./lib/http/request_log.ts";
+import {
+  describeRequest,
+  finishRequestLine,
+  RequestLog,
+} from "./lib/http/request_log.ts";
+import { ReplayedAnswers } from "./lib/http/replay.ts";
 import { RenderPool } from "./lib/og/pool.ts";
 import { ShareCards } from "./lib/og/share_cards.ts";
 import { getStaleTags, PageCache, pageTags } from "./lib/pages/page_cache.ts";
@@ -42,7 +48,7 @@ export interface AppDeps {
   config: Config;
   kv: Deno.Kv;
   /** Whether KV answers, read at most once a second (`/healthz`). */
-  pingKv: () => Promise<void>;
+  pingKv: KvPing;
   data: DataStore;
   /** The clock; tests move it to slide windows and expire things. */
   now: () => Date;
@@ -72,6 +78,8 @@ export interface AppDeps {
   chatDailyLimit?: ChatDailyLimit;
   /** Where the request log's lines go; `undefined` when `LOG_REQUESTS` is off. */
   requestLog?: RequestLog;
+  /** Pages, cards and health answers kept whole and replayed before Hono while current (lib/http/replay.ts). */
+  replayedAnswers: ReplayedAnswers;
   /**
    * Told of every write by the domain operations; drops what the write made
    * stale in this instance's caches.
@@ -178,6 +186,23 @@ export async function openDeps(
   });
   const requestLog = overrides.requestLog ??
     (config.logRequests ? new RequestLog() : undefined);
+  const ipBudget = config.ipBudgetPerMinute === 0
+    ? undefined
+    : new SlidingWindowLimiter({
+      limit: config.ipBudgetPerMinute,
+      windowMs: IP_BUDGET_WINDOW_MS,
+      now: () => now().getTime(),
+    });
+  // Counted and logged as every request (the app's middleware does the same).
+  const replayedAnswers = new ReplayedAnswers({
+    admit: (request, info, path) =>
+      countRequest({ ipBudget, config }, request, info, path)?.allowed ?? true,
+    log: requestLog && {
+      describe: describeRequest,
+      push: (description, start) =>
+        requestLog.push(finishRequestLine(description, start)),
+    },
+  });
   const cms = overrides.cms ?? createCms(config, kv);
   const onChange = (change: DataChange) => {
     // This instance's pages show the write at once (others within their TTL).
@@ -203,7 +228,9 @@ export async function openDeps(
   return {
     config,
     kv,
-    pingKv: createKvPing(kv, { now: () => now().getTime() }),
+    pingKv: createKvPing(kv, {
+      now: overrides.now ? () => now().getTime() : Date.now,
+    }),
     data,
     now,
     auth: createLazyVerifier({
@@ -223,13 +250,7 @@ export async function openDeps(
     pageCache,
     shareCards,
     renderPool,
-    ipBudget: config.ipBudgetPerMinute === 0
-      ? undefined
-      : new SlidingWindowLimiter({
-        limit: config.ipBudgetPerMinute,
-        windowMs: IP_BUDGET_WINDOW_MS,
-        now: () => now().getTime(),
-      }),
+    ipBudget,
     chatDailyLimit: config.chatDailyLimit === 0
       ? undefined
       : new ChatDailyLimit({
@@ -239,6 +260,7 @@ export async function openDeps(
         timeZone: data.current().data.municipality.timeZone,
       }),
     requestLog,
+    replayedAnswers,
     onChange,
     personalData,
     close() {

@@ -2,6 +2,9 @@ import { Hono } from "hono";
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
 import { ServiceUnavailableError } from "@/lib/errors/mod.ts";
+import { allowReplay } from "@/lib/http/mod.ts";
+
+const encoder = new TextEncoder();
 
 /**
  * `GET /healthz`: KV answers and the data set is loaded. A plain handler in
@@ -16,15 +19,25 @@ export default function healthz({ pingKv, data }: AppDeps) {
     } catch {
       throw new ServiceUnavailableError("El almacenamiento no responde");
     }
-    const { version, reloadError } = data.status();
-    if (reloadError) {
-      return c.json({
-        status: "degraded" as const,
-        dataVersion: version,
-        reason: `The data set's last change was refused: ${reloadError}`,
-      }, 200);
-    }
-    return c.json({ status: "ok" as const, dataVersion: version }, 200);
+    const status = data.status();
+    const body = encoder.encode(JSON.stringify(
+      status.reloadError
+        ? {
+          status: "degraded",
+          dataVersion: status.version,
+          reason:
+            `The data set's last change was refused: ${status.reloadError}`,
+        }
+        : { status: "ok", dataVersion: status.version },
+    ));
+    // Repeated without asking again while KV's last answer is under a
+    // second old and the data set's state is the same.
+    allowReplay(c, () => {
+      const now = data.status();
+      return pingKv.answered() && now.version === status.version &&
+        now.reloadError === status.reloadError;
+    });
+    return c.body(body, 200, { "Content-Type": "application/json" });
   });
 }
 

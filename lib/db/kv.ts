@@ -206,6 +206,13 @@ export async function pingKv(kv: Deno.Kv): Promise<void> {
   await kv.get(keys.health());
 }
 
+/** A shared KV health check: call it to read (at most once per TTL), ask `answered` whether the last read succeeded within it. */
+export interface KvPing {
+  (): Promise<void>;
+  /** Whether a read within the TTL has answered: the health check's answer may be repeated without asking. */
+  answered(): boolean;
+}
+
 /**
  * A KV health check for frequent callers (load balancers poll `/healthz`):
  * one read per `ttlMs` at most, shared by the calls meanwhile, so polling
@@ -218,17 +225,21 @@ export function createKvPing(
     ttlMs?: number;
     now?: () => number;
   } = {},
-): () => Promise<void> {
-  let last: { at: number; read: Promise<void> } | undefined;
-  return () => {
+): KvPing {
+  let last: { at: number; read: Promise<void>; ok: boolean } | undefined;
+  const ping = () => {
     const at = now();
     if (!last || at - last.at >= ttlMs) {
       const read = pingKv(kv);
-      last = { at, read };
-      read.catch(() => {
-        if (last?.read === read) last = undefined;
+      const entry = { at, read, ok: false };
+      last = entry;
+      read.then(() => entry.ok = true, () => {
+        if (last === entry) last = undefined;
       });
     }
     return last.read;
   };
+  return Object.assign(ping, {
+    answered: () => last !== undefined && last.ok && now() - last.at < ttlMs,
+  });
 }

@@ -12,9 +12,21 @@ import type { Context } from "hono";
  * usually holds.
  */
 export function getClientIp(c: Context, trustedHops: number): string {
+  return getRequestIp(c.req.raw, c.env, trustedHops);
+}
+
+/**
+ * {@linkcode getClientIp} of a request as `Deno.serve` hands it over, with
+ * its `info` (the connection's address), before any context exists.
+ */
+export function getRequestIp(
+  request: Request,
+  info: unknown,
+  trustedHops: number,
+): string {
   let ip: string | undefined;
   if (trustedHops > 0) {
-    const entries = c.req.header("x-forwarded-for")?.split(",");
+    const entries = request.headers.get("x-forwarded-for")?.split(",");
     if (entries) {
       ip = parseIpLiteral(entries[Math.max(0, entries.length - trustedHops)]);
     }
@@ -22,10 +34,10 @@ export function getClientIp(c: Context, trustedHops: number): string {
   if (!ip) {
     // What Deno.serve passed with the request (hono/deno's getConnInfo reads
     // the same); app.request() in tests has none.
-    const info = c.env as
+    const connection = info as
       | Partial<Deno.ServeHandlerInfo<Deno.NetAddr>>
       | undefined;
-    ip = parseIpLiteral(info?.remoteAddr?.hostname);
+    ip = parseIpLiteral(connection?.remoteAddr?.hostname);
   }
   return ip ? toRateLimitSubject(ip) : "unknown";
 }

@@ -1,7 +1,8 @@
 /**
  * The HTTP plumbing routes share: the app's context type (`AppEnv`), the
  * page's and the answer's language, the public origin, form bodies, the
- * tourist's token, the client's address, the security headers and the secret
+ * tourist's token, the client's address, the security headers, the replay of
+ * kept answers and the secret
  * addresses' redaction. Routes, components and scripts import this entry,
  * never the folder's insides, with two exceptions on purpose: the API's
  * OpenAPI router (`router.ts`'s `createRouter`) and shared pieces
@@ -17,6 +18,7 @@ export { readForm } from "./form_body.ts";
 export { getPublicOrigin } from "./origin.ts";
 export { getLang } from "./page_lang.ts";
 export type { AppEnv } from "./router.ts";
+export { allowReplay } from "./replay.ts";
 export { redactPath } from "./secret_urls.ts";
 export {
   getContentSecurityPolicy,

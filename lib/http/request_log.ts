@@ -86,13 +86,34 @@ export function requestLog(log: RequestLog): MiddlewareHandler {
   return async function requestLog(c, next) {
     const start = performance.now();
     await next();
-    const ms = (performance.now() - start).toFixed(1);
     log.push(
-      `${escapeForLog(c.req.method)} ${
-        escapeForLog(redactPath(c.req.path))
-      } ${c.res.status} ${ms}ms`,
+      formatRequestLine(c.req.method, c.req.path, c.res.status, start),
     );
   };
+}
+
+/** One request's line: `GET /ruta/[code] 200 1.2ms`, from `start` (`performance.now()`) until now. */
+export function formatRequestLine(
+  method: string,
+  path: string,
+  status: number,
+  start: number,
+): string {
+  return finishRequestLine(describeRequest(method, path, status), start);
+}
+
+/** A line's fixed part, `GET /ruta/[code] 200`: the client's text escaped, a secret redacted. */
+export function describeRequest(
+  method: string,
+  path: string,
+  status: number,
+): string {
+  return `${escapeForLog(method)} ${escapeForLog(redactPath(path))} ${status}`;
+}
+
+/** The line of a request described by {@linkcode describeRequest}, with its time from `start`. */
+export function finishRequestLine(description: string, start: number): string {
+  return `${description} ${(performance.now() - start).toFixed(1)}ms`;
 }
 
 /** `text` with C0/C1 controls, DEL and U+2028/2029 as `\xNN` / `\uNNNN`. */

@@ -65,30 +65,20 @@ export function isExemptFromIpBudget(method: string, path: string): boolean {
  * are not counted: there is no client.
  */
 export function limitIpBudget(
-  { ipBudget: limiter, config }: {
+  deps: {
     /** Created with the app's dependencies; none when the budget is off. */
     ipBudget?: SlidingWindowLimiter;
     config: Pick<Config, "trustedProxyHops">;
   },
 ): MiddlewareHandler {
   return async function limitIpBudget(c, next) {
-    if (!limiter || isExemptFromIpBudget(c.req.method, c.req.path)) {
+    if (!deps.ipBudget || isExemptFromIpBudget(c.req.method, c.req.path)) {
       return await next();
     }
     clientIp ??= import("@/lib/http/client_ip.ts");
-    const { getClientIp } = await clientIp;
-    const subject = getClientIp(c, config.trustedProxyHops);
-    if (subject === "unknown") return await next();
-    const warmUp = c.req.method === "GET" &&
-      c.req.header(OFFLINE_WARM_UP_HEADER) === "1";
-    // A warm-up counts as any request, within the budget's first part.
-    const result = limiter.hit(
-      subject,
-      warmUp
-        ? Math.max(1, Math.floor(limiter.limit * WARM_UP_SHARE))
-        : limiter.limit,
-    );
-    if (!result.allowed) {
+    clientIpModule ??= await clientIp;
+    const result = countRequest(deps, c.req.raw, c.env, c.req.path);
+    if (result && !result.allowed) {
       const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
       throw new TooManyRequestsError(
         apiMessage("limit.requests", { seconds }),
@@ -97,4 +87,42 @@ export function limitIpBudget(
     }
     await next();
   };
+}
+
+/** The client-address reader once imported (a replayed answer counts without waiting). */
+let clientIpModule: typeof import("@/lib/http/client_ip.ts") | undefined;
+
+/**
+ * Counts one request against its address's budget, as
+ * {@linkcode limitIpBudget} does, synchronously: `undefined` when it does
+ * not count (budget off, an exempt path, no client address) or cannot be
+ * counted yet (the address reader not imported: let the middleware do it);
+ * else whether it is allowed. A refused request is not counted.
+ */
+export function countRequest(
+  { ipBudget: limiter, config }: {
+    ipBudget?: SlidingWindowLimiter;
+    config: Pick<Config, "trustedProxyHops">;
+  },
+  request: Request,
+  info: unknown,
+  path: string,
+): { allowed: boolean; retryAfterMs: number } | undefined {
+  if (!limiter || isExemptFromIpBudget(request.method, path)) return undefined;
+  if (!clientIpModule) return undefined;
+  const subject = clientIpModule.getRequestIp(
+    request,
+    info,
+    config.trustedProxyHops,
+  );
+  if (subject === "unknown") return undefined;
+  const warmUp = request.method === "GET" &&
+    request.headers.get(OFFLINE_WARM_UP_HEADER) === "1";
+  // A warm-up counts as any request, within the budget's first part.
+  return limiter.hit(
+    subject,
+    warmUp
+      ? Math.max(1, Math.floor(limiter.limit * WARM_UP_SHARE))
+      : limiter.limit,
+  );
 }

@@ -333,7 +333,15 @@ export class ShareCards {
    */
   async get(
     code: string,
-    { v, ifNoneMatch }: { v?: string; ifNoneMatch?: string } = {},
+    { v, ifNoneMatch, onRemembered }: {
+      v?: string;
+      ifNoneMatch?: string;
+      /**
+       * Told, when the PNG answered is the one remembered for its URL, a
+       * check that it still is (not expired, not dropped by a write).
+       */
+      onRemembered?: (isCurrent: () => boolean) => void;
+    } = {},
   ): Promise<ShareCardImage> {
     const key =
       `${this.#data.current().version}\u0000${code.toLowerCase()}\u0000${
@@ -346,6 +354,7 @@ export class ShareCards {
         if (ifNoneMatch && matchesEtag(ifNoneMatch, known.etag)) {
           return { etag: known.etag };
         }
+        onRemembered?.(this.#isRemembered(key, known));
         return { etag: known.etag, png: known.png };
       }
       this.#answers.delete(key);
@@ -364,15 +373,27 @@ export class ShareCards {
       answer.png && (v === undefined || v === currentV) &&
       this.#rememberMs > 0 && generation === this.#generation && !this.#closed
     ) {
-      this.#answers.set(key, {
+      const remembered = {
         code: code.toLowerCase(),
         userId: read.ticket.ticket.userId,
         etag: answer.etag,
         png: answer.png,
         at: performance.now(),
-      });
+      };
+      this.#answers.set(key, remembered);
+      if (this.#answers.get(key) === remembered) {
+        onRemembered?.(this.#isRemembered(key, remembered));
+      }
     }
     return answer;
+  }
+
+  /** Whether `answer` is still the one remembered for `key` and not expired. */
+  #isRemembered(key: string, answer: RouteAnswer): () => boolean {
+    const loaded = this.#data.current();
+    return () =>
+      this.#data.current() === loaded && this.#answers.get(key) === answer &&
+      performance.now() - answer.at < this.#rememberMs;
   }
 
   /** {@linkcode get}'s answer from what it read. */

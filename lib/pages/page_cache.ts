@@ -17,6 +17,7 @@ import {
   varyOnAcceptEncoding,
 } from "@/lib/http/compress.ts";
 import { getPublicOrigin } from "@/lib/http/origin.ts";
+import { allowReplay } from "@/lib/http/replay.ts";
 
 /**
  * How long the public pages (`/`, `/turismo/atractivos`, an attraction) are
@@ -190,10 +191,15 @@ export class PageCache {
    */
   async get(
     key: string,
-    { ttlMs, encoding = null }: {
+    { ttlMs, encoding = null, onKept }: {
       ttlMs: number;
       /** The coding the client accepts (`chooseEncoding`): served from the page's compressed forms. */
       encoding?: Encoding | null;
+      /**
+       * Told, when the answer is the page kept for `key`, a check that the
+       * page is still the one kept (not expired, not dropped).
+       */
+      onKept?: (isCurrent: () => boolean) => void;
     },
     render: RenderRequest["render"],
   ): Promise<Response> {
@@ -206,6 +212,9 @@ export class PageCache {
       await capture(render, new Set());
     // Tagged once stored (storing disposes the page it replaces).
     if (request.kept) this.#tag(key, request.tags!, page);
+    if (onKept && pages.peek(key) === page) {
+      onKept(() => pages.peek(key) === page);
+    }
     return toResponse(page, encoding);
   }
 
@@ -326,9 +335,16 @@ export async function servePage(
   ) {
     return await render(() => {});
   }
+  const loaded = data.current();
   return await pageCache.get(
-    `${data.current().version}\u0000${getPublicOrigin(c, config)}\u0000${key}`,
-    { ttlMs, encoding: chooseEncoding(c.req.header("Accept-Encoding")) },
+    `${loaded.version}\u0000${getPublicOrigin(c, config)}\u0000${key}`,
+    {
+      ttlMs,
+      encoding: chooseEncoding(c.req.header("Accept-Encoding")),
+      // Replayed while it is the page kept for the data set in force.
+      onKept: (isKept) =>
+        allowReplay(c, () => data.current() === loaded && isKept()),
+    },
     render,
   );
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from "@/deps.ts";
 import { createRouter } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import type { ShareCardImage } from "@/lib/og/mod.ts";
+import { allowReplay } from "@/lib/http/mod.ts";
 
 const CACHE_CONTROL = "public, max-age=86400, s-maxage=86400";
 
@@ -84,6 +85,7 @@ export default function shareImage({ shareCards: cards }: AppDeps) {
     return cards.get(code, {
       v: c.req.query("v"),
       ifNoneMatch: c.req.header("if-none-match"),
+      onRemembered: (isCurrent) => allowReplay(c, isCurrent),
     }).then(respond);
   });
 }
