@@ -31,8 +31,7 @@ import { ChatDailyLimit } from "./lib/limits/chat_daily.ts";
 import { countRequest, IP_BUDGET_WINDOW_MS } from "./lib/limits/ip_budget.ts";
 import { SlidingWindowLimiter } from "./lib/limits/sliding_window.ts";
 import {
-  describeRequest,
-  finishRequestLine,
+  formatReplayedRequestLine,
   RequestLog,
 } from "./lib/http/request_log.ts";
 import { ReplayedAnswers } from "./lib/http/replay.ts";
@@ -198,9 +197,8 @@ export async function openDeps(
     admit: (request, info, path) =>
       countRequest({ ipBudget, config }, request, info, path)?.allowed ?? true,
     log: requestLog && {
-      describe: describeRequest,
-      push: (description, start) =>
-        requestLog.push(finishRequestLine(description, start)),
+      describe: formatReplayedRequestLine,
+      push: (line) => requestLog.push(line),
     },
   });
   const cms = overrides.cms ?? createCms(config, kv);

@@ -35,7 +35,7 @@ export function allowReplay(c: Context, isCurrent: () => boolean): void {
 interface KeptAnswer {
   status: number;
   path: string;
-  /** Its request log line's fixed part. */
+  /** Its request log line, made once. */
   logged?: string;
   /** Checked once: a `Headers` is copied into each answer without validating its values again. */
   headers: Headers;
@@ -50,12 +50,13 @@ export interface ReplayOptions {
    */
   admit?: (request: Request, info: unknown, path: string) => boolean;
   /**
-   * The request log: `describe` gives a kept answer's fixed part of its
-   * line once, `push` logs each replay with its `performance.now()` start.
+   * The request log: `describe` gives a kept answer's line once (a replay
+   * takes microseconds, so its time is always the same), `push` logs it on
+   * each replay.
    */
   log?: {
     describe: (method: string, path: string, status: number) => string;
-    push: (description: string, start: number) => void;
+    push: (line: string) => void;
   };
   /** Default 1,000 answers. */
   maxEntries?: number;
@@ -116,7 +117,6 @@ export class ReplayedAnswers {
    */
   answer(request: Request, info?: unknown): Response | undefined {
     if (this.#kept.size === 0 || !isReplayable(request)) return undefined;
-    const start = performance.now();
     const key = keyOf(request);
     const kept = this.#kept.get(key);
     if (!kept) return undefined;
@@ -131,7 +131,7 @@ export class ReplayedAnswers {
       status: kept.status,
       headers: kept.headers,
     });
-    if (kept.logged !== undefined) this.#options.log?.push(kept.logged, start);
+    if (kept.logged !== undefined) this.#options.log?.push(kept.logged);
     this.#replays++;
     return response;
   }

@@ -99,7 +99,9 @@ export function formatRequestLine(
   status: number,
   start: number,
 ): string {
-  return finishRequestLine(describeRequest(method, path, status), start);
+  return `${describeRequest(method, path, status)} ${
+    (performance.now() - start).toFixed(1)
+  }ms`;
 }
 
 /** A line's fixed part, `GET /ruta/[code] 200`: the client's text escaped, a secret redacted. */
@@ -111,9 +113,16 @@ export function describeRequest(
   return `${escapeForLog(method)} ${escapeForLog(redactPath(path))} ${status}`;
 }
 
-/** The line of a request described by {@linkcode describeRequest}, with its time from `start`. */
-export function finishRequestLine(description: string, start: number): string {
-  return `${description} ${(performance.now() - start).toFixed(1)}ms`;
+/**
+ * The line of an answer replayed before the app (lib/http/replay.ts): sent
+ * in microseconds, so its time is below the log's 0.1 ms.
+ */
+export function formatReplayedRequestLine(
+  method: string,
+  path: string,
+  status: number,
+): string {
+  return `${describeRequest(method, path, status)} 0.0ms`;
 }
 
 /** `text` with C0/C1 controls, DEL and U+2028/2029 as `\xNN` / `\uNNNN`. */
