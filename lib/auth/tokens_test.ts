@@ -55,6 +55,34 @@ Deno.test("auth: the service's own tokens", async (t) => {
     );
   });
 
+  await t.step(
+    "a token verified before is refused once it expires or its session ends",
+    async () => {
+      let clock = new Date();
+      let sessionLive = true;
+      const remembering = createTokenVerifier({
+        ownSecret,
+        now: () => clock,
+        getStanding: () => Promise.resolve({ erased: false, sessionLive }),
+      });
+      const token = await signOwnToken(ownSecret, userId, {
+        now: clock,
+        expiresInSeconds: 60,
+        sessionHandle: "s1",
+      });
+      assert.deepEqual(await remembering.verify(token), { id: userId });
+      assert.deepEqual(await remembering.verify(token), { id: userId });
+      sessionLive = false;
+      await assertRejected(remembering.verify(token), /sesión/);
+      sessionLive = true;
+      clock = new Date(clock.getTime() + 61_000);
+      await assertRejected(remembering.verify(token), /caducado/);
+      // A tampered copy of a remembered token is checked anew.
+      clock = new Date(clock.getTime() - 61_000);
+      await assertRejected(remembering.verify(`${token}x`), /firma|JWT/);
+    },
+  );
+
   await t.step("an expired token is refused", async () => {
     const token = await signOwnToken(ownSecret, userId, {
       now: new Date(Date.now() - 2 * 3600_000),
