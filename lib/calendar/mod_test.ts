@@ -8,6 +8,7 @@ import {
   getLocalDayNumber,
   getLocalMidnightMs,
   getLocalTime,
+  getLocalWallClock,
   getNextDay,
   getWeekday,
   isDay,
@@ -132,4 +133,40 @@ Deno.test("calendar", async (t) => {
       Date.parse("2026-03-29T22:00:00Z"),
     );
   });
+});
+
+Deno.test("the wall clock matches Intl's at every instant, across DST changes", () => {
+  const zones = [
+    "America/Mexico_City", // DST until 2022
+    "Europe/Madrid",
+    "America/Santiago",
+    "Asia/Kathmandu", // +05:45
+    "Australia/Lord_Howe", // a 30-minute DST change
+  ];
+  const start = Date.UTC(2019, 0, 1);
+  const end = Date.UTC(2031, 0, 1);
+  for (const timeZone of zones) {
+    const reference = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    // Every 97 minutes and 1 second for 12 years: every transition is
+    // met from both sides, at odd offsets from the quarter hour.
+    for (let ms = start; ms < end; ms += 5_821_000) {
+      const p = Object.fromEntries(
+        reference.formatToParts(new Date(ms)).map((x) => [x.type, x.value]),
+      );
+      assert.equal(
+        getLocalWallClock(new Date(ms), timeZone),
+        `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`,
+        `${timeZone} at ${new Date(ms).toISOString()}`,
+      );
+    }
+  }
 });
