@@ -315,6 +315,27 @@ export const keys = {
   rateLimits: () => ["rate_limits"] as const,
   /** The one-time backfill of the personal-data indexes: done when set. */
   personalIndexesBackfill: () => ["personal_indexes_backfill"] as const,
+
+  // --- The photo library (lib/db/photos.ts) ---------------------------------
+  /** A photo's record (alt texts, credit, widths), by its id (a hash of its bytes): written last, so a photo is there once it is whole. */
+  photo: (photoId: string) => ["photos", photoId] as const,
+  /** The library's photos, newest last: `[uploadedAtMs, photoId]`. */
+  photoByTime: (uploadedAtMs: number, photoId: string) =>
+    ["photos_by_time", uploadedAtMs, photoId] as const,
+  /** Prefix of the photos by time (a reverse `kv.list` for the library). */
+  photosByTime: () => ["photos_by_time"] as const,
+  /** One part (under 64 KiB) of one rendition of a photo: its width, `webp` or `jpeg`, the part's index. */
+  photoChunk: (photoId: string, width: number, format: string, index: number) =>
+    ["photo_chunks", photoId, width, format, index] as const,
+  /** Every part of one rendition (a prefix for `kv.list`). */
+  photoRenditionChunks: (photoId: string, width: number, format: string) =>
+    ["photo_chunks", photoId, width, format] as const,
+  /** Every part of every rendition of one photo (a prefix: cleanup). */
+  photoChunks: (photoId: string) => ["photo_chunks", photoId] as const,
+  /** A photo being written: its parts are there, its record not yet; a stale one's parts are deleted. */
+  photoUpload: (photoId: string) => ["photo_uploads", photoId] as const,
+  /** Every photo being written (a prefix for `kv.list`: cleanup). */
+  photoUploads: () => ["photo_uploads"] as const,
 };
 
 const MINUTE_MS = 60_000;
@@ -563,4 +584,11 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     owner: "lib/db/personal_indexes.ts",
     lifetime: KEPT,
   },
+  // The photo library is content: kept, in backups, until deleted. A
+  // photo_uploads entry lives while its photo is written, and a stale one
+  // (an interrupted write) is deleted with its parts by the next upload.
+  photos: { owner: "lib/db/photos.ts", lifetime: KEPT },
+  photos_by_time: { owner: "lib/db/photos.ts", lifetime: KEPT },
+  photo_chunks: { owner: "lib/db/photos.ts", lifetime: KEPT },
+  photo_uploads: { owner: "lib/db/photos.ts", lifetime: KEPT },
 };

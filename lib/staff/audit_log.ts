@@ -55,6 +55,7 @@ export const AUDIT_ACTIONS: readonly StaffAction[] = [
   "export_downloaded",
   "erasure",
   "personal_data_exported",
+  "photo_uploaded",
 ];
 
 /** An action in words (`panel_audit.action.*`); an unknown one as recorded. */
@@ -336,6 +337,8 @@ async function describeTarget(
       return say("erasure", { ref: target.replace(/^erasure:/, "") });
     case "personal_data_exported":
       return say("personalData", { ref: target.replace(/^ticket:/, "") });
+    case "photo_uploaded":
+      return say("photo", { id: target });
     default:
       return target;
   }

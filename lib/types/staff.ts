@@ -48,4 +48,6 @@ export type StaffAction =
   /** An admin changed a console member's role (target: their e-mail; role: the new one). */
   | "staff_role_changed"
   /** An admin removed a console member; their sessions end at once (target: their e-mail). */
-  | "staff_removed";
+  | "staff_removed"
+  /** A photo added to the library (target: the photo's id). */
+  | "photo_uploaded";
