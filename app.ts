@@ -281,11 +281,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
     ["/panel/sesiones", () => import("./routes/panel/sesiones.tsx")], // GET, POST /:ref/cerrar (audited), admin
     ["/panel/personal", () => import("./routes/panel/personal.tsx")], // GET, POST /invitar|enlace|rol|quitar (audited), admin
+    ["/panel/fotos", () => import("./routes/panel/fotos.tsx")], // GET ?desde=, POST (multipart, audited), admin to upload
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
   ], staffOnly);
   // Assets
   routes.mount("/theme.css", () => import("./routes/theme.css.ts"));
   routes.mount("/logo.svg", () => import("./routes/logo.svg.ts"));
+  routes.mount("/fotos", () => import("./routes/fotos/[file].ts")); // GET /<id>-<width>.webp|.jpg
   routes.mount("/sw.js", () => import("./routes/sw.js.ts")); // the service worker, scope /
   routes.mount("/static", () => import("./routes/static.ts"));
   // The API's contract, built from the operations' own definitions.

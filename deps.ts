@@ -40,6 +40,7 @@ import { ShareCards } from "./lib/og/share_cards.ts";
 import { getStaleTags, PageCache, pageTags } from "./lib/pages/page_cache.ts";
 import { BUILD_DIR } from "./lib/pages/assets.ts";
 import { PersonalDataWorker } from "./lib/personal_data/worker.ts";
+import { PhotoLibrary } from "./lib/photos/library.ts";
 import { assertNoGuideCodeClashes } from "./lib/passport/guide_codes.ts";
 
 /** Everything the app needs from outside, created once by {@linkcode openDeps}. */
@@ -95,6 +96,8 @@ export interface AppDeps {
    * (at start, then daily).
    */
   personalData: PersonalDataWorker;
+  /** The photo library: uploads processed in its worker, renditions served from KV. */
+  photos: PhotoLibrary;
   /** Stops the data set's poller, the route-changes watcher and the render workers, closes KV, writes the last log lines. */
   close(): Promise<void>;
 }
@@ -222,6 +225,7 @@ export async function openDeps(
     config,
   );
   personalData.start();
+  const photos = new PhotoLibrary({ kv, now });
   let closed: Promise<void> | undefined;
   return {
     config,
@@ -261,6 +265,7 @@ export async function openDeps(
     replayedAnswers,
     onChange,
     personalData,
+    photos,
     close() {
       if (!closed) {
         backfillStop.abort();
@@ -272,6 +277,7 @@ export async function openDeps(
           backfill.done.catch(() => {}),
           personalData.close(),
           routeChanges.close(),
+          photos.close(),
         ]).then(() => {
           try {
             kv.close();

@@ -10,6 +10,7 @@ const LANG = DEFAULT_LANG;
 export type PanelSection =
   | "tablero"
   | "atractivos"
+  | "fotos"
   | "codigos"
   | "notas"
   | "preguntas"
@@ -27,6 +28,7 @@ const NAV: {
 }[] = [
   { section: "tablero", href: "/panel" },
   { section: "atractivos", href: "/panel/atractivos" },
+  { section: "fotos", href: "/panel/fotos" },
   { section: "codigos", href: "/panel/codigos", adminOnly: true },
   { section: "notas", href: "/panel/notas", adminOnly: true },
   { section: "preguntas", href: "/panel/preguntas", adminOnly: true },

@@ -46,10 +46,11 @@ export class PhotoUploadError extends HttpError {
     readonly fields: Partial<Record<PhotoField, ApiMessage>>,
     status = 400,
   ) {
-    const [field, first] = Object.entries(fields)[0] as [
-      PhotoField,
-      ApiMessage,
-    ];
+    // The file's error first: the form's order.
+    const field = (["archivo", "altEs", "altEn", "credito"] as const).find(
+      (name) => fields[name],
+    )!;
+    const first = fields[field]!;
     super(status, apiMessage(`error.${status}`), first, {
       body: { field },
     });

@@ -24,14 +24,15 @@ import {
   readImageHeader,
   sniffImageType,
 } from "./formats.ts";
-import { PhotoRefusedError } from "./refusal.ts";
+import {
+  MAX_PHOTO_BYTES,
+  MAX_PHOTO_PIXELS,
+  PhotoRefusedError,
+} from "./refusal.ts";
 
 /** The widths (CSS pixels at 1x) every photo is offered in, when the original is as wide. */
 export const PHOTO_WIDTHS = [480, 960, 1600] as const;
-/** The largest file taken: 15 MiB, more than any phone's JPEG. */
-export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
-/** The most pixels a header may declare: 40 megapixels (about 160 MB once decoded). */
-export const MAX_PHOTO_PIXELS = 40_000_000;
+export { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS } from "./refusal.ts";
 /** WebP quality: at 78 a 1600 px photo is about 150-300 KB. */
 const WEBP_QUALITY = 78;
 /** JPEG (fallback) quality. */

@@ -6,6 +6,11 @@
  */
 import { apiMessage, type ApiValue, HttpError } from "@/lib/errors/mod.ts";
 
+/** The largest file taken: 15 MiB, more than any phone's JPEG. */
+export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+/** The most pixels a header may declare: 40 megapixels (about 160 MB once decoded). */
+export const MAX_PHOTO_PIXELS = 40_000_000;
+
 /** A reason a file is refused. */
 export type PhotoRefusalReason =
   /** No file in the form, or an empty one. */

@@ -134,6 +134,7 @@ format           data i18n
 geo              data i18n
 pdf
 figures          badges calendar db
+photos           db errors types
 # HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
 http             auth config errors i18n types
 auth             errors types
