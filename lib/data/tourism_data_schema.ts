@@ -30,6 +30,15 @@ const money = z.strictObject({
   currency: z.literal("MXN"),
 });
 
+/**
+ * Photos of the library (`/panel/fotos`), by id, in the order shown; an id
+ * the library does not hold shows nothing.
+ */
+const photoIds = z.array(
+  z.string().regex(/^[0-9a-f]{32}$/, "must be a photo id"),
+).max(12)
+  .optional();
+
 const attractionSchema = withTranslations(
   z.strictObject({
     slug,
@@ -59,6 +68,7 @@ const attractionSchema = withTranslations(
         MAX_CHECK_IN_RADIUS_M,
       ).optional(),
     }).optional(),
+    photos: photoIds,
   }),
   TRANSLATABLE.attractions.fields,
 );
@@ -67,6 +77,7 @@ const providerSchema = withTranslations(
   z.strictObject({
     slug,
     name: text,
+    photos: photoIds,
     type: z.enum(["hotel", "restaurante", "guia"]),
     description: text,
     location: latLng,
@@ -162,6 +173,7 @@ export const tourismDataSchema = z.strictObject({
       difficulty: z.enum(["baja", "media", "alta"]),
       distanceKm: z.number().min(0),
       attractions: z.array(slug).min(1),
+      photos: photoIds,
     }),
     TRANSLATABLE.routes.fields,
   )),
@@ -188,6 +200,7 @@ export const tourismDataSchema = z.strictObject({
       endDate: isoDate,
       place: text,
       attraction: slug.optional(),
+      photos: photoIds,
     }),
     TRANSLATABLE.events.fields,
   )),

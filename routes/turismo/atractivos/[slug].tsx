@@ -12,6 +12,8 @@ import {
   type TourismData,
 } from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
+import { PhotoGallery } from "@/components/PhotoGallery.tsx";
+import { type PhotoSources, photoSources } from "@/lib/photos/mod.ts";
 import type { MapTiles } from "@/lib/config/mod.ts";
 import {
   describeCost,
@@ -73,13 +75,14 @@ export default function attraction(deps: AppDeps) {
       const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
       const card = { kind: "attraction", slug: found.slug } as const;
-      const [figures, checkInRule] = await Promise.all([
+      const [figures, checkInRule, photos] = await Promise.all([
         getAttractionFigures(deps.kv, {
           slug: found.slug,
           now: deps.now(),
           data: loaded.data,
         }),
         getCheckInRule(deps.kv, found.slug, found.checkIn),
+        deps.photos.getPhotos(found.photos ?? []),
       ]);
       return renderPage(c, deps, {
         head: {
@@ -105,6 +108,7 @@ export default function attraction(deps: AppDeps) {
               attraction: found.slug,
             })}
             tiles={deps.config.mapTiles}
+            photos={photos.map((photo) => photoSources(photo, lang))}
           />
         ),
       });
@@ -112,7 +116,7 @@ export default function attraction(deps: AppDeps) {
 }
 
 function AttractionPage(
-  { attraction, data, lang, figures, checkInMethod, events, tiles }: {
+  { attraction, data, lang, figures, checkInMethod, events, tiles, photos }: {
     attraction: Attraction;
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
@@ -125,6 +129,8 @@ function AttractionPage(
     events: UpcomingEvent[];
     /** The map's tile source (`deps.config.mapTiles`). */
     tiles: MapTiles;
+    /** The attraction's photos the library holds, in the data set's order. */
+    photos: PhotoSources[];
   },
 ) {
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
@@ -159,6 +165,11 @@ function AttractionPage(
         </div>
       </section>
 
+      {photos.length > 0 && (
+        <div class="container">
+          <PhotoGallery photos={photos} lang={lang} eagerFirst />
+        </div>
+      )}
       <div class="container detail">
         <aside class="detail__aside" aria-labelledby="datos-title">
           <section
