@@ -83,6 +83,11 @@ async function listPublicPages(
       case "/og/atractivos/:file":
         pages.push({ path: at(`/og/atractivos/${PLAZA.slug}.png`) });
         break;
+      case "/fotos/:file":
+        // No photo in the shipped library: the 404 page, which must not
+        // echo the query either.
+        pages.push({ path: at(`/fotos/${"0".repeat(16)}-480.webp`) });
+        break;
       case "/mi-pasaporte/borrado/:id":
         pages.push({ path: at(`/mi-pasaporte/borrado/${randomUserId()}`) });
         break;
