@@ -209,6 +209,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       `${prefix}/turismo/informacion-practica`,
       () => import("./routes/turismo/informacion-practica.tsx"),
     ); // GET /
+    // The events still to come as iCalendar (docs/API.md, "Calendar feeds")
+    routes.mount(
+      `${prefix}/turismo/eventos.ics`,
+      () => import("./routes/turismo/eventos.ts"),
+      { exact: true },
+    ); // GET
+    routes.mount(
+      `${prefix}/turismo/eventos`,
+      () =>
+        import("./routes/turismo/eventos.ts").then((m) => ({
+          default: m.eventCalendar,
+        })),
+    ); // GET /:slug.ics
     routes.mount(
       `${prefix}/aviso-de-privacidad`,
       () => import("./routes/aviso-de-privacidad.tsx"),

@@ -55,7 +55,11 @@ export function PlanSections(
           : (
             <ul class="events">
               {events.map(({ event, ongoing }) => (
-                <li class="event" key={event.slug}>
+                <li
+                  class="event"
+                  id={`evento-${event.slug}`}
+                  key={event.slug}
+                >
                   {ongoing && (
                     <p class="chip event__now">{tr(lang, "ongoing")}</p>
                   )}
@@ -73,10 +77,28 @@ export function PlanSections(
                     <Icon name="pin" />{" "}
                     <DataText of={event} field="place" lang={lang} />
                   </p>
+                  <p class="event__calendar">
+                    <a
+                      href={localizePath(
+                        lang,
+                        `/turismo/eventos/${event.slug}.ics`,
+                      )}
+                      download={`${event.slug}.ics`}
+                    >
+                      <Icon name="calendar" /> {tr(lang, "addToCalendar")}
+                      <span class="sr-only">: {event.name}</span>
+                    </a>
+                  </p>
                 </li>
               ))}
             </ul>
           )}
+        <p class="events__feed">
+          <a href={localizePath(lang, "/turismo/eventos.ics")}>
+            <Icon name="calendar" /> {tr(lang, "subscribeEvents")}
+          </a>{" "}
+          <span>{tr(lang, "subscribeEventsNote")}</span>
+        </p>
       </section>
 
       <section id="paquetes" aria-labelledby="paquetes-title">

@@ -5,3 +5,9 @@
  * @module
  */
 export { getUpcomingEvents, type UpcomingEvent } from "./upcoming.ts";
+export {
+  buildCalendar,
+  type CalendarEvent,
+  escapeText,
+  foldLine,
+} from "./ical.ts";

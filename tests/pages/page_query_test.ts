@@ -88,6 +88,11 @@ async function listPublicPages(
         // echo the query either.
         pages.push({ path: at(`/fotos/${"0".repeat(16)}-480.webp`) });
         break;
+      case "/turismo/eventos/:file":
+        for (const { slug } of SHIPPED.events) {
+          pages.push({ path: at(`/turismo/eventos/${slug}.ics`) });
+        }
+        break;
       case "/mi-pasaporte/borrado/:id":
         pages.push({ path: at(`/mi-pasaporte/borrado/${randomUserId()}`) });
         break;
