@@ -19,3 +19,10 @@ export {
   servePage,
 } from "./page_cache.ts";
 export { serveStaticFiles } from "./static_files.ts";
+export {
+  describeAttraction,
+  describeEvents,
+  describeProviders,
+  type JsonLdDocument,
+  type JsonLdNode,
+} from "./json_ld.ts";

@@ -12,8 +12,9 @@ import type { AppDeps } from "@/deps.ts";
 import { localizeData, type TourismData } from "@/lib/data/mod.ts";
 import { formatDistance, formatHours } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
-import { getLang } from "@/lib/http/mod.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { getLang, getPublicOrigin } from "@/lib/http/mod.ts";
+import { JsonLd } from "@/components/JsonLd.tsx";
+import { describeEvents, PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { getPracticalInfo, type PracticalInfo } from "@/lib/services/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
@@ -53,6 +54,11 @@ export default function practicalInfo(deps: AppDeps) {
         const data = localizeData(deps.data.current().data, lang);
         const place = data.municipality.name;
         const title = tInfo(lang, "title", { place });
+        const events = getUpcomingEvents(data.events, {
+          now: deps.now(),
+          timeZone: data.municipality.timeZone,
+        });
+        const url = localizePath(lang, "/turismo/informacion-practica");
         return renderPage(c, deps, {
           head: {
             title: `${title} · ${data.branding.name}`,
@@ -61,19 +67,23 @@ export default function practicalInfo(deps: AppDeps) {
               state: data.municipality.state,
             }),
             shareTitle: title,
-            url: localizePath(lang, "/turismo/informacion-practica"),
+            url,
           },
           body: (
-            <PracticalInfoPage
-              lang={lang}
-              title={title}
-              data={data}
-              info={getPracticalInfo(data)}
-              events={getUpcomingEvents(data.events, {
-                now: deps.now(),
-                timeZone: data.municipality.timeZone,
-              })}
-            />
+            <>
+              <JsonLd
+                data={describeEvents(events, data, {
+                  url: `${getPublicOrigin(c, deps.config)}${url}`,
+                })}
+              />
+              <PracticalInfoPage
+                lang={lang}
+                title={title}
+                data={data}
+                info={getPracticalInfo(data)}
+                events={events}
+              />
+            </>
           ),
         });
       }),

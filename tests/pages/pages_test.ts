@@ -49,7 +49,7 @@ function assertNoInlineCode(html: string, path: string) {
   for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
     assert.match(
       tag,
-      /\bsrc="\/static\/build\/[^"]+"|type="application\/json"/,
+      /\bsrc="\/static\/build\/[^"]+"|type="application\/(?:ld\+)?json"/,
       `${path}: inline script ${tag}`,
     );
   }

@@ -31,13 +31,19 @@ import {
   t,
   tRich,
 } from "@/lib/i18n/mod.ts";
-import { getLang } from "@/lib/http/mod.ts";
+import { getLang, getPublicOrigin } from "@/lib/http/mod.ts";
 import {
   CHECK_IN_METHOD_TABLE,
   type CheckInMethod,
   getCheckInRule,
 } from "@/lib/check_in/mod.ts";
-import { PAGE_TTL_MS, pageTags, servePage } from "@/lib/pages/mod.ts";
+import {
+  describeAttraction,
+  PAGE_TTL_MS,
+  pageTags,
+  servePage,
+} from "@/lib/pages/mod.ts";
+import { JsonLd } from "@/components/JsonLd.tsx";
 import {
   createPageRouter,
   getPageTitle,
@@ -96,20 +102,29 @@ export default function attraction(deps: AppDeps) {
           },
         },
         body: (
-          <AttractionPage
-            attraction={found}
-            data={data}
-            lang={lang}
-            figures={figures}
-            checkInMethod={checkInRule.method}
-            events={getUpcomingEvents(data.events, {
-              now: deps.now(),
-              timeZone: data.municipality.timeZone,
-              attraction: found.slug,
-            })}
-            tiles={deps.config.mapTiles}
-            photos={photos.map((photo) => photoSources(photo, lang))}
-          />
+          <>
+            <JsonLd
+              data={describeAttraction(found, {
+                url: `${getPublicOrigin(c, deps.config)}${
+                  localizePath(lang, `/turismo/atractivos/${found.slug}`)
+                }`,
+              })}
+            />
+            <AttractionPage
+              attraction={found}
+              data={data}
+              lang={lang}
+              figures={figures}
+              checkInMethod={checkInRule.method}
+              events={getUpcomingEvents(data.events, {
+                now: deps.now(),
+                timeZone: data.municipality.timeZone,
+                attraction: found.slug,
+              })}
+              tiles={deps.config.mapTiles}
+              photos={photos.map((photo) => photoSources(photo, lang))}
+            />
+          </>
         ),
       });
     }));

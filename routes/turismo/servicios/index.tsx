@@ -10,8 +10,9 @@ import {
   localizePath,
   tRich,
 } from "@/lib/i18n/mod.ts";
-import { getLang } from "@/lib/http/mod.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { getLang, getPublicOrigin } from "@/lib/http/mod.ts";
+import { describeProviders, PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { JsonLd } from "@/components/JsonLd.tsx";
 import {
   buildDirectory,
   type Directory,
@@ -65,14 +66,29 @@ export default function services(deps: AppDeps) {
           },
         },
         body: (
-          <ServicesPage
-            lang={lang}
-            title={title}
-            directory={directory}
-            type={type}
-            location={near.location}
-            invalidLocation={near.invalid === true}
-          />
+          <>
+            <JsonLd
+              data={describeProviders(
+                directory.groups.flatMap((g) =>
+                  g.entries.map((e) => e.provider)
+                ),
+                {
+                  pageUrl: (slug) =>
+                    `${getPublicOrigin(c, deps.config)}${
+                      localizePath(lang, `/turismo/servicios/${slug}`)
+                    }`,
+                },
+              )}
+            />
+            <ServicesPage
+              lang={lang}
+              title={title}
+              directory={directory}
+              type={type}
+              location={near.location}
+              invalidLocation={near.invalid === true}
+            />
+          </>
         ),
       });
     };
