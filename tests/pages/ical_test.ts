@@ -180,7 +180,7 @@ Deno.test("the events' iCalendar feeds", async (t) => {
       assert.match(html, /Añadir al calendario/);
       assert.match(
         html,
-        /<a href="\/turismo\/eventos\.ics">(?:(?!<\/a>).)*Suscribirse a los eventos<\/a>/s,
+        /<a href="\/turismo\/eventos\.ics">(?:(?!<\/a>).)*Suscríbete a los eventos<\/a>/s,
       );
       const en = await ctx.app.request("/en/turismo/informacion-practica");
       const enHtml = await en.text();
