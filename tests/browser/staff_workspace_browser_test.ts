@@ -126,6 +126,7 @@ Deno.test({
             const path of [
               "/panel",
               "/panel/atractivos",
+              "/panel/fotos",
               "/panel/codigos",
               "/panel/notas",
               "/panel/preguntas",
@@ -150,7 +151,7 @@ Deno.test({
               path,
             );
             const nav = page.getByRole("navigation", { name: "Panel" });
-            assert.equal(await nav.getByRole("link").count(), 10, path);
+            assert.equal(await nav.getByRole("link").count(), 11, path);
             // The current section is marked and in view (on a phone the
             // strip of sections opens scrolled to it).
             const box = await nav.locator('[aria-current="page"]')
