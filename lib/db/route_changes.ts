@@ -7,12 +7,11 @@
  * ({@linkcode markRoutesChanged}), and one watcher per instance
  * ({@linkcode watchRouteChanges}) that tells the caches when it moved.
  *
- * The watcher follows the key with `kv.watch` (instant on Deno Deploy,
- * across isolates, and between the handles of one process) and, as the
- * bounded fallback, reads it every `pollMs`: Deno's local SQLite KV does not
- * notify another process on the same file. That is one read per interval
- * per instance, never one per request.
+ * The watcher (lib/db/key_watch.ts) follows the key with `kv.watch` and,
+ * as the bounded fallback for several processes on one file, reads it
+ * every `pollMs`: one read per interval per instance, never one per request.
  */
+import { type KeyWatcher, watchKey } from "./key_watch.ts";
 import { keys } from "./keys.ts";
 
 /** How often the watcher reads the counter itself (the fallback for several processes on one file). */
@@ -25,13 +24,8 @@ export function markRoutesChanged(
   return operation.sum(keys.routeChanges(), 1n);
 }
 
-/** A running watcher: {@linkcode close} ends the watch and the polling. */
-export interface RouteChangesWatcher {
-  /** Resolves once the watch and the polling are stopped (before KV is closed). */
-  close(): Promise<void>;
-  /** Resolves once the counter's first value was read (tests). */
-  readonly ready: Promise<void>;
-}
+/** A running watcher of the counter (see {@linkcode watchKey}). */
+export type RouteChangesWatcher = KeyWatcher;
 
 /**
  * Calls `onChange` whenever the counter moves after the first read (by
@@ -44,57 +38,5 @@ export function watchRouteChanges(
     pollMs?: number;
   },
 ): RouteChangesWatcher {
-  const key = keys.routeChanges();
-  let known: string | null | undefined;
-  let closed = false;
-  const seen = (versionstamp: string | null) => {
-    if (closed) return;
-    if (known !== undefined && versionstamp !== known) {
-      known = versionstamp;
-      onChange();
-    } else {
-      known = versionstamp;
-    }
-  };
-
-  let markReady: () => void;
-  const ready = new Promise<void>((resolve) => markReady = resolve);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let reading: Promise<void> | undefined;
-  const poll = () => {
-    reading = kv.get(key).then(
-      (entry) => seen(entry.versionstamp),
-      () => {}, // KV closed under us, or a hiccup: the next poll reads again.
-    ).finally(() => {
-      markReady();
-      if (closed) return;
-      timer = setTimeout(poll, pollMs);
-      // The watcher never keeps a process alive on its own.
-      Deno.unrefTimer(timer);
-    });
-  };
-  poll();
-
-  const reader = kv.watch([key]).getReader();
-  const watching = (async () => {
-    try {
-      while (!closed) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        seen(value[0].versionstamp);
-      }
-    } catch {
-      // The watch ended (KV closed): the polling is enough until close().
-    }
-  })();
-
-  return {
-    ready,
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await reader.cancel().catch(() => {});
-      await Promise.all([watching, reading]);
-    },
-  };
+  return watchKey(kv, keys.routeChanges(), { onChange, pollMs });
 }
