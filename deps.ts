@@ -12,8 +12,12 @@ import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
 import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/types/cms.ts";
 import type { Config } from "./lib/config/config.ts";
-import { DataStore } from "./lib/data/data_store.ts";
-import type { LoadedData } from "./lib/data/tourism_data.ts";
+import {
+  openContent,
+  type OpenedContent,
+} from "./lib/content/content_store.ts";
+import type { DataStore } from "./lib/data/data_store.ts";
+import { type LoadedData, loadTourismData } from "./lib/data/tourism_data.ts";
 import type { DataChange } from "./lib/db/changes.ts";
 import {
   createKvPing,
@@ -50,6 +54,10 @@ export interface AppDeps {
   /** Whether KV answers, read at most once a second (`/healthz`). */
   pingKv: KvPing;
   data: DataStore;
+  /** Where the content lives (`CONTENT_SOURCE`): `kv` when the console publishes it. */
+  contentSource: "kv" | "file";
+  /** Refuses a data set that cannot be taken (a guide code the console gave another attraction). */
+  checkContent: (next: LoadedData) => Promise<void>;
   /** The clock; tests move it to slide windows and expire things. */
   now: () => Date;
   auth: TokenVerifier;
@@ -132,9 +140,17 @@ export async function openDeps(
   config: Config,
   overrides: DepsOverrides = {},
 ): Promise<AppDeps> {
-  const data = overrides.data ?? await DataStore.open(config.tourismDataPath);
   if (!overrides.kv && config.legacyKvPath && config.kvPath) {
     await moveLegacyKvFile(config.legacyKvPath, config.kvPath);
+  }
+  // A start that cannot take its data set stops before anything is
+  // written: a new KV file is seeded from the file, and with
+  // CONTENT_SOURCE=file the file is the content.
+  if (
+    !overrides.data && !overrides.kv &&
+    (config.contentSource === "file" || await isNewKvFile(config.kvPath))
+  ) {
+    await loadTourismData(config.tourismDataPath);
   }
   let kv: Deno.Kv | undefined;
   let secret;
@@ -154,8 +170,23 @@ export async function openDeps(
   // code the staff console gave another stops the start (and a reload).
   const checkGuideCodes = (next: LoadedData) =>
     assertNoGuideCodeClashes(kv, next, now());
+  let data: DataStore;
+  let content: OpenedContent | undefined;
   try {
-    await checkGuideCodes(data.current());
+    if (overrides.data) {
+      data = overrides.data;
+      await checkGuideCodes(data.current());
+      if (!config.onDeploy) data.watch({ check: checkGuideCodes });
+    } else {
+      content = await openContent(kv, {
+        source: config.contentSource,
+        path: config.tourismDataPath,
+        onDeploy: config.onDeploy,
+        check: checkGuideCodes,
+        now,
+      });
+      data = content.data;
+    }
   } catch (error) {
     if (!overrides.kv) kv.close();
     throw error;
@@ -173,7 +204,6 @@ export async function openDeps(
       console.error("Dashboard: the backfill of the counters failed:", error);
     }
   });
-  if (!config.onDeploy) data.watch({ check: checkGuideCodes });
   const renderPool = overrides.renderPool ??
     new RenderPool({
       size: config.renderWorkers,
@@ -234,6 +264,8 @@ export async function openDeps(
       now: overrides.now ? () => now().getTime() : Date.now,
     }),
     data,
+    contentSource: content?.source ?? "kv",
+    checkContent: checkGuideCodes,
     now,
     auth: createLazyVerifier({
       ownSecret: secret.secret,
@@ -278,6 +310,7 @@ export async function openDeps(
           personalData.close(),
           routeChanges.close(),
           photos.close(),
+          content?.close(),
         ]).then(() => {
           try {
             kv.close();
@@ -291,6 +324,19 @@ export async function openDeps(
       return closed;
     },
   };
+}
+
+/** Whether `kvPath` names a local KV file that does not exist yet. */
+async function isNewKvFile(kvPath: string | undefined): Promise<boolean> {
+  if (!kvPath || kvPath === ":memory:" || /^https?:\/\//.test(kvPath)) {
+    return false;
+  }
+  try {
+    await Deno.stat(kvPath);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -4,7 +4,6 @@ import {
   parseConfig,
   readEnvFileOption,
 } from "./lib/config/config.ts";
-import { DataStore } from "./lib/data/data_store.ts";
 import { openDeps } from "./deps.ts";
 import {
   checkStartConditions,
@@ -19,9 +18,8 @@ if (import.meta.main) {
     const envFile = readEnvFileOption(Deno.args);
     if (envFile) await applyEnvFile(envFile);
     const config = parseConfig(Deno.env.toObject());
-    const data = await DataStore.open(config.tourismDataPath);
     checkStartConditions(config);
-    const deps = await openDeps(config, { data });
+    const deps = await openDeps(config);
     console.info(describeService(deps));
     for (const warning of getStartWarnings(deps)) console.warn(warning);
     serveUntilStopped(createApp(deps), deps);

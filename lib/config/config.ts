@@ -33,6 +33,7 @@ const envSchema = z.object({
     "must be a file path, :memory:, or a KV Connect URL (http or https)",
   ),
   TOURISM_DATA: z.string().min(1).default(DEFAULT_DATA_PATH),
+  CONTENT_SOURCE: z.enum(["kv", "file"]).default("kv"),
 
   AUTH_JWT_SECRET: z.string().min(32, "must be at least 32 characters")
     .optional(),
@@ -156,6 +157,12 @@ export interface Config {
   /** Running on Deno Deploy (`DENO_DEPLOYMENT_ID` is set). */
   onDeploy: boolean;
   tourismDataPath: string;
+  /**
+   * Where the content lives (lib/content): `kv`, published from the console
+   * and seeded from `tourismDataPath` on a new KV; or `file`, the data set
+   * file itself, re-read when it changes.
+   */
+  contentSource: "kv" | "file";
   auth: {
     secret?: string;
     jwksUrl?: string;
@@ -313,6 +320,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     legacyKvPath: e.KV_PATH || onDeploy ? undefined : LEGACY_KV_PATH,
     onDeploy,
     tourismDataPath: e.TOURISM_DATA,
+    contentSource: e.CONTENT_SOURCE,
     auth: {
       secret: e.AUTH_JWT_SECRET,
       jwksUrl: e.AUTH_JWKS_URL,

@@ -86,9 +86,27 @@ export class DataStore {
 
   /** Re-reads the file; returns whether a new version was taken. */
   async reload(): Promise<boolean> {
-    if (!this.#path) return false;
+    const path = this.#path;
+    if (!path) return false;
+    return await this.#take(() => loadTourismData(path));
+  }
+
+  /**
+   * Takes the version `load` gives (the content published in KV, read by
+   * lib/content), checked as a reload is; returns whether it was taken.
+   */
+  async adopt(load: () => Promise<LoadedData>): Promise<boolean> {
+    return await this.#take(load);
+  }
+
+  /** Makes `check` refuse a new version by throwing (see {@linkcode watch}). */
+  setCheck(check: (next: LoadedData) => Promise<void> | void): void {
+    this.#check = check;
+  }
+
+  async #take(load: () => Promise<LoadedData>): Promise<boolean> {
     try {
-      const next = await loadTourismData(this.#path);
+      const next = await load();
       if (next.version === this.#current.version) {
         this.#reloadError = undefined;
         return false;

@@ -16,6 +16,11 @@ export {
   loadTourismData,
   type PrivacyContact,
   type Provider,
+  type RawTourismData,
   type TourismData,
 } from "./tourism_data.ts";
-export { getFallbackLang, localizeData } from "./translations.ts";
+export {
+  getFallbackLang,
+  listMissingTranslations,
+  localizeData,
+} from "./translations.ts";

@@ -137,6 +137,22 @@ export async function ensureCheckedData(
   return true;
 }
 
+/**
+ * Validates a data set's JSON text (or finds the build's record of it):
+ * what validation returned and the text's digest. An invalid one is a
+ * {@linkcode DataError} naming the bad paths.
+ */
+export async function checkTourismDataText(
+  json: string,
+  source = "data set",
+  { checkedDir = CHECKED_DATA_DIR }: CheckedDataOptions = {},
+): Promise<{ data: RawTourismData; digest: string }> {
+  const digest = await sha256Hex(json);
+  const data = await readCheckedData(checkedDir, digest) ??
+    await validateJson(json, source);
+  return { data, digest };
+}
+
 async function validateJson(
   json: string,
   source: string,
@@ -179,7 +195,14 @@ async function readCheckedData(
   }
 }
 
-function toLoadedData(raw: RawTourismData, digest: string): LoadedData {
+/**
+ * The loaded form of a validated data set (`raw`, as validation returned
+ * it) whose text has SHA-256 `digest`: the guide codes split off.
+ */
+export function toLoadedData(
+  raw: RawTourismData,
+  digest: string,
+): LoadedData {
   const slugByGuideCode = new Map<string, string>();
   const attractions = raw.attractions.map(({ guideCode, ...attraction }) => {
     slugByGuideCode.set(normalizeGuideCode(guideCode), attraction.slug);

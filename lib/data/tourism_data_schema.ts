@@ -5,6 +5,7 @@
  * `CHECKED_DATA_DIR` in tourism_data.ts) never builds these schemas.
  */
 import { z } from "zod";
+import { t } from "@/lib/i18n/catalogue.ts";
 import { TRANSLATABLE, withTranslations } from "./translations.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
 import { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
@@ -379,4 +380,65 @@ function formatPath(path: PropertyKey[]): string {
         : String(part),
     "",
   ) || "(root)";
+}
+
+/** A problem of a data set, by path, in the editor's words. */
+export interface DataSetIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** The schema's own messages, by the catalogue key (`panel_content.schema.*`) the editor says them with. */
+const MESSAGE_KEYS: [
+  RegExp,
+  string,
+  (m: RegExpExecArray) => Record<string, string>,
+][] = [
+  [/recibido (indefinido|undefined)$/, "required", () => ({})],
+  [/^must be a kebab-case slug$/, "slug", () => ({})],
+  [/^must be a #RRGGBB colour$/, "color", () => ({})],
+  [/^must be a photo id$/, "photo", () => ({})],
+  [/^must be 4 to 16 letters or digits$/, "code", () => ({})],
+  [/^must be an IANA time zone$/, "timeZone", () => ({})],
+  [/^must be inline SVG markup$/, "svg", () => ({})],
+  [/^must not contain scripts/, "svgScript", () => ({})],
+  [/^must not be before \w+$/, "before", () => ({})],
+  [
+    /^unknown (?:attraction|provider) "(.+)"$/,
+    "unknownRef",
+    (m) => ({ name: m[1] }),
+  ],
+  [/^duplicate slug "(.+)"$/, "duplicate", (m) => ({ slug: m[1] })],
+];
+
+/**
+ * Every problem of `raw` with its path, in `lang`: zod's own messages in
+ * its locale for that language, the schema's from the catalogue. What the
+ * editor shows beside each field.
+ */
+export function listDataSetIssues(
+  raw: unknown,
+  lang: "es" | "en" = "es",
+): DataSetIssue[] {
+  const result = tourismDataSchema.safeParse(raw, {
+    jitless: true,
+    error: z.locales[lang]().localeError,
+  });
+  if (result.success) return [];
+  return result.error.issues.flatMap((issue) => {
+    const paths = issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => [...issue.path, key])
+      : [issue.path];
+    let message = issue.code === "unrecognized_keys"
+      ? t(lang, "panel_content.schema.unknownField")
+      : issue.message;
+    for (const [pattern, key, values] of MESSAGE_KEYS) {
+      const match = pattern.exec(message);
+      if (match) {
+        message = t(lang, `panel_content.schema.${key}`, values(match));
+        break;
+      }
+    }
+    return paths.map((path) => ({ path, message }));
+  });
 }

@@ -336,6 +336,23 @@ export const keys = {
   photoUpload: (photoId: string) => ["photo_uploads", photoId] as const,
   /** Every photo being written (a prefix for `kv.list`: cleanup). */
   photoUploads: () => ["photo_uploads"] as const,
+
+  // --- The portal's content (lib/db/content.ts) ------------------------------
+  /** The published version in force (its record): every instance follows this key. */
+  contentPublished: () => ["content_published"] as const,
+  /** A published version's record, by its id (`<ISO 8601>~<random>`: sorted by time). */
+  contentVersion: (versionId: string) =>
+    ["content_versions", versionId] as const,
+  /** Every published version (a prefix for `kv.list`: the history). */
+  contentVersions: () => ["content_versions"] as const,
+  /** An item's edit saved and not yet published, by part and item key. */
+  contentDraft: (part: string, itemKey: string) =>
+    ["content_drafts", part, itemKey] as const,
+  /** Every draft (a prefix for `kv.list`). */
+  contentDrafts: () => ["content_drafts"] as const,
+  /** One part (under 64 KiB) of a version's gzipped content. */
+  contentPart: (versionId: string, index: number) =>
+    ["content_parts", versionId, index] as const,
 };
 
 const MINUTE_MS = 60_000;
@@ -591,4 +608,10 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   photos_by_time: { owner: "lib/db/photos.ts", lifetime: KEPT },
   photo_chunks: { owner: "lib/db/photos.ts", lifetime: KEPT },
   photo_uploads: { owner: "lib/db/photos.ts", lifetime: KEPT },
+  // Every published version is kept: the history, its diffs and reverts.
+  content_published: { owner: "lib/db/content.ts", lifetime: KEPT },
+  content_versions: { owner: "lib/db/content.ts", lifetime: KEPT },
+  content_parts: { owner: "lib/db/content.ts", lifetime: KEPT },
+  // A draft lives until it is published or discarded.
+  content_drafts: { owner: "lib/db/content.ts", lifetime: KEPT },
 };

@@ -84,7 +84,9 @@ export function describeService(deps: ServiceDeps): string {
   ].filter(Boolean).join(" + ");
   return `Serving ${data.municipality.name}: ${
     describeKvPath(config.kvPath)
-  }, data ${version}, ` +
+  }, content ${version} (${
+    config.contentSource === "kv" ? "published in KV" : config.tourismDataPath
+  }), ` +
     `CMS ${deps.cms.kind}, model ${
       deps.openai ? config.openai.model : "not configured"
     }, auth ${auth}, sign-in ${config.oidc ? "OIDC" : "not configured"}`;

@@ -115,7 +115,7 @@ Deno.test("describeService: one line of what runs, without a secret", () => {
   const plain = describeService(serviceDeps({ KV_PATH: ":memory:" }));
   assert.equal(
     plain,
-    `Serving ${loaded.municipality.name}: KV :memory:, data ${version}, ` +
+    `Serving ${loaded.municipality.name}: KV :memory:, content ${version} (published in KV), ` +
       "CMS kv, model not configured, auth own tokens, sign-in not configured",
   );
 

@@ -56,6 +56,8 @@ export const AUDIT_ACTIONS: readonly StaffAction[] = [
   "erasure",
   "personal_data_exported",
   "photo_uploaded",
+  "content_published",
+  "content_reverted",
 ];
 
 /** An action in words (`panel_audit.action.*`); an unknown one as recorded. */
@@ -339,6 +341,9 @@ async function describeTarget(
       return say("personalData", { ref: target.replace(/^ticket:/, "") });
     case "photo_uploaded":
       return say("photo", { id: target });
+    case "content_published":
+    case "content_reverted":
+      return say("content", { id: target });
     default:
       return target;
   }

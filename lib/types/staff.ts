@@ -50,4 +50,8 @@ export type StaffAction =
   /** An admin removed a console member; their sessions end at once (target: their e-mail). */
   | "staff_removed"
   /** A photo added to the library (target: the photo's id). */
-  | "photo_uploaded";
+  | "photo_uploaded"
+  /** A new version of the portal's content published (target: the version's id). */
+  | "content_published"
+  /** An earlier version of the content published again (target: the new version's id). */
+  | "content_reverted";
