@@ -294,6 +294,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin
     ["/panel/sesiones", () => import("./routes/panel/sesiones.tsx")], // GET, POST /:ref/cerrar (audited), admin
     ["/panel/personal", () => import("./routes/panel/personal.tsx")], // GET, POST /invitar|enlace|rol|quitar (audited), admin
+    ["/panel/contenido", () => import("./routes/panel/contenido/index.tsx")], // GET, GET /turismo.json (audited, admin), POST /publicar (multipart, audited, admin)
+    [
+      "/panel/contenido/versiones",
+      () => import("./routes/panel/contenido/versiones.tsx"),
+    ], // GET /:id, POST /:id/restaurar (audited, admin)
+    [
+      "/panel/contenido/editar",
+      () =>
+        import("./routes/panel/contenido/editar.tsx").then((m) => ({
+          default: (deps: AppDeps) => m.default(deps, { buildApp: createApp }),
+        })),
+    ], // GET, GET /:part/:key, /:part/:key/vista-previa?lang=, POST /:part/:key (a draft; publish: admins, audited); not viewers
     ["/panel/fotos", () => import("./routes/panel/fotos.tsx")], // GET ?desde=, POST (multipart, audited), admin to upload
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
   ], staffOnly);

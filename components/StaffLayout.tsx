@@ -10,6 +10,7 @@ const LANG = DEFAULT_LANG;
 export type PanelSection =
   | "tablero"
   | "atractivos"
+  | "contenido"
   | "fotos"
   | "codigos"
   | "notas"
@@ -28,6 +29,7 @@ const NAV: {
 }[] = [
   { section: "tablero", href: "/panel" },
   { section: "atractivos", href: "/panel/atractivos" },
+  { section: "contenido", href: "/panel/contenido" },
   { section: "fotos", href: "/panel/fotos" },
   { section: "codigos", href: "/panel/codigos", adminOnly: true },
   { section: "notas", href: "/panel/notas", adminOnly: true },

@@ -18,7 +18,7 @@ export { readForm } from "./form_body.ts";
 export { getPublicOrigin } from "./origin.ts";
 export { getLang } from "./page_lang.ts";
 export type { AppEnv } from "./router.ts";
-export { allowReplay } from "./replay.ts";
+export { allowReplay, ReplayedAnswers } from "./replay.ts";
 export { redactPath } from "./secret_urls.ts";
 export {
   getContentSecurityPolicy,

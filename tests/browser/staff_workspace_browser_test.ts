@@ -126,6 +126,7 @@ Deno.test({
             const path of [
               "/panel",
               "/panel/atractivos",
+              "/panel/contenido",
               "/panel/fotos",
               "/panel/codigos",
               "/panel/notas",
@@ -151,7 +152,7 @@ Deno.test({
               path,
             );
             const nav = page.getByRole("navigation", { name: "Panel" });
-            assert.equal(await nav.getByRole("link").count(), 11, path);
+            assert.equal(await nav.getByRole("link").count(), 12, path);
             // The current section is marked and in view (on a phone the
             // strip of sections opens scrolled to it).
             const box = await nav.locator('[aria-current="page"]')

@@ -100,11 +100,11 @@ function findCycles(graph: Map<string, string[]>): string[][] {
  */
 const LAYERS = `
 # The service: main.ts starts it, app.ts mounts each capability once, routes/ answer.
-main.ts          app.ts deps.ts config data server
+main.ts          app.ts deps.ts config server
 app.ts           routes/ deps.ts chat http i18n limits oauth staff
 routes/          islands/ components/ client/ deps.ts *
 # The tasks: each script (deno task posters, backup, ...) over the capabilities.
-scripts/         auth backup config data db og pages passport posters staff types
+scripts/         auth backup config content data db og pages passport posters staff types
 # Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
 islands/         components/ client/ check_in/names.ts
 components/      client/ *
@@ -135,6 +135,7 @@ geo              data i18n
 pdf
 figures          badges calendar db
 photos           db errors types
+content          crypto data db i18n types
 # HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
 http             auth config errors i18n types
 auth             errors types

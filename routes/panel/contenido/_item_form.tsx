@@ -1,0 +1,265 @@
+import type { DraftEntry } from "@/lib/content/mod.ts";
+import type { FieldChange } from "@/lib/content/mod.ts";
+import {
+  type FieldSpec,
+  formValue,
+  inputName,
+  listUntranslated,
+} from "@/lib/content/mod.ts";
+import { formatDateTime } from "@/lib/format/mod.ts";
+import { getLangMeta } from "@/lib/i18n/mod.ts";
+import { trContent as tr } from "./_content.tsx";
+
+/** One item's form: each field's Spanish value with its translations beside it, errors under each field. */
+export function ItemForm(
+  props: {
+    action: string;
+    fields: FieldSpec[];
+    item: Record<string, unknown>;
+    published: Record<string, unknown>;
+    langs: string[];
+    draft: DraftEntry | null;
+    openedDraft: string;
+    problems?: Map<string, string[]>;
+    otherProblems?: string[];
+    conflict?: { by?: string; changes: FieldChange[]; published?: boolean };
+    canPublish: boolean;
+    done?: string;
+    timeZone: string;
+  },
+) {
+  const { fields, item, langs, problems } = props;
+  const untranslated = new Set(
+    langs.flatMap((lang) =>
+      listUntranslated(item, fields, lang).map((f) => inputName(f, lang))
+    ),
+  );
+  const previewBase = `${props.action}/vista-previa`;
+  return (
+    <>
+      <p>
+        <a href="/panel/contenido/editar">{tr("editor.backToList")}</a>
+      </p>
+      {props.done && (
+        <p class="form-success" role="status">
+          {tr(`editor.done.${props.done}`)}
+        </p>
+      )}
+      {props.draft
+        ? (
+          <p class="notice">
+            {tr("editor.hasDraft", {
+              who: props.draft.draft.by,
+              when: formatDateTime(props.draft.draft.savedAt, props.timeZone),
+            })} {[
+              "es",
+              ...props.langs,
+            ].map((lang) => (
+              <a
+                key={lang}
+                class="button button--ghost"
+                href={`${previewBase}?lang=${lang}`}
+                target="_blank"
+              >
+                {tr("editor.preview", { lang: getLangMeta(lang).name })}
+              </a>
+            ))}
+          </p>
+        )
+        : <p>{tr("editor.noDraft")}</p>}
+      {props.conflict && (
+        <div class="form-error" role="alert" id="content-conflict">
+          <p>
+            <strong>
+              {props.conflict.published
+                ? tr("editor.conflictPublished")
+                : tr("editor.conflictSaved", {
+                  who: props.conflict.by ?? "—",
+                })}
+            </strong>
+          </p>
+          {props.conflict.changes.length > 0 && (
+            <ul>
+              {props.conflict.changes.map((change) => (
+                <li key={change.path}>
+                  <code>{change.path.replace(/^[a-z]+\./, "")}</code>:{" "}
+                  {change.before ?? "—"} → {change.after ?? "—"}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p>{tr("editor.conflictKept")}</p>
+        </div>
+      )}
+      {props.otherProblems && props.otherProblems.length > 0 && (
+        <div class="form-error" role="alert">
+          <ul>
+            {props.otherProblems.map((p) => <li key={p}>{p}</li>)}
+          </ul>
+        </div>
+      )}
+      {problems && problems.size > 0 && (
+        <p class="form-error" role="alert">
+          {tr("editor.fixFields", { count: problems.size })}
+        </p>
+      )}
+      <form method="post" action={props.action} class="content-form" noValidate>
+        <input type="hidden" name="borrador" value={props.openedDraft} />
+        <div class="content-form__head" aria-hidden="true">
+          <span>{tr("editor.field")}</span>
+          <span>{getLangMeta("es").name}</span>
+          {langs.map((lang) => <span key={lang}>{getLangMeta(lang).name}
+          </span>)}
+        </div>
+        {fields.map((field) => {
+          const id = `campo-${field.path.join("-")}`;
+          return (
+            <div class="content-form__row" key={id}>
+              <span class="content-form__label" id={`${id}-label`}>
+                {field.path.join(" › ")}
+                {!field.optional && field.input !== "boolean" && (
+                  <span class="content-form__required">
+                    {" "}
+                    {tr("editor.required")}
+                  </span>
+                )}
+              </span>
+              <FieldInput
+                field={field}
+                lang="es"
+                id={`${id}-es`}
+                labelId={`${id}-label`}
+                value={formValue(item, field, "es")}
+                errors={problems?.get(inputName(field, "es"))}
+              />
+              {langs.map((lang) =>
+                field.translated
+                  ? (
+                    <FieldInput
+                      key={lang}
+                      field={field}
+                      lang={lang}
+                      id={`${id}-${lang}`}
+                      labelId={`${id}-label`}
+                      value={formValue(item, field, lang)}
+                      errors={problems?.get(inputName(field, lang))}
+                      missing={untranslated.has(inputName(field, lang))}
+                    />
+                  )
+                  : (
+                    <span key={lang} class="content-form__same">
+                      {tr("editor.sameInAll")}
+                    </span>
+                  )
+              )}
+            </div>
+          );
+        })}
+        <div class="content-form__actions">
+          <button class="button" type="submit" name="accion" value="guardar">
+            {tr("editor.save")}
+          </button>
+          {props.canPublish && (
+            <button
+              class="button"
+              type="submit"
+              name="accion"
+              value="publicar"
+            >
+              {tr("editor.publish")}
+            </button>
+          )}
+          {props.draft && (
+            <button
+              class="button button--ghost"
+              type="submit"
+              name="accion"
+              value="descartar"
+              formNoValidate
+            >
+              {tr("editor.discard")}
+            </button>
+          )}
+        </div>
+        {!props.canPublish && <p>{tr("editor.askToPublish")}</p>}
+      </form>
+    </>
+  );
+}
+
+function FieldInput(
+  { field, lang, id, labelId, value, errors, missing = false }: {
+    field: FieldSpec;
+    lang: string;
+    id: string;
+    labelId: string;
+    value: string;
+    errors?: string[];
+    missing?: boolean;
+  },
+) {
+  const name = inputName(field, lang);
+  const errorId = `${id}-error`;
+  const missingId = `${id}-missing`;
+  const describedBy = [errors && errorId, missing && missingId].filter(Boolean)
+    .join(" ") || undefined;
+  const common = {
+    id,
+    name,
+    lang,
+    "aria-labelledby": `${labelId} ${id}-lang`,
+    "aria-describedby": describedBy,
+    "aria-invalid": errors ? ("true" as const) : undefined,
+  };
+  let input;
+  switch (field.input) {
+    case "longtext":
+    case "lines":
+    case "json":
+      input = (
+        <textarea {...common} rows={field.input === "json" ? 6 : 4}>
+          {value}
+        </textarea>
+      );
+      break;
+    case "number":
+      input = (
+        <input {...common} type="text" inputMode="decimal" value={value} />
+      );
+      break;
+    case "boolean":
+      input = <input {...common} type="checkbox" checked={value === "on"} />;
+      break;
+    case "enum":
+      input = (
+        <select {...common}>
+          {field.optional && <option value="">—</option>}
+          {field.options!.map((option) => (
+            <option key={option} value={option} selected={option === value}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    default:
+      input = <input {...common} type="text" value={value} />;
+  }
+  return (
+    <span class="content-form__cell">
+      <span class="sr-only" id={`${id}-lang`}>{getLangMeta(lang).name}</span>
+      {input}
+      {field.input === "lines" && (
+        <span class="content-form__hint">{tr("editor.onePerLine")}</span>
+      )}
+      {missing && (
+        <span class="content-tag" id={missingId}>
+          {tr("editor.untranslated")}
+        </span>
+      )}
+      {errors && (
+        <span class="field-error" id={errorId}>{errors.join(" · ")}</span>
+      )}
+    </span>
+  );
+}

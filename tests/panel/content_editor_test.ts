@@ -1,0 +1,232 @@
+/**
+ * The content editor as two people at the office use it: one item's form
+ * with Spanish and English side by side, errors beside the field in
+ * Spanish, a draft that the portal does not show until it is published, a
+ * preview in each language, two editors saving the same item (the second
+ * refused, told what changed, nothing lost), publishing, and the guide
+ * code nowhere in the form.
+ */
+import assert from "node:assert/strict";
+import { listContentVersions } from "@/lib/db/content.ts";
+import {
+  createTestContext,
+  SHIPPED,
+  signInStaff,
+  type TestContext,
+} from "../test_utils.ts";
+
+const MUSEUM = SHIPPED.attractions.find((a) =>
+  a.category === "museo" || /museo/i.test(a.name)
+)!;
+const EDITOR_URL = `/panel/contenido/editar/attractions/${MUSEUM.slug}`;
+
+/** The form's fields as the page has them: input name → value. */
+function readFormFields(html: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (
+    const match of html.matchAll(
+      /<(input|textarea|select)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/g,
+    )
+  ) {
+    const [, tag, attrs, inner = ""] = match;
+    const name = /\bname="([^"]+)"/.exec(attrs)?.[1];
+    if (!name) continue;
+    const type = /\btype="([^"]+)"/.exec(attrs)?.[1];
+    if (tag === "input" && type === "checkbox") {
+      if (/\bchecked\b/.test(attrs)) fields.set(name, "on");
+      continue;
+    }
+    if (tag === "select") {
+      const selected = /<option[^>]*value="([^"]*)"[^>]*selected/.exec(inner);
+      fields.set(name, selected?.[1] ?? "");
+      continue;
+    }
+    const value = tag === "textarea"
+      ? inner
+      : /\bvalue="([^"]*)"/.exec(attrs)?.[1] ?? "";
+    fields.set(name, decode(value));
+  }
+  return fields;
+}
+
+function decode(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+async function openForm(ctx: TestContext, cookie: string) {
+  const res = await ctx.app.request(EDITOR_URL, { headers: { cookie } });
+  const html = await res.text();
+  assert.equal(res.status, 200, html);
+  return { html, fields: readFormFields(html) };
+}
+
+async function postForm(
+  ctx: TestContext,
+  cookie: string,
+  fields: Map<string, string>,
+  action: string,
+): Promise<Response> {
+  const body = new URLSearchParams([...fields, ["accion", action]]);
+  return await ctx.app.request(EDITOR_URL, {
+    method: "POST",
+    headers: {
+      cookie,
+      origin: "http://localhost",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body,
+  });
+}
+
+async function publicPage(ctx: TestContext, path: string): Promise<string> {
+  return await (await ctx.app.request(path)).text();
+}
+
+Deno.test("the content editor: both languages, errors, drafts, preview, two editors, publish", async (t) => {
+  await using ctx = await createTestContext({ data: undefined });
+  const ana = await signInStaff(ctx, { role: "admin" });
+  const beto = await signInStaff(ctx, {
+    email: "beto@municipio.gob.mx",
+    role: "admin",
+  });
+  const viewer = await signInStaff(ctx, {
+    email: "vero@municipio.gob.mx",
+    role: "viewer",
+  });
+  const newSchedule = "Martes a domingo de 10:00 a 18:00 h";
+  const newScheduleEn = "Tuesday to Sunday, 10 a.m. to 6 p.m.";
+
+  await t.step("the form: Spanish beside English, no guide code", async () => {
+    const { html, fields } = await openForm(ctx, ana);
+    assert.equal(fields.get("es:name"), MUSEUM.name);
+    assert.equal(fields.get("es:schedule"), MUSEUM.schedule);
+    assert.equal(fields.get("en:summary"), MUSEUM.i18n?.en?.summary);
+    assert.equal(fields.get("borrador"), "");
+    assert.ok(![...fields.keys()].some((name) => /guideCode/.test(name)));
+    assert.ok(!html.includes(MUSEUM.guideCode), "the code is not on the page");
+    assert.match(html, /igual en todos los idiomas/);
+  });
+
+  await t.step("a viewer cannot open the editor", async () => {
+    const res = await ctx.app.request(EDITOR_URL, {
+      headers: { cookie: viewer },
+    });
+    assert.equal(res.status, 403);
+    await res.body?.cancel();
+  });
+
+  await t.step(
+    "a bad value: 422, the error beside the field in Spanish, nothing saved",
+    async () => {
+      const { fields } = await openForm(ctx, ana);
+      fields.set("es:location.lat", "200");
+      fields.set("es:name", "");
+      const res = await postForm(ctx, ana, fields, "guardar");
+      const html = await res.text();
+      assert.equal(res.status, 422);
+      assert.match(html, /Corrige los 2 campos marcados; no se guardó nada/);
+      assert.match(
+        html,
+        /id="campo-location-lat-es"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="campo-location-lat-es"/,
+      );
+      assert.match(html, /id="campo-location-lat-es-error">[^<]*90/);
+      assert.match(html, /id="campo-name-es-error">falta este dato/);
+      // What the editor typed stays in the form.
+      assert.equal(readFormFields(html).get("es:location.lat"), "200");
+      const again = await openForm(ctx, ana);
+      assert.match(again.html, /Sin borrador/);
+    },
+  );
+
+  let anaForm = new Map<string, string>();
+  let betoForm = new Map<string, string>();
+  await t.step(
+    "two editors open the same item; the first save wins",
+    async () => {
+      anaForm = (await openForm(ctx, ana)).fields;
+      betoForm = (await openForm(ctx, beto)).fields;
+      anaForm.set("es:schedule", newSchedule);
+      anaForm.set("en:schedule", newScheduleEn);
+      anaForm.set("en:summary", "");
+      const saved = await postForm(ctx, ana, anaForm, "guardar");
+      assert.equal(saved.status, 303, await saved.text());
+      assert.match(saved.headers.get("location")!, /hecho=guardado/);
+      betoForm.set("es:name", "Museo (nombre de Beto)");
+      const refused = await postForm(ctx, beto, betoForm, "guardar");
+      const html = await refused.text();
+      assert.equal(refused.status, 409);
+      assert.match(html, /ana@municipio\.gob\.mx guardó este elemento/);
+      assert.ok(html.includes(newSchedule), "what Ana changed is shown");
+      assert.equal(
+        readFormFields(html).get("es:name"),
+        "Museo (nombre de Beto)",
+        "Beto's value is kept in the form",
+      );
+    },
+  );
+
+  await t.step(
+    "a draft is not published; the preview shows it in each language",
+    async () => {
+      assert.ok(
+        !(await publicPage(ctx, `/turismo/atractivos/${MUSEUM.slug}`))
+          .includes(newSchedule),
+      );
+      const { html } = await openForm(ctx, ana);
+      assert.match(html, /Hay un borrador guardado por ana@municipio\.gob\.mx/);
+      assert.match(html, /falta la traducción/);
+      const es = await ctx.app.request(`${EDITOR_URL}/vista-previa?lang=es`, {
+        headers: { cookie: ana },
+      });
+      const esHtml = await es.text();
+      assert.equal(es.status, 200);
+      assert.equal(es.headers.get("cache-control"), "private, no-store");
+      assert.match(es.headers.get("x-robots-tag") ?? "", /noindex/);
+      assert.match(esHtml, /Vista previa del borrador/);
+      assert.ok(esHtml.includes(newSchedule));
+      const en = await ctx.app.request(`${EDITOR_URL}/vista-previa?lang=en`, {
+        headers: { cookie: ana },
+      });
+      const enHtml = await en.text();
+      assert.match(enHtml, /<html lang="en/);
+      assert.ok(enHtml.includes(newScheduleEn));
+      // The portal's own page is untouched by the preview.
+      assert.ok(
+        !(await publicPage(ctx, `/turismo/atractivos/${MUSEUM.slug}`))
+          .includes(newSchedule),
+      );
+      const index = await ctx.app.request("/panel/contenido/editar", {
+        headers: { cookie: ana },
+      });
+      const indexHtml = await index.text();
+      assert.match(indexHtml, /Borradores sin publicar/);
+      assert.match(
+        indexHtml,
+        new RegExp(`attractions\\[${MUSEUM.slug}\\]\\.summary`),
+      );
+    },
+  );
+
+  await t.step("publish: the portal shows it, the history has it", async () => {
+    const { fields } = await openForm(ctx, ana);
+    const res = await postForm(ctx, ana, fields, "publicar");
+    assert.equal(res.status, 303, await res.text());
+    assert.match(res.headers.get("location")!, /hecho=publicado/);
+    assert.ok((await publicPage(ctx, `/turismo/atractivos/${MUSEUM.slug}`))
+      .includes(newSchedule));
+    assert.ok((await publicPage(ctx, `/en/turismo/atractivos/${MUSEUM.slug}`))
+      .includes(newScheduleEn));
+    const [latest] = await listContentVersions(ctx.deps.kv);
+    assert.equal(latest.source, "console");
+    assert.equal(latest.by, "ana@municipio.gob.mx");
+    assert.ok(
+      latest.changes.some((line) =>
+        line.startsWith(`attractions[${MUSEUM.slug}]`) &&
+        line.includes("schedule")
+      ),
+      latest.changes.join("; "),
+    );
+    assert.match((await openForm(ctx, ana)).html, /Sin borrador/);
+  });
+});
