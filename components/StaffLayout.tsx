@@ -44,6 +44,7 @@ const NAV: {
 /** The key of a role's name (in `locales/<lang>/panel.json`). */
 const ROLE_KEY: Record<StaffMember["role"], string> = {
   admin: "panel.roleAdmin",
+  editor: "panel.roleEditor",
   viewer: "panel.roleViewer",
 };
 

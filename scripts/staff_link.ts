@@ -1,6 +1,6 @@
 /**
  * Prints a single-use sign-in link to the staff console, valid 15 minutes:
- * `deno task staff-link <email> [--role admin|viewer] [--base-url URL]`
+ * `deno task staff-link <email> [--role admin|editor|viewer] [--base-url URL]`
  * (role `viewer` unless told). With `STAFF` set, only for someone it lists,
  * with the role it gives them (STAFF is checked again on every request).
  * `deno task staff-link <email> --revoke` ends every session of that
@@ -22,7 +22,7 @@ import { createStaffSignInLink } from "@/lib/staff/mod.ts";
 import { STAFF_ROLES, type StaffRole } from "@/lib/types/mod.ts";
 
 const USAGE =
-  "Usage: deno task staff-link <email> [--role admin|viewer] [--base-url https://turismo.example.gob.mx]\n       deno task staff-link <email> --revoke";
+  "Usage: deno task staff-link <email> [--role admin|editor|viewer] [--base-url https://turismo.example.gob.mx]\n       deno task staff-link <email> --revoke";
 
 function fail(message: string): never {
   console.error(message);
@@ -51,7 +51,7 @@ if (positionals.length !== 1 || !z.email().safeParse(email).success) {
 }
 const role = (values.role ?? "viewer") as StaffRole;
 if (!STAFF_ROLES.includes(role)) {
-  fail(`--role must be admin or viewer.\n${USAGE}`);
+  fail(`--role must be admin, editor or viewer.\n${USAGE}`);
 }
 if (values.revoke && values.role !== undefined) {
   fail(`--revoke takes no --role.\n${USAGE}`);

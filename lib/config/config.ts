@@ -414,7 +414,7 @@ export function parseStaffList(value: string): StaffEntry[] {
     const identity = item.slice(colon + 1).trim();
     if (colon < 0 || !STAFF_ROLES.includes(role as StaffRole)) {
       throw new Error(
-        `"${item}" must be role:identity, the role admin or viewer (e.g. admin:ana@municipio.gob.mx or viewer:sub:1234)`,
+        `"${item}" must be role:identity, the role admin, editor or viewer (e.g. admin:ana@municipio.gob.mx or viewer:sub:1234)`,
       );
     }
     let entry: StaffEntry;

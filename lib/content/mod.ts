@@ -47,9 +47,11 @@ export {
   DraftConflictError,
   type DraftEntry,
   getContentDraft,
+  getContentSettings,
   getPublishedContent,
   listContentDrafts,
   listContentVersions,
   readContentBody,
   saveContentDraft,
+  setEditorsMayPublish,
 } from "@/lib/db/content.ts";

@@ -333,3 +333,35 @@ export async function deleteContentDraft(
   );
   return result.ok;
 }
+
+/** What an admin decides about the content (`/panel/contenido`). */
+export interface ContentSettings {
+  /** Whether editors publish their own drafts (else an admin does). */
+  editorsMayPublish: boolean;
+}
+
+/** The content's settings; editors do not publish unless an admin said so. */
+export async function getContentSettings(
+  kv: Deno.Kv,
+): Promise<ContentSettings> {
+  return (await kv.get<ContentSettings>(keys.contentSettings())).value ??
+    { editorsMayPublish: false };
+}
+
+/** Sets whether editors publish, with the staff action, in one atomic. */
+export async function setEditorsMayPublish(
+  kv: Deno.Kv,
+  { allowed, staff, at }: { allowed: boolean; staff: StaffMember; at: Date },
+): Promise<void> {
+  const operation = kv.atomic().set(keys.contentSettings(), {
+    editorsMayPublish: allowed,
+  } satisfies ContentSettings);
+  addStaffActionTo(operation, {
+    staff,
+    action: "content_setting_changed",
+    target: allowed ? "on" : "off",
+    at,
+  });
+  const result = await commit(operation);
+  if (!result.ok) throw new Error("The content's setting was not saved");
+}

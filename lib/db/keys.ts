@@ -348,6 +348,8 @@ export const keys = {
   /** An item's edit saved and not yet published, by part and item key. */
   contentDraft: (part: string, itemKey: string) =>
     ["content_drafts", part, itemKey] as const,
+  /** What an admin decided about the content: whether editors publish. */
+  contentSettings: () => ["content_settings"] as const,
   /** Every draft (a prefix for `kv.list`). */
   contentDrafts: () => ["content_drafts"] as const,
   /** One part (under 64 KiB) of a version's gzipped content. */
@@ -614,4 +616,5 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   content_parts: { owner: "lib/db/content.ts", lifetime: KEPT },
   // A draft lives until it is published or discarded.
   content_drafts: { owner: "lib/db/content.ts", lifetime: KEPT },
+  content_settings: { owner: "lib/db/content.ts", lifetime: KEPT },
 };

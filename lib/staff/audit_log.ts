@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS: readonly StaffAction[] = [
   "photo_uploaded",
   "content_published",
   "content_reverted",
+  "content_setting_changed",
 ];
 
 /** An action in words (`panel_audit.action.*`); an unknown one as recorded. */
@@ -344,6 +345,8 @@ async function describeTarget(
     case "content_published":
     case "content_reverted":
       return say("content", { id: target });
+    case "content_setting_changed":
+      return say(target === "on" ? "editorsPublishOn" : "editorsPublishOff");
     default:
       return target;
   }

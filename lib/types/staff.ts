@@ -4,13 +4,15 @@
  */
 
 /**
- * `admin` manages guide codes, moderation and staff actions; `viewer` sees
- * the dashboard and the exports.
+ * `admin` manages guide codes, moderation and staff actions; `editor`
+ * edits the portal's content and uploads photos (publishing too when an
+ * admin allows it), no staff and no codes; `viewer` sees the dashboard
+ * and the exports.
  */
-export type StaffRole = "admin" | "viewer";
+export type StaffRole = "admin" | "editor" | "viewer";
 
 /** The roles, in the order the configuration and the link task accept them. */
-export const STAFF_ROLES: readonly StaffRole[] = ["admin", "viewer"];
+export const STAFF_ROLES: readonly StaffRole[] = ["admin", "editor", "viewer"];
 
 /** A signed-in staff member, as the guard puts it on the context (`c.get("staff")`). */
 export interface StaffMember {
@@ -54,4 +56,6 @@ export type StaffAction =
   /** A new version of the portal's content published (target: the version's id). */
   | "content_published"
   /** An earlier version of the content published again (target: the new version's id). */
-  | "content_reverted";
+  | "content_reverted"
+  /** An admin allowed editors to publish, or stopped allowing it (target: `on` or `off`). */
+  | "content_setting_changed";

@@ -108,6 +108,7 @@ export default function staffPage(deps: AppDeps) {
                 {tr("role")}
                 <select name="rol">
                   <option value="viewer">{tr("role.viewer")}</option>
+                  <option value="editor">{tr("role.editor")}</option>
                   <option value="admin">{tr("role.admin")}</option>
                 </select>
               </label>
@@ -247,19 +248,28 @@ export default function staffPage(deps: AppDeps) {
 
 /** A console member's row: a new role, a new link, removal. */
 function MemberActions({ email, role }: { email: string; role: string }) {
-  const other = role === "admin" ? "viewer" : "admin";
+  const others = (["admin", "editor", "viewer"] as const).filter((r) =>
+    r !== role
+  );
+  const label = {
+    admin: "makeAdmin",
+    editor: "makeEditor",
+    viewer: "makeViewer",
+  };
   return (
     <ul class="button-row staff-actions">
-      <li>
-        <form method="post" action="/panel/personal/rol">
-          <input type="hidden" name="correo" value={email} />
-          <input type="hidden" name="rol" value={other} />
-          <button class="button button--ghost" type="submit">
-            {tr(other === "admin" ? "makeAdmin" : "makeViewer")}
-            <span class="sr-only">{` ${tr("toPerson", { email })}`}</span>
-          </button>
-        </form>
-      </li>
+      {others.map((other) => (
+        <li key={other}>
+          <form method="post" action="/panel/personal/rol">
+            <input type="hidden" name="correo" value={email} />
+            <input type="hidden" name="rol" value={other} />
+            <button class="button button--ghost" type="submit">
+              {tr(label[other])}
+              <span class="sr-only">{` ${tr("toPerson", { email })}`}</span>
+            </button>
+          </form>
+        </li>
+      ))}
       <li>
         <form method="post" action="/panel/personal/enlace">
           <input type="hidden" name="correo" value={email} />

@@ -77,6 +77,8 @@ export default function staffSessionsPage(deps: AppDeps) {
                               {tr(
                                 session.staff.role === "admin"
                                   ? "roleAdmin"
+                                  : session.staff.role === "editor"
+                                  ? "roleEditor"
                                   : "roleViewer",
                               )}
                             </td>

@@ -230,3 +230,87 @@ Deno.test("the content editor: both languages, errors, drafts, preview, two edit
     assert.match((await openForm(ctx, ana)).html, /Sin borrador/);
   });
 });
+
+Deno.test("the editor role: content and photos, no codes, no staff; publishes when an admin allows it", async (t) => {
+  await using ctx = await createTestContext({ data: undefined });
+  const admin = await signInStaff(ctx, { role: "admin" });
+  const editor = await signInStaff(ctx, {
+    email: "edna@municipio.gob.mx",
+    role: "editor",
+  });
+  const get = (path: string, cookie: string) =>
+    ctx.app.request(path, { headers: { cookie } });
+
+  await t.step(
+    "no codes, no staff, no audit, no data set download",
+    async () => {
+      for (
+        const path of [
+          "/panel/codigos",
+          "/panel/personal",
+          "/panel/auditoria",
+          "/panel/contenido/turismo.json",
+        ]
+      ) {
+        const res = await get(path, editor);
+        assert.equal(res.status, 403, path);
+        await res.body?.cancel();
+      }
+      const panel = await (await get("/panel", editor)).text();
+      assert.match(panel, /Edición/);
+      assert.doesNotMatch(panel, /href="\/panel\/codigos"/);
+      assert.match(panel, /href="\/panel\/contenido"/);
+    },
+  );
+
+  await t.step(
+    "saves a draft; publishing is refused until an admin allows it",
+    async () => {
+      const { fields, html } = await openForm(ctx, editor);
+      assert.doesNotMatch(html, /Guardar y publicar/);
+      assert.match(html, /pide a una persona administradora/);
+      fields.set("es:schedule", "Todos los días de 9:00 a 17:00 h");
+      const saved = await postForm(ctx, editor, fields, "guardar");
+      assert.equal(saved.status, 303, await saved.text());
+      const refused = await postForm(
+        ctx,
+        editor,
+        (await openForm(ctx, editor)).fields,
+        "publicar",
+      );
+      assert.equal(refused.status, 403);
+      await refused.body?.cancel();
+      assert.equal((await listContentVersions(ctx.deps.kv)).length, 1);
+    },
+  );
+
+  await t.step(
+    "an admin allows it (audited); the editor publishes",
+    async () => {
+      const res = await ctx.app.request("/panel/contenido/ajustes", {
+        method: "POST",
+        headers: {
+          cookie: admin,
+          origin: "http://localhost",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ editoresPublican: "on" }),
+      });
+      assert.equal(res.status, 303);
+      const { fields, html } = await openForm(ctx, editor);
+      assert.match(html, /Guardar y publicar/);
+      const published = await postForm(ctx, editor, fields, "publicar");
+      assert.equal(published.status, 303, await published.text());
+      const [latest] = await listContentVersions(ctx.deps.kv);
+      assert.equal(latest.by, "edna@municipio.gob.mx");
+      assert.ok(
+        (await publicPage(ctx, `/turismo/atractivos/${MUSEUM.slug}`)).includes(
+          "Todos los días de 9:00 a 17:00 h",
+        ),
+      );
+      const audit = await (await get("/panel/auditoria", admin)).text();
+      assert.match(audit, /Cambió quién puede publicar el contenido/);
+      assert.match(audit, /Publicó una versión del contenido/);
+    },
+  );
+});

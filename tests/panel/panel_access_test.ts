@@ -209,7 +209,7 @@ Deno.test("deno task staff-link (scripts/staff_link.ts)", async (t) => {
           { KV_PATH: kvPath },
         );
         assert.equal(badRole.code, 2);
-        assert.match(badRole.stderr, /--role must be admin or viewer/);
+        assert.match(badRole.stderr, /--role must be admin, editor or viewer/);
         const memory = await runStaffLink(["ana@municipio.gob.mx"], {
           KV_PATH: ":memory:",
         });

@@ -4,6 +4,7 @@ import type { AppDeps } from "@/deps.ts";
 import {
   type DraftEntry,
   getContentDraft,
+  getContentSettings,
   getPublishedContent,
   listContentDrafts,
   readContentBody,
@@ -84,6 +85,7 @@ export default function editorPage(
       );
       const draft = await getContentDraft(deps.kv, target.part, target.key);
       return renderEditor(c, deps, target, {
+        canPublish: await mayPublish(deps, getStaff(c).role),
         item: draft?.draft.item ?? target.published,
         draft,
       });
@@ -140,7 +142,7 @@ export default function editorPage(
         }
         return c.redirect(`${url}?hecho=descartado`, 303);
       }
-      if (action === "publicar" && staff.role !== "admin") {
+      if (action === "publicar" && !(await mayPublish(deps, staff.role))) {
         throw new StaffForbiddenError("role");
       }
       const langs = getLangs().filter((lang) => lang !== "es");
@@ -159,6 +161,7 @@ export default function editorPage(
       }
       if (problems.size > 0 || checked.other.length > 0) {
         return renderEditor(c, deps, target, {
+          canPublish: await mayPublish(deps, getStaff(c).role),
           item: read.item,
           draft,
           status: 422,
@@ -182,6 +185,7 @@ export default function editorPage(
         if (!(error instanceof DraftConflictError)) throw error;
         const theirs = error.current?.draft.item ?? target.published;
         return renderEditor(c, deps, target, {
+          canPublish: await mayPublish(deps, getStaff(c).role),
           item: read.item,
           draft: error.current,
           status: 409,
@@ -209,6 +213,7 @@ export default function editorPage(
       } catch (error) {
         if (error instanceof ItemPublishedMeanwhileError) {
           return renderEditor(c, deps, target, {
+            canPublish: await mayPublish(deps, getStaff(c).role),
             item: read.item,
             draft: await getContentDraft(deps.kv, target.part, target.key),
             status: 409,
@@ -220,6 +225,7 @@ export default function editorPage(
           error instanceof ContentInvalidError
         ) {
           return renderEditor(c, deps, target, {
+            canPublish: await mayPublish(deps, getStaff(c).role),
             item: read.item,
             draft: await getContentDraft(deps.kv, target.part, target.key),
             status: 409,
@@ -232,6 +238,13 @@ export default function editorPage(
       }
       return c.redirect(`${url}?hecho=publicado`, 303);
     });
+}
+
+/** Whether `role` publishes drafts: admins, and editors when an admin allows it. */
+async function mayPublish(deps: AppDeps, role: string): Promise<boolean> {
+  if (role === "admin") return true;
+  return role === "editor" &&
+    (await getContentSettings(deps.kv)).editorsMayPublish;
 }
 
 /** The item a URL names, in the published data set. */
@@ -271,7 +284,8 @@ async function loadTarget(
 /** The published data set, guide codes included (from KV; the file's before a first publish). */
 async function readPublishedData(deps: AppDeps): Promise<RawTourismData> {
   const current = await getPublishedContent(deps.kv);
-  const body = current && await readContentBody<RawTourismData>(deps.kv, current.version);
+  const body = current &&
+    await readContentBody<RawTourismData>(deps.kv, current.version);
   if (!body) throw new NotFoundError({ key: "panel_content.editor.noItem" });
   return body.data;
 }
@@ -404,6 +418,7 @@ function renderEditor(
     otherProblems?: string[];
     conflict?: { by?: string; changes: FieldChange[]; published?: boolean };
     openedDraft?: string;
+    canPublish: boolean;
   },
 ): Response {
   const staff = getStaff(c);
@@ -431,7 +446,7 @@ function renderEditor(
         problems={options.problems}
         otherProblems={options.otherProblems}
         conflict={options.conflict}
-        canPublish={staff.role === "admin"}
+        canPublish={options.canPublish}
         done={done}
         timeZone={timeZone}
       />

@@ -4,8 +4,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import {
   ContentConflictError,
+  getContentSettings,
   getPublishedContent,
   listContentVersions,
+  setEditorsMayPublish,
 } from "@/lib/content/mod.ts";
 import {
   ContentInvalidError,
@@ -13,6 +15,7 @@ import {
   readPublishedText,
 } from "@/lib/content/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
+import { readForm } from "@/lib/http/mod.ts";
 import type { AppEnv } from "@/lib/http/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
@@ -46,6 +49,15 @@ export default function contentPage(deps: AppDeps) {
         body: text,
         target: `turismo.json ${published?.version.id ?? "file"}`,
       });
+    })
+    .post("/ajustes", requireAdmin(), async (c) => {
+      const form = await readForm(c);
+      await setEditorsMayPublish(deps.kv, {
+        allowed: form.editoresPublican === "on",
+        staff: getStaff(c),
+        at: deps.now(),
+      });
+      return c.redirect("/panel/contenido", 303);
     })
     .post(
       "/publicar",
@@ -131,9 +143,10 @@ async function renderOverview(
 ): Promise<Response> {
   const staff = getStaff(c);
   const { timeZone } = deps.data.current().data.municipality;
-  const [published, versions] = await Promise.all([
+  const [published, versions, settings] = await Promise.all([
     getPublishedContent(deps.kv),
     listContentVersions(deps.kv, { limit: 30 }),
+    getContentSettings(deps.kv),
   ]);
   const fileManaged = deps.contentSource === "file";
   return renderPanelPage(c, deps, {
