@@ -421,7 +421,6 @@ function renderEditor(
     canPublish: boolean;
   },
 ): Response {
-  const staff = getStaff(c);
   const { timeZone } = deps.data.current().data.municipality;
   const label = listItemKeys(target.data, target.part).find((i) =>
     i.key === target.key

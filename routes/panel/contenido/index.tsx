@@ -167,6 +167,34 @@ async function renderOverview(
             })}
           </p>
         )}
+        {!fileManaged && staff.role === "admin" && (
+          <form
+            method="post"
+            action="/panel/contenido/ajustes"
+            class="panel-form"
+          >
+            <h2>{tr("settings.title")}</h2>
+            <label>
+              <input
+                type="checkbox"
+                name="editoresPublican"
+                checked={settings.editorsMayPublish}
+              />{" "}
+              {tr("settings.editorsPublish")}
+            </label>
+            <p>{tr("settings.lead")}</p>
+            <button class="button button--ghost" type="submit">
+              {tr("settings.save")}
+            </button>
+          </form>
+        )}
+        {!fileManaged && staff.role === "editor" && (
+          <p>
+            {settings.editorsMayPublish
+              ? tr("settings.youPublish")
+              : tr("settings.adminPublishes")}
+          </p>
+        )}
         {staff.role === "admin" && (
           <p>
             <a
