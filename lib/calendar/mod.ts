@@ -118,16 +118,35 @@ export function getLocalClockTime(at: Date | string, timeZone: string): string {
 
 /**
  * The instant `day` (`YYYY-MM-DD`) starts in `timeZone`, in epoch
- * milliseconds: local midnight, found by correcting a UTC guess by the
- * zone's offset (twice, for a day when the offset changes).
+ * milliseconds: local midnight ({@linkcode getLocalInstantMs} at `00:00`).
  */
 export function getLocalMidnightMs(day: string, timeZone: string): number {
-  const wall = Date.parse(`${day}T00:00:00Z`);
+  return getLocalInstantMs(day, "00:00", timeZone);
+}
+
+/**
+ * The instant the wall clock in `timeZone` reads `time` (`HH:MM`) on `day`
+ * (`YYYY-MM-DD`), in epoch milliseconds: found by correcting a UTC guess by
+ * the zone's offset (twice, for a day when the offset changes). A time a
+ * spring-forward skips comes out an hour later; one a fall-back repeats is
+ * its first instant.
+ */
+export function getLocalInstantMs(
+  day: string,
+  time: string,
+  timeZone: string,
+): number {
+  const wall = Date.parse(`${day}T${time}:00Z`);
   const wallAt = (ms: number) =>
     Date.parse(`${getLocalWallClock(new Date(ms), timeZone)}Z`);
   let at = wall;
   for (let i = 0; i < 2; i++) at -= wallAt(at) - wall;
   return at;
+}
+
+/** Whether `value` is a clock time `HH:MM` on a 24-hour clock (`00:00` to `23:59`). */
+export function isClockTime(value: string): boolean {
+  return /^(?:[01]\d|2[0-3]):[0-5]\d$/.test(value);
 }
 
 /** The calendar day (`YYYY-MM-DD`) it is at `at` in `timeZone`. */
