@@ -129,7 +129,7 @@ posters          branding data i18n pdf
 services         calendar data geo
 tickets          crypto data db errors i18n text types
 branding         data
-events           calendar data
+events           calendar data format i18n
 format           data i18n
 geo              data i18n
 pdf
