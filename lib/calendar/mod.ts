@@ -110,6 +110,24 @@ export function getLocalWallClock(at: Date | string, timeZone: string): string {
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
 
+/**
+ * The instant `at` on `timeZone`'s wall clock with its offset,
+ * `2026-12-05T09:00:00-06:00`: ISO 8601 as schema.org's dates take it.
+ */
+export function getLocalIsoDateTime(
+  at: Date | string,
+  timeZone: string,
+): string {
+  const ms = new Date(at).getTime();
+  const offset = Math.round(getOffsetMs(ms, timeZone) / 60_000);
+  const sign = offset < 0 ? "-" : "+";
+  const two = (n: number) => String(n).padStart(2, "0");
+  const abs = Math.abs(offset);
+  return `${getLocalWallClock(at, timeZone)}${sign}${
+    two(Math.floor(abs / 60))
+  }:${two(abs % 60)}`;
+}
+
 /** `14:05`: the hour and minute on the wall clock at `at` in `timeZone` (24 hours). */
 export function getLocalClockTime(at: Date | string, timeZone: string): string {
   const { hour, minute } = readWallClock(at, timeZone);
