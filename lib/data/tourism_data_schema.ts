@@ -16,7 +16,7 @@ import {
   MAX_WEEK_OF_MONTH,
   WEEKDAYS,
 } from "./event_recurrence.ts";
-import { addDays } from "@/lib/calendar/mod.ts";
+import { addDays, isClockTime } from "@/lib/calendar/mod.ts";
 import {
   CHECK_IN_METHODS,
   MAX_CHECK_IN_RADIUS_M,
@@ -35,8 +35,8 @@ const latLng = z.strictObject({
   lng: z.number().min(-180).max(180),
 });
 /** A time of day on the municipality's clock, `HH:MM` (24 hours). */
-const clockTime = z.string().regex(
-  /^(?:[01]\d|2[0-3]):[0-5]\d$/,
+const clockTime = z.string().refine(
+  isClockTime,
   'must be a time "HH:MM" on a 24-hour clock, from "00:00" to "23:59"',
 );
 const weekday = z.enum(WEEKDAYS);
