@@ -30,16 +30,20 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
  * Every zone's offset changes only at a quarter hour of UTC (IANA's
  * transitions all fall on one), so within one quarter the wall clock is the
  * instant plus one offset: found once per zone and quarter, since a
- * formatter's `formatToParts` costs about 15 µs per call.
+ * formatter's `formatToParts` costs about 15 µs per call. Kept for many
+ * quarters per zone, not only the current one: the events' occurrences
+ * turn the same wall-clock times into instants on every listing.
  */
 const QUARTER_HOUR_MS = 900_000;
-const offsets = new Map<string, { quarter: number; offsetMs: number }>();
+const MAX_QUARTERS_PER_ZONE = 2048;
+const offsets = new Map<string, Map<number, number>>();
 
 /** How far `timeZone`'s wall clock is ahead of UTC at `ms`. */
 function getOffsetMs(ms: number, timeZone: string): number {
   const quarter = Math.floor(ms / QUARTER_HOUR_MS);
-  const known = offsets.get(timeZone);
-  if (known?.quarter === quarter) return known.offsetMs;
+  let zone = offsets.get(timeZone);
+  const known = zone?.get(quarter);
+  if (known !== undefined) return known;
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     // en-CA writes its parts as digits, year first.
@@ -69,8 +73,12 @@ function getOffsetMs(ms: number, timeZone: string): number {
     parts.second,
   );
   const offsetMs = wall - start;
-  if (offsets.size >= 64) offsets.clear();
-  offsets.set(timeZone, { quarter, offsetMs });
+  if (!zone) {
+    if (offsets.size >= 64) offsets.clear();
+    offsets.set(timeZone, zone = new Map());
+  }
+  if (zone.size >= MAX_QUARTERS_PER_ZONE) zone.clear();
+  zone.set(quarter, offsetMs);
   return offsetMs;
 }
 
@@ -155,10 +163,8 @@ export function getLocalInstantMs(
   timeZone: string,
 ): number {
   const wall = Date.parse(`${day}T${time}:00Z`);
-  const wallAt = (ms: number) =>
-    Date.parse(`${getLocalWallClock(new Date(ms), timeZone)}Z`);
   let at = wall;
-  for (let i = 0; i < 2; i++) at -= wallAt(at) - wall;
+  for (let i = 0; i < 2; i++) at = wall - getOffsetMs(at, timeZone);
   return at;
 }
 

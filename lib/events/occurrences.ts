@@ -78,24 +78,35 @@ function findOccurrenceDay(
 
 /**
  * The occurrences of `event` that are not over at `now`, soonest first, at
- * most `count` of them: the first is the one on now, if any.
+ * most `count` of them: the first is the one on now, if any. `today` is
+ * `now`'s day in `timeZone`, when the caller has it.
  */
 export function listOccurrences(
   event: TourismEvent,
-  { now, timeZone, count }: { now: Date; timeZone: string; count: number },
+  { now, timeZone, count, today = getLocalDate(now, timeZone) }: {
+    now: Date;
+    timeZone: string;
+    count: number;
+    today?: string;
+  },
 ): Occurrence[] {
   const nowMs = now.getTime();
+  if (!event.recurrence) {
+    // Over before today whatever its times: no instant to work out.
+    if (event.endDate < today || count < 1) return [];
+    const occurrence = getOccurrence(event, event.startDate, timeZone);
+    return occurrence.endMs > nowMs ? [occurrence] : [];
+  }
   // An occurrence on now started at most its length ago (one more day for
   // its times): look from there.
   const span = getDayNumber(event.endDate) - getDayNumber(event.startDate);
-  let from = addDays(getLocalDate(now, timeZone), -span - 1);
+  let from = addDays(today, -span - 1);
   const found: Occurrence[] = [];
   while (found.length < count) {
     const day = findOccurrenceDay(event, from);
     if (day === undefined) break;
     const occurrence = getOccurrence(event, day, timeZone);
     if (occurrence.endMs > nowMs) found.push(occurrence);
-    if (!event.recurrence) break;
     from = addDays(day, 1);
   }
   return found;
@@ -104,7 +115,7 @@ export function listOccurrences(
 /** The occurrence of `event` on now or next, `undefined` once all are over. */
 export function getNextOccurrence(
   event: TourismEvent,
-  options: { now: Date; timeZone: string },
+  options: { now: Date; timeZone: string; today?: string },
 ): Occurrence | undefined {
   return listOccurrences(event, { ...options, count: 1 })[0];
 }

@@ -3,6 +3,7 @@
  * coming: the home page, attraction pages and the chat's prompt all list
  * what {@linkcode getUpcomingEvents} returns, never `data.events` itself.
  */
+import { getLocalDate } from "@/lib/calendar/mod.ts";
 import {
   getNextOccurrence,
   type Occurrence,
@@ -41,9 +42,10 @@ export function getUpcomingEvents(
   },
 ): UpcomingEvent[] {
   const upcoming: UpcomingEvent[] = [];
+  const today = getLocalDate(now, timeZone);
   for (const event of events) {
     if (attraction !== undefined && event.attraction !== attraction) continue;
-    const next = getNextOccurrence(event, { now, timeZone });
+    const next = getNextOccurrence(event, { now, timeZone, today });
     if (next) {
       upcoming.push({ event, next, ongoing: next.startMs <= now.getTime() });
     }
