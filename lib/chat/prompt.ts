@@ -327,10 +327,11 @@ export function buildRequestContext(
     lines.push(
       say(lang, "context.upcoming", {
         events: upcoming.map(({ event, next }) =>
-          say(lang, "context.eventSince", {
-            name: event.name,
-            start: next.startDate,
-          })
+          say(
+            lang,
+            event.recurrence ? "context.eventNext" : "context.eventSince",
+            { name: event.name, start: next.startDate },
+          )
         ).join(", "),
       }),
     );

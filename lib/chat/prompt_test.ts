@@ -150,7 +150,7 @@ Deno.test("the request context names the events on today and soon", () => {
   );
   assert.match(
     context,
-    /Próximos eventos \(45 días\): Recorrido nocturno «Leyendas de Tequila» \(desde 2026-12-04\), Mercado de productores del valle \(desde 2026-12-05\), Posadas y luces de Navidad \(desde 2026-12-16\)\./,
+    /Próximos eventos \(45 días\): Recorrido nocturno «Leyendas de Tequila» \(se repite; la próxima, el 2026-12-04\), Mercado de productores del valle \(se repite; la próxima, el 2026-12-05\), Posadas y luces de Navidad \(desde 2026-12-16\)\./,
   );
 });
 

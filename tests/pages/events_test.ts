@@ -194,7 +194,7 @@ Deno.test("the chat's prompt never offers an event that is over", async (t) => {
     assert.match(context, /Eventos en curso hoy: Día de Muertos 2026\./);
     assert.match(
       context,
-      /Próximos eventos \(45 días\): Feria Nacional del Tequila 2026 \(desde 2026-11-28\), Recorrido nocturno «Leyendas de Tequila» \(desde 2026-12-04\), Mercado de productores del valle \(desde 2026-12-05\), Posadas/,
+      /Próximos eventos \(45 días\): Feria Nacional del Tequila 2026 \(desde 2026-11-28\), Recorrido nocturno «Leyendas de Tequila» \(se repite; la próxima, el 2026-12-04\), Mercado de productores del valle \(se repite; la próxima, el 2026-12-05\), Posadas/,
     );
   });
 
