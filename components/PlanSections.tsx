@@ -67,7 +67,11 @@ export function PlanSections(
                     {ongoing && (
                       <p class="chip event__now">{tr(lang, "ongoing")}</p>
                     )}
-                    <p class="event__date">
+                    <p
+                      class={event.recurrence
+                        ? "event__date event__date--rule"
+                        : "event__date"}
+                    >
                       <Icon name="calendar" />
                       {describeWhen(upcoming, {
                         lang,

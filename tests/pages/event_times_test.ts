@@ -45,7 +45,7 @@ async function getEvents(ctx: TestContext, path: string) {
   assert.match(html, /^<!DOCTYPE html><html lang="(?:es-MX|en-US)">/);
   return [
     ...html.matchAll(
-      /<li class="event" id="evento-([^"]+)">(?:<p class="chip event__now">([^<]*)<\/p>)?<p class="event__date">(?:<svg.*?<\/svg>)?([^<]*)<\/p>/gs,
+      /<li class="event" id="evento-([^"]+)">(?:<p class="chip event__now">([^<]*)<\/p>)?<p class="event__date[^"]*">(?:<svg.*?<\/svg>)?([^<]*)<\/p>/gs,
     ),
   ].map(([, slug, chip, when]) => ({ slug, chip: chip ?? null, when }));
 }
@@ -104,6 +104,11 @@ Deno.test("events with times and recurring events, in both languages and through
     assert.match(
       plaza.html,
       /<strong>Concierto de la Banda Municipal<\/strong> \(en curso, 5 dic 2026, 11:00–13:00\)/,
+    );
+    // A recurring event's line says it is on once.
+    assert.match(
+      plaza.html,
+      /<strong>Mercado de productores del valle<\/strong> \(Todos los sábados, 09:00–14:00 · en curso: sábado 5 de diciembre\)/,
     );
     const res = await ctx.app.request(
       `/turismo/eventos/${CONCERT.slug}.ics`,

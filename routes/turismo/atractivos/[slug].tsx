@@ -331,7 +331,8 @@ function AttractionPage(
                       {tRich(lang, "page_attraction.event", {
                         b: bold,
                         name: <DataText of={e} field="name" lang={lang} />,
-                        ongoing: ongoing ? "yes" : "no",
+                        // A recurring event's line says it is on itself.
+                        ongoing: ongoing && !e.recurrence ? "yes" : "no",
                         dates: describeWhen(upcoming, {
                           lang,
                           now,
