@@ -1,6 +1,6 @@
 import type { TourismData } from "@/lib/data/mod.ts";
-import type { UpcomingEvent } from "@/lib/events/mod.ts";
-import { formatDateRange, formatMoney } from "@/lib/format/mod.ts";
+import { describeWhen, type UpcomingEvent } from "@/lib/events/mod.ts";
+import { formatMoney } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
@@ -19,10 +19,12 @@ function tr(lang: Lang, key: string, values?: Record<string, string | number>) {
  * a price comes with a way to book it.
  */
 export function PlanSections(
-  { data, events, lang }: {
+  { data, events, now, lang }: {
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
     events: UpcomingEvent[];
+    /** The instant `events` were listed at. */
+    now: Date;
     lang: Lang;
   },
 ) {
@@ -54,43 +56,54 @@ export function PlanSections(
           ? <p>{tr(lang, "noEvents")}</p>
           : (
             <ul class="events">
-              {events.map(({ event, ongoing }) => (
-                <li
-                  class="event"
-                  id={`evento-${event.slug}`}
-                  key={event.slug}
-                >
-                  {ongoing && (
-                    <p class="chip event__now">{tr(lang, "ongoing")}</p>
-                  )}
-                  <p class="event__date">
-                    <Icon name="calendar" />
-                    {formatDateRange(event.startDate, event.endDate, lang)}
-                  </p>
-                  <h3 class="event__title">
-                    <DataText of={event} field="name" lang={lang} />
-                  </h3>
-                  <p>
-                    <DataText of={event} field="description" lang={lang} />
-                  </p>
-                  <p class="event__place">
-                    <Icon name="pin" />{" "}
-                    <DataText of={event} field="place" lang={lang} />
-                  </p>
-                  <p class="event__calendar">
-                    <a
-                      href={localizePath(
-                        lang,
-                        `/turismo/eventos/${event.slug}.ics`,
-                      )}
-                      download={`${event.slug}.ics`}
+              {events.map((upcoming) => {
+                const { event, ongoing } = upcoming;
+                return (
+                  <li
+                    class="event"
+                    id={`evento-${event.slug}`}
+                    key={event.slug}
+                  >
+                    {ongoing && (
+                      <p class="chip event__now">{tr(lang, "ongoing")}</p>
+                    )}
+                    <p
+                      class={event.recurrence
+                        ? "event__date event__date--rule"
+                        : "event__date"}
                     >
-                      <Icon name="calendar" /> {tr(lang, "addToCalendar")}
-                      <span class="sr-only">: {event.name}</span>
-                    </a>
-                  </p>
-                </li>
-              ))}
+                      <Icon name="calendar" />
+                      {describeWhen(upcoming, {
+                        lang,
+                        now,
+                        timeZone: data.municipality.timeZone,
+                      })}
+                    </p>
+                    <h3 class="event__title">
+                      <DataText of={event} field="name" lang={lang} />
+                    </h3>
+                    <p>
+                      <DataText of={event} field="description" lang={lang} />
+                    </p>
+                    <p class="event__place">
+                      <Icon name="pin" />{" "}
+                      <DataText of={event} field="place" lang={lang} />
+                    </p>
+                    <p class="event__calendar">
+                      <a
+                        href={localizePath(
+                          lang,
+                          `/turismo/eventos/${event.slug}.ics`,
+                        )}
+                        download={`${event.slug}.ics`}
+                      >
+                        <Icon name="calendar" /> {tr(lang, "addToCalendar")}
+                        <span class="sr-only">: {event.name}</span>
+                      </a>
+                    </p>
+                  </li>
+                );
+              })}
             </ul>
           )}
         <p class="events__feed">

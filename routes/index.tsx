@@ -13,7 +13,8 @@ import { createPageRouter, renderPage } from "./_app.tsx";
 /** `/`: the portal's front page (`/en/` in English). */
 export default function home(deps: AppDeps) {
   return createPageRouter(deps).get("/", (c) =>
-    // Its "próximos eventos" may lag by PAGE_TTL_MS at midnight.
+    // Its count of "próximos eventos" may lag by PAGE_TTL_MS when an event
+    // ends (at midnight, or at its endTime).
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
       const lang = getLang(c);
       const data = localizeData(deps.data.current().data, lang);

@@ -30,16 +30,20 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
  * Every zone's offset changes only at a quarter hour of UTC (IANA's
  * transitions all fall on one), so within one quarter the wall clock is the
  * instant plus one offset: found once per zone and quarter, since a
- * formatter's `formatToParts` costs about 15 µs per call.
+ * formatter's `formatToParts` costs about 15 µs per call. Kept for many
+ * quarters per zone, not only the current one: the events' occurrences
+ * turn the same wall-clock times into instants on every listing.
  */
 const QUARTER_HOUR_MS = 900_000;
-const offsets = new Map<string, { quarter: number; offsetMs: number }>();
+const MAX_QUARTERS_PER_ZONE = 2048;
+const offsets = new Map<string, Map<number, number>>();
 
 /** How far `timeZone`'s wall clock is ahead of UTC at `ms`. */
 function getOffsetMs(ms: number, timeZone: string): number {
   const quarter = Math.floor(ms / QUARTER_HOUR_MS);
-  const known = offsets.get(timeZone);
-  if (known?.quarter === quarter) return known.offsetMs;
+  let zone = offsets.get(timeZone);
+  const known = zone?.get(quarter);
+  if (known !== undefined) return known;
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     // en-CA writes its parts as digits, year first.
@@ -69,8 +73,12 @@ function getOffsetMs(ms: number, timeZone: string): number {
     parts.second,
   );
   const offsetMs = wall - start;
-  if (offsets.size >= 64) offsets.clear();
-  offsets.set(timeZone, { quarter, offsetMs });
+  if (!zone) {
+    if (offsets.size >= 64) offsets.clear();
+    offsets.set(timeZone, zone = new Map());
+  }
+  if (zone.size >= MAX_QUARTERS_PER_ZONE) zone.clear();
+  zone.set(quarter, offsetMs);
   return offsetMs;
 }
 
@@ -110,6 +118,24 @@ export function getLocalWallClock(at: Date | string, timeZone: string): string {
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
 
+/**
+ * The instant `at` on `timeZone`'s wall clock with its offset,
+ * `2026-12-05T09:00:00-06:00`: ISO 8601 as schema.org's dates take it.
+ */
+export function getLocalIsoDateTime(
+  at: Date | string,
+  timeZone: string,
+): string {
+  const ms = new Date(at).getTime();
+  const offset = Math.round(getOffsetMs(ms, timeZone) / 60_000);
+  const sign = offset < 0 ? "-" : "+";
+  const two = (n: number) => String(n).padStart(2, "0");
+  const abs = Math.abs(offset);
+  return `${getLocalWallClock(at, timeZone)}${sign}${
+    two(Math.floor(abs / 60))
+  }:${two(abs % 60)}`;
+}
+
 /** `14:05`: the hour and minute on the wall clock at `at` in `timeZone` (24 hours). */
 export function getLocalClockTime(at: Date | string, timeZone: string): string {
   const { hour, minute } = readWallClock(at, timeZone);
@@ -118,16 +144,33 @@ export function getLocalClockTime(at: Date | string, timeZone: string): string {
 
 /**
  * The instant `day` (`YYYY-MM-DD`) starts in `timeZone`, in epoch
- * milliseconds: local midnight, found by correcting a UTC guess by the
- * zone's offset (twice, for a day when the offset changes).
+ * milliseconds: local midnight ({@linkcode getLocalInstantMs} at `00:00`).
  */
 export function getLocalMidnightMs(day: string, timeZone: string): number {
-  const wall = Date.parse(`${day}T00:00:00Z`);
-  const wallAt = (ms: number) =>
-    Date.parse(`${getLocalWallClock(new Date(ms), timeZone)}Z`);
+  return getLocalInstantMs(day, "00:00", timeZone);
+}
+
+/**
+ * The instant the wall clock in `timeZone` reads `time` (`HH:MM`) on `day`
+ * (`YYYY-MM-DD`), in epoch milliseconds: found by correcting a UTC guess by
+ * the zone's offset (twice, for a day when the offset changes). A time a
+ * spring-forward skips comes out an hour later; one a fall-back repeats is
+ * its first instant.
+ */
+export function getLocalInstantMs(
+  day: string,
+  time: string,
+  timeZone: string,
+): number {
+  const wall = Date.parse(`${day}T${time}:00Z`);
   let at = wall;
-  for (let i = 0; i < 2; i++) at -= wallAt(at) - wall;
+  for (let i = 0; i < 2; i++) at = wall - getOffsetMs(at, timeZone);
   return at;
+}
+
+/** Whether `value` is a clock time `HH:MM` on a 24-hour clock (`00:00` to `23:59`). */
+export function isClockTime(value: string): boolean {
+  return /^(?:[01]\d|2[0-3]):[0-5]\d$/.test(value);
 }
 
 /** The calendar day (`YYYY-MM-DD`) it is at `at` in `timeZone`. */

@@ -6,11 +6,14 @@ import {
   getLocalClockTime,
   getLocalDate,
   getLocalDayNumber,
+  getLocalInstantMs,
+  getLocalIsoDateTime,
   getLocalMidnightMs,
   getLocalTime,
   getLocalWallClock,
   getNextDay,
   getWeekday,
+  isClockTime,
   isDay,
   listDays,
 } from "./mod.ts";
@@ -116,6 +119,40 @@ Deno.test("calendar", async (t) => {
       "09:05",
     );
   });
+
+  await t.step(
+    "a wall-clock time's instant, and an instant with its offset",
+    () => {
+      assert.equal(
+        getLocalInstantMs("2026-12-05", "13:00", TZ),
+        Date.parse("2026-12-05T19:00:00Z"),
+      );
+      assert.equal(
+        getLocalIsoDateTime(new Date("2026-12-05T19:00:00Z"), TZ),
+        "2026-12-05T13:00:00-06:00",
+      );
+      const madrid = "Europe/Madrid";
+      // 10:00 the day after the clocks went forward: UTC+2.
+      assert.equal(
+        getLocalInstantMs("2026-03-29", "10:00", madrid),
+        Date.parse("2026-03-29T08:00:00Z"),
+      );
+      assert.equal(
+        getLocalIsoDateTime(new Date("2026-03-29T08:00:00Z"), madrid),
+        "2026-03-29T10:00:00+02:00",
+      );
+      assert.equal(
+        getLocalIsoDateTime(new Date("2026-12-05T03:30:00Z"), "Asia/Kolkata"),
+        "2026-12-05T09:00:00+05:30",
+      );
+      for (const good of ["00:00", "09:05", "23:59"]) {
+        assert.ok(isClockTime(good), good);
+      }
+      for (const bad of ["9:05", "24:00", "12:60", "12:00:00", ""]) {
+        assert.ok(!isClockTime(bad), bad);
+      }
+    },
+  );
 
   await t.step("local midnight, also on a day the clock changes", () => {
     assert.equal(

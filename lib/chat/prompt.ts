@@ -15,8 +15,10 @@ import {
   addDays,
   getLocalDate,
   getLocalDayNumber,
+  getLocalMidnightMs,
 } from "@/lib/calendar/mod.ts";
 import { getUpcomingEvents } from "@/lib/events/upcoming.ts";
+import { describeRecurrence } from "@/lib/events/when.ts";
 import {
   DEFAULT_LANG,
   getLangMeta,
@@ -154,15 +156,35 @@ export function buildStablePrompt(
   }
 
   add("", say(lang, "prompt.events"), say(lang, "prompt.eventsFormat"));
+  // Listed as at the day's start, so that the prompt stays the same all
+  // day: an event that ends at 13:00 stays in it until midnight, with its
+  // times for the model to read (the per-request context says what is on).
+  const dayStart = new Date(
+    getLocalMidnightMs(getLocalDate(now, m.timeZone), m.timeZone),
+  );
   for (
-    const { event: e } of getUpcomingEvents(data.events, {
-      now,
+    const { event: e, next } of getUpcomingEvents(data.events, {
+      now: dayStart,
       timeZone: m.timeZone,
     })
   ) {
-    const dates = e.startDate === e.endDate
-      ? e.startDate
-      : say(lang, "prompt.dateSpan", { start: e.startDate, end: e.endDate });
+    const times = e.startTime && e.endTime
+      ? ` ${e.startTime}–${e.endTime}`
+      : "";
+    const dates = e.recurrence
+      ? [
+        `${describeRecurrence(e.recurrence, lang)}${times}`,
+        t(lang, "format.eventNext", { ongoing: "no", date: next.startDate }),
+        ...(e.recurrence.until
+          ? [t(lang, "format.eventUntil", { date: e.recurrence.until })]
+          : []),
+      ].join(", ")
+      : e.startDate === e.endDate
+      ? `${e.startDate}${times}`
+      : say(lang, "prompt.dateSpan", {
+        start: `${e.startDate}${e.startTime ? ` ${e.startTime}` : ""}`,
+        end: `${e.endDate}${e.endTime ? ` ${e.endTime}` : ""}`,
+      });
     add([`- **${e.name}**`, dates, e.place, e.description].join(" | "));
   }
 
@@ -293,8 +315,7 @@ export function buildRequestContext(
   const soon = addDays(today, 45);
   const events = getUpcomingEvents(data.events, { now, timeZone });
   const current = events.filter((e) => e.ongoing).map((e) => e.event);
-  const upcoming = events.filter((e) => !e.ongoing && e.event.startDate <= soon)
-    .map((e) => e.event);
+  const upcoming = events.filter((e) => !e.ongoing && e.next.startDate <= soon);
   if (current.length) {
     lines.push(
       say(lang, "context.ongoing", {
@@ -305,8 +326,12 @@ export function buildRequestContext(
   if (upcoming.length) {
     lines.push(
       say(lang, "context.upcoming", {
-        events: upcoming.map((e) =>
-          say(lang, "context.eventSince", { name: e.name, start: e.startDate })
+        events: upcoming.map(({ event, next }) =>
+          say(
+            lang,
+            event.recurrence ? "context.eventNext" : "context.eventSince",
+            { name: event.name, start: next.startDate },
+          )
         ).join(", "),
       }),
     );

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { localizeData } from "@/lib/data/translations.ts";
 import { formatMoney } from "@/lib/format/format.ts";
 import { orderProviders } from "@/lib/services/order.ts";
 import { loadShippedData, SHIPPED } from "@/tests/test_utils.ts";
@@ -149,7 +150,37 @@ Deno.test("the request context names the events on today and soon", () => {
   );
   assert.match(
     context,
-    /Próximos eventos \(45 días\): Posadas y luces de Navidad \(desde 2026-12-16\)\./,
+    /Próximos eventos \(45 días\): Recorrido nocturno «Leyendas de Tequila» \(se repite; la próxima, el 2026-12-04\), Mercado de productores del valle \(se repite; la próxima, el 2026-12-05\), Posadas y luces de Navidad \(desde 2026-12-16\)\./,
+  );
+});
+
+Deno.test("the prompt gives events' times and a recurring event's rule and next date", () => {
+  // 14:00 on Saturday 5 December in Tequila: the market ended at 14:00, but
+  // the prompt lists the day as at its start (it is the same all day).
+  const prompt = buildStablePrompt(
+    loaded.data,
+    new Date("2026-12-05T20:00:00Z"),
+  );
+  assert.match(
+    prompt,
+    /\n- \*\*Mercado de productores del valle\*\* \| Todos los sábados 09:00–14:00, próxima: 2026-12-05 \| Portales de la Plaza Principal \|/,
+  );
+  assert.match(
+    prompt,
+    /\n- \*\*Recorrido nocturno «Leyendas de Tequila»\*\* \| El primer viernes de cada mes 19:00–21:00, próxima: 2027-01-01, hasta el 2027-06-04 \|/,
+  );
+  assert.match(
+    prompt,
+    /\n- \*\*Día Nacional del Tequila 2027\*\* \| 2027-03-20 11:00–20:00 \|/,
+  );
+  const english = buildStablePrompt(
+    localizeData(loaded.data, "en"),
+    new Date("2026-12-05T20:00:00Z"),
+    "en",
+  );
+  assert.match(
+    english,
+    /\n- \*\*Valley Producers' Market\*\* \| Every Saturday 09:00–14:00, next: 2026-12-05 \|/,
   );
 });
 

@@ -10,6 +10,15 @@ import { TRANSLATABLE, withTranslations } from "./translations.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
 import { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
 import {
+  type EventRecurrence,
+  FREQUENCIES,
+  getWeekdayName,
+  isRecurrenceDay,
+  MAX_WEEK_OF_MONTH,
+  WEEKDAYS,
+} from "./event_recurrence.ts";
+import { addDays, isClockTime } from "@/lib/calendar/mod.ts";
+import {
   CHECK_IN_METHODS,
   MAX_CHECK_IN_RADIUS_M,
   MIN_CHECK_IN_RADIUS_M,
@@ -25,6 +34,25 @@ const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a #RRGGBB colour");
 const latLng = z.strictObject({
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
+});
+/** A time of day on the municipality's clock, `HH:MM` (24 hours). */
+const clockTime = z.string().refine(
+  isClockTime,
+  'must be a time "HH:MM" on a 24-hour clock, from "00:00" to "23:59"',
+);
+const weekday = z.enum(WEEKDAYS);
+/**
+ * How an event comes back (docs/STAFF.md, "Events"): its first occurrence
+ * is `startDate` (to `endDate`); which fields go with which frequency is
+ * checked with the event (`checkEventWhen`).
+ */
+const recurrenceSchema = z.strictObject({
+  frequency: z.enum(FREQUENCIES),
+  weekdays: z.array(weekday).min(1).max(7).optional(),
+  monthDay: z.number().int().min(1).max(31).optional(),
+  week: z.number().int().min(1).max(MAX_WEEK_OF_MONTH).optional(),
+  weekday: weekday.optional(),
+  until: isoDate.optional(),
 });
 const money = z.strictObject({
   amount: z.number().min(0),
@@ -199,6 +227,10 @@ export const tourismDataSchema = z.strictObject({
       description: text,
       startDate: isoDate,
       endDate: isoDate,
+      /** On the municipality's clock; both or neither (an all-day event). */
+      startTime: clockTime.optional(),
+      endTime: clockTime.optional(),
+      recurrence: recurrenceSchema.optional(),
       place: text,
       attraction: slug.optional(),
       photos: photoIds,
@@ -320,9 +352,10 @@ function checkReferences(data: RawTourismData, ctx: z.RefinementCtx): void {
         `unknown attraction "${event.attraction}"`,
       );
     }
-    if (event.endDate < event.startDate) {
-      issue(["events", i, "endDate"], "must not be before startDate");
-    }
+    checkEventWhen(
+      event,
+      (field, message) => issue(["events", i, ...field], message),
+    );
   });
   data.gastronomy.forEach((dish, i) => {
     if (dish.whereToTry && !providerSlugs.has(dish.whereToTry)) {
@@ -332,6 +365,115 @@ function checkReferences(data: RawTourismData, ctx: z.RefinementCtx): void {
       );
     }
   });
+}
+
+/**
+ * An event's dates, times and recurrence: each problem with the field it
+ * is on, said so that the office can fix it from the message alone.
+ */
+function checkEventWhen(
+  event: RawTourismData["events"][number],
+  issue: (field: (string | number)[], message: string) => void,
+): void {
+  const { startDate, endDate, startTime, endTime, recurrence } = event;
+  if (endDate < startDate) {
+    issue(["endDate"], "must not be before startDate");
+    return;
+  }
+  if ((startTime === undefined) !== (endTime === undefined)) {
+    issue(
+      [startTime === undefined ? "startTime" : "endTime"],
+      "required with " + (startTime === undefined ? "endTime" : "startTime") +
+        ": give both times, or neither for an all-day event",
+    );
+  } else if (
+    startTime !== undefined && endTime !== undefined &&
+    endDate === startDate && endTime <= startTime
+  ) {
+    issue(
+      ["endTime"],
+      `must be after startTime (${startTime}) on the same day; an event that goes past midnight ends on the next day (endDate)`,
+    );
+  }
+  if (recurrence) checkRecurrence(event, recurrence, issue);
+}
+
+const ORDINALS = ["", "first", "second", "third", "fourth"];
+
+function checkRecurrence(
+  { startDate, endDate }: RawTourismData["events"][number],
+  recurrence: EventRecurrence,
+  issue: (field: (string | number)[], message: string) => void,
+): void {
+  const at = (field: string) => ["recurrence", field];
+  const { frequency, weekdays, monthDay, week, weekday, until } = recurrence;
+  if (endDate > addDays(startDate, 1)) {
+    issue(
+      ["endDate"],
+      "a recurring event's endDate is the last day of its first occurrence: the same day as startDate, or the next day for one that goes past midnight",
+    );
+  }
+  if (until !== undefined && until < startDate) {
+    issue(at("until"), "must not be before startDate");
+  }
+  if (frequency !== "weekly" && weekdays) {
+    issue(at("weekdays"), "only for a weekly recurrence");
+  }
+  for (const field of ["monthDay", "week", "weekday"] as const) {
+    if (frequency !== "monthly" && recurrence[field] !== undefined) {
+      issue(at(field), "only for a monthly recurrence");
+    }
+  }
+  if (frequency === "weekly") {
+    if (!weekdays) {
+      issue(
+        at("weekdays"),
+        'required for a weekly recurrence, e.g. ["saturday"]',
+      );
+      return;
+    }
+    if (new Set(weekdays).size !== weekdays.length) {
+      issue(at("weekdays"), "names a day twice");
+    }
+  }
+  if (frequency === "monthly") {
+    const byWeek = week !== undefined || weekday !== undefined;
+    if (monthDay !== undefined && byWeek) {
+      issue(
+        at("monthDay"),
+        "give either monthDay (a day of the month) or week and weekday (e.g. the first sunday), not both",
+      );
+      return;
+    }
+    if (monthDay === undefined && !byWeek) {
+      issue(
+        at("monthDay"),
+        "required for a monthly recurrence: monthDay (a day of the month), or week and weekday (e.g. the first sunday)",
+      );
+      return;
+    }
+    if (byWeek && (week === undefined || weekday === undefined)) {
+      issue(
+        at(week === undefined ? "week" : "weekday"),
+        "week and weekday go together (e.g. week 1 and sunday: the first sunday of each month)",
+      );
+      return;
+    }
+  }
+  // The first occurrence is the event's own dates: they must follow the rule.
+  if (!isRecurrenceDay(recurrence, startDate)) {
+    const rule = frequency === "weekly"
+      ? `a weekly recurrence on ${weekdays!.join(", ")}`
+      : monthDay !== undefined
+      ? `day ${monthDay} of each month`
+      : `the ${ORDINALS[week!]} ${weekday} of each month`;
+    issue(
+      ["startDate"],
+      `${startDate} is a ${
+        getWeekdayName(startDate)
+      } and does not follow the recurrence (${rule}): startDate is the first occurrence`,
+    );
+  }
 }
 
 /**

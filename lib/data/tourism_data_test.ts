@@ -99,6 +99,110 @@ Deno.test("data set", async (t) => {
   });
 
   await t.step(
+    "an event's times and recurrence are checked, each problem said on its field",
+    async () => {
+      // Día de Muertos: Saturday 31 October to 2 November 2026.
+      const event = (fields: Record<string, unknown>) =>
+        mutateShipped((d) => {
+          Object.assign(d.events[0], fields);
+          for (const [key, value] of Object.entries(fields)) {
+            if (value === undefined) delete d.events[0][key];
+          }
+        });
+      const oneDay = { endDate: "2026-10-31" };
+      for (const time of ["9:00", "24:00", "12:60", "mediodía"]) {
+        await assertInvalid(
+          event({ startTime: time, endTime: "23:00" }),
+          /events\[0\]\.startTime: must be a time "HH:MM" on a 24-hour clock/,
+        );
+      }
+      await assertInvalid(
+        event({ startTime: "10:00" }),
+        /events\[0\]\.endTime: required with startTime: give both times, or neither for an all-day event/,
+      );
+      await assertInvalid(
+        event({ ...oneDay, startTime: "14:00", endTime: "13:00" }),
+        /events\[0\]\.endTime: must be after startTime \(14:00\) on the same day; an event that goes past midnight ends on the next day \(endDate\)/,
+      );
+      // Past midnight: it ends on the next day.
+      await parseTourismData(
+        event({ endDate: "2026-11-01", startTime: "20:00", endTime: "02:00" }),
+        "copy.json",
+      );
+      const weekly = (recurrence: Record<string, unknown>) =>
+        event({
+          ...oneDay,
+          recurrence: { frequency: "weekly", ...recurrence },
+        });
+      await parseTourismData(weekly({ weekdays: ["saturday"] }), "copy.json");
+      await assertInvalid(
+        weekly({}),
+        /events\[0\]\.recurrence\.weekdays: required for a weekly recurrence/,
+      );
+      await assertInvalid(
+        weekly({ weekdays: ["sunday", "monday"] }),
+        /events\[0\]\.startDate: 2026-10-31 is a saturday and does not follow the recurrence \(a weekly recurrence on sunday, monday\): startDate is the first occurrence/,
+      );
+      await assertInvalid(
+        weekly({ weekdays: ["sábado"] }),
+        /events\[0\]\.recurrence\.weekdays\[0\]: Invalid option: expected one of "monday"/,
+      );
+      await assertInvalid(
+        weekly({ weekdays: ["saturday"], until: "2026-10-01" }),
+        /events\[0\]\.recurrence\.until: must not be before startDate/,
+      );
+      await assertInvalid(
+        weekly({ weekdays: ["saturday"], monthDay: 31 }),
+        /events\[0\]\.recurrence\.monthDay: only for a monthly recurrence/,
+      );
+      const monthly = (recurrence: Record<string, unknown>) =>
+        event({
+          ...oneDay,
+          recurrence: { frequency: "monthly", ...recurrence },
+        });
+      await parseTourismData(monthly({ monthDay: 31 }), "copy.json");
+      // The fourth Saturday: 24 October.
+      await parseTourismData(
+        event({
+          startDate: "2026-10-24",
+          endDate: "2026-10-24",
+          recurrence: { frequency: "monthly", week: 4, weekday: "saturday" },
+        }),
+        "copy.json",
+      );
+      await assertInvalid(
+        monthly({}),
+        /events\[0\]\.recurrence\.monthDay: required for a monthly recurrence: monthDay \(a day of the month\), or week and weekday/,
+      );
+      await assertInvalid(
+        monthly({ monthDay: 31, week: 1, weekday: "saturday" }),
+        /give either monthDay \(a day of the month\) or week and weekday/,
+      );
+      await assertInvalid(
+        monthly({ week: 1 }),
+        /events\[0\]\.recurrence\.weekday: week and weekday go together/,
+      );
+      await assertInvalid(
+        monthly({ week: 1, weekday: "saturday" }),
+        // 31 October is the month's fifth Saturday.
+        /events\[0\]\.startDate: 2026-10-31 is a saturday and does not follow the recurrence \(the first saturday of each month\)/,
+      );
+      await assertInvalid(
+        monthly({ week: 5, weekday: "saturday" }),
+        /events\[0\]\.recurrence\.week: /,
+      );
+      await assertInvalid(
+        event({ recurrence: { frequency: "yearly" } }),
+        /events\[0\]\.recurrence\.frequency: /,
+      );
+      await assertInvalid(
+        event({ recurrence: { frequency: "daily" } }),
+        /events\[0\]\.endDate: a recurring event's endDate is the last day of its first occurrence/,
+      );
+    },
+  );
+
+  await t.step(
     "a privacy notice without its office, contact or date is refused",
     async () => {
       const loaded = await loadTourismData(DATA_PATH);

@@ -4,10 +4,22 @@
  *
  * @module
  */
-export { getUpcomingEvents, type UpcomingEvent } from "./upcoming.ts";
+export {
+  getUpcomingEvents,
+  type TourismEvent,
+  type UpcomingEvent,
+} from "./upcoming.ts";
+export {
+  getNextOccurrence,
+  getOccurrence,
+  listOccurrences,
+  type Occurrence,
+} from "./occurrences.ts";
+export { describeRecurrence, describeWhen } from "./when.ts";
 export {
   buildCalendar,
   type CalendarEvent,
   escapeText,
   foldLine,
+  toRRule,
 } from "./ical.ts";

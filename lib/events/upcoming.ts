@@ -4,27 +4,31 @@
  * what {@linkcode getUpcomingEvents} returns, never `data.events` itself.
  */
 import { getLocalDate } from "@/lib/calendar/mod.ts";
-import type { TourismData } from "@/lib/data/tourism_data.ts";
+import {
+  getNextOccurrence,
+  type Occurrence,
+  type TourismEvent,
+} from "./occurrences.ts";
 
-/** One event of the data set. */
-export type TourismEvent = TourismData["events"][number];
+export type { TourismEvent };
 
 /** An event still to come or on now. */
 export interface UpcomingEvent {
   event: TourismEvent;
-  /** It has started: today is between its first and last day. */
+  /** Its occurrence on now, or its next one. */
+  next: Occurrence;
+  /** That occurrence has started. */
   ongoing: boolean;
 }
 
 /**
- * The events that are not over at `now`, soonest first (by first day, then
- * last day, then name). Events are dated, each edition with its own
- * `startDate` and `endDate` (the data set has no recurrence rule: a yearly
- * fiesta is a new entry each year, since its dates move), and their dates are
- * calendar days in the municipality. So an event is over once its last day
- * has ended in `timeZone` (the municipality's), whatever the visitor's or the
- * server's time zone; until then it is upcoming, and `ongoing` from its first
- * day. An edition that is over is never shown as coming: the next one
+ * The events that are not over at `now`, soonest first (by their next
+ * occurrence's start, then its end, then name). Dates and times are the
+ * municipality's: an all-day event is over once its last day has ended in
+ * `timeZone`, one with times at its `endTime` there, whatever the
+ * visitor's or the server's time zone; a recurring event is listed by its
+ * occurrence on now or next, and is over after the last (`until`). A
+ * one-off event that is over is never shown as coming: its next edition
  * appears when the data set lists it.
  */
 export function getUpcomingEvents(
@@ -37,16 +41,17 @@ export function getUpcomingEvents(
     attraction?: string;
   },
 ): UpcomingEvent[] {
+  const upcoming: UpcomingEvent[] = [];
   const today = getLocalDate(now, timeZone);
-  return events
-    .filter((e) =>
-      e.endDate >= today &&
-      (attraction === undefined || e.attraction === attraction)
-    )
-    .sort((a, b) =>
-      a.startDate.localeCompare(b.startDate) ||
-      a.endDate.localeCompare(b.endDate) ||
-      a.name.localeCompare(b.name, "es")
-    )
-    .map((event) => ({ event, ongoing: event.startDate <= today }));
+  for (const event of events) {
+    if (attraction !== undefined && event.attraction !== attraction) continue;
+    const next = getNextOccurrence(event, { now, timeZone, today });
+    if (next) {
+      upcoming.push({ event, next, ongoing: next.startMs <= now.getTime() });
+    }
+  }
+  return upcoming.sort((a, b) =>
+    a.next.startMs - b.next.startMs || a.next.endMs - b.next.endMs ||
+    a.event.name.localeCompare(b.event.name, "es")
+  );
 }

@@ -278,3 +278,45 @@ export function describeCost(
     note,
   };
 }
+
+/** `13:00` (English: `1:00 PM`): a wall-clock time `HH:MM` of the data set. */
+export function formatClockTime(
+  time: string,
+  lang: Lang = DEFAULT_LANG,
+): string {
+  return getFormatter<Intl.DateTimeFormat>("date", lang, {
+    ...(lang === DEFAULT_LANG
+      ? { hour: "2-digit", hourCycle: "h23" }
+      : { hour: "numeric" }),
+    minute: "2-digit",
+    timeZone: "UTC",
+  }).format(new Date(`1970-01-01T${time}:00Z`));
+}
+
+/**
+ * `sábado 5 de diciembre` (English: `Saturday, December 5`) for a calendar
+ * day, with its year when `withYear`.
+ */
+export function formatLongDate(
+  day: string,
+  lang: Lang = DEFAULT_LANG,
+  { withYear = false }: { withYear?: boolean } = {},
+): string {
+  const text = getFormatter<Intl.DateTimeFormat>("date", lang, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: withYear ? "numeric" : undefined,
+    timeZone: "UTC",
+  }).format(new Date(`${day}T12:00:00Z`));
+  // Spanish writes no comma after the weekday: «sábado 5 de diciembre».
+  return lang === DEFAULT_LANG ? text.replace(/^(\p{L}+),/u, "$1") : text;
+}
+
+/** The name of the weekday of `day` (`sábado`, `Saturday`). */
+export function formatWeekday(day: string, lang: Lang = DEFAULT_LANG): string {
+  return getFormatter<Intl.DateTimeFormat>("date", lang, {
+    weekday: "long",
+    timeZone: "UTC",
+  }).format(new Date(`${day}T12:00:00Z`));
+}

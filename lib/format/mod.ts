@@ -8,14 +8,17 @@
 export {
   type CostWords,
   describeCost,
+  formatClockTime,
   formatDate,
   formatDateRange,
   formatDateTime,
   formatDistance,
   formatHours,
+  formatLongDate,
   formatMinutes,
   formatMoney,
   formatMonth,
   formatRating,
+  formatWeekday,
   getCategoryLabel,
 } from "./format.ts";

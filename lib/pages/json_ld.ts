@@ -6,7 +6,9 @@
  * guessed: a field the data lacks is left out. Built once per page render
  * (the page cache keeps the result), written by `components/JsonLd.tsx`.
  */
+import { getLocalIsoDateTime } from "@/lib/calendar/mod.ts";
 import type { Attraction, Provider, TourismData } from "@/lib/data/mod.ts";
+import type { UpcomingEvent } from "@/lib/events/mod.ts";
 
 /** A JSON-LD node: `@type` and its properties. */
 export type JsonLdNode = { "@type": string } & Record<string, unknown>;
@@ -57,30 +59,80 @@ export function describeAttraction(
   };
 }
 
+const SCHEMA_WEEKDAYS = {
+  monday: "https://schema.org/Monday",
+  tuesday: "https://schema.org/Tuesday",
+  wednesday: "https://schema.org/Wednesday",
+  thursday: "https://schema.org/Thursday",
+  friday: "https://schema.org/Friday",
+  saturday: "https://schema.org/Saturday",
+  sunday: "https://schema.org/Sunday",
+} as const;
+
+const REPEAT_FREQUENCIES = { daily: "P1D", weekly: "P1W", monthly: "P1M" };
+
 /**
- * The events still to come: one `Event` each, all-day (`startDate` and
- * `endDate` are the first and last days), at a `Place` with its
- * attraction's coordinates and address when it names one.
+ * A recurring event's rule as a schema.org `Schedule`: from its first day
+ * to `until`, on the municipality's clock (`scheduleTimezone`).
+ */
+function describeSchedule(
+  event: UpcomingEvent["event"],
+  timeZone: string,
+): JsonLdNode | undefined {
+  const { recurrence } = event;
+  if (!recurrence) return undefined;
+  const { frequency, weekdays, monthDay, week, weekday, until } = recurrence;
+  const byDay = weekdays?.map((d) => SCHEMA_WEEKDAYS[d]) ??
+    (weekday ? [SCHEMA_WEEKDAYS[weekday]] : undefined);
+  return {
+    "@type": "Schedule",
+    repeatFrequency: REPEAT_FREQUENCIES[frequency],
+    ...(byDay && { byDay }),
+    ...(monthDay !== undefined && { byMonthDay: monthDay }),
+    ...(week !== undefined && { byMonthWeek: week }),
+    startDate: event.startDate,
+    ...(until && { endDate: until }),
+    ...(event.startTime && { startTime: `${event.startTime}:00` }),
+    ...(event.endTime && { endTime: `${event.endTime}:00` }),
+    scheduleTimezone: timeZone,
+  };
+}
+
+/**
+ * The events still to come: one `Event` each, at a `Place` with its
+ * attraction's coordinates and address when it names one. Its
+ * `startDate` and `endDate` are its occurrence on now or next: days for an
+ * all-day event (the first and the last), instants with the
+ * municipality's offset for one with times; a recurring one adds its rule
+ * (`eventSchedule`).
  */
 export function describeEvents(
   /** The events still to come (lib/events' `getUpcomingEvents`). */
-  events: readonly { event: TourismData["events"][number] }[],
-  data: Pick<TourismData, "attractions">,
+  events: readonly UpcomingEvent[],
+  data: Pick<TourismData, "attractions" | "municipality">,
   { url }: { url: string },
 ): JsonLdDocument {
   const attractions = new Map(data.attractions.map((a) => [a.slug, a]));
+  const { timeZone } = data.municipality;
   return {
     "@context": CONTEXT,
-    "@graph": events.map(({ event }) => {
+    "@graph": events.map(({ event, next }) => {
       const at = event.attraction
         ? attractions.get(event.attraction)
         : undefined;
+      const timed = event.startTime !== undefined;
+      const schedule = describeSchedule(event, timeZone);
       return {
         "@type": "Event",
         name: event.name,
         description: event.description,
-        startDate: event.startDate,
-        endDate: event.endDate,
+        startDate: timed
+          ? getLocalIsoDateTime(new Date(next.startMs), timeZone)
+          : next.startDate,
+        endDate: timed
+          ? getLocalIsoDateTime(new Date(next.endMs), timeZone)
+          : next.endDate,
+        ...(schedule && { eventSchedule: schedule }),
         url: `${url}#evento-${event.slug}`,
         eventStatus: "https://schema.org/EventScheduled",
         eventAttendanceMode: "https://schema.org/OfflineEventAttendanceMode",

@@ -26,11 +26,11 @@ const CALENDAR_HEADERS = {
  * The calendar of the events still to come (the ones the pages list), or
  * of the one named `slug` among them: `undefined` when there is none.
  */
-function buildEventsCalendar(
+async function buildEventsCalendar(
   c: Context<AppEnv>,
   deps: AppDeps,
   slug?: string,
-): string | undefined {
+): Promise<string | undefined> {
   const lang = getLang(c);
   const data = localizeData(deps.data.current().data, lang);
   const now = deps.now();
@@ -48,13 +48,14 @@ function buildEventsCalendar(
     }#evento-${event.slug}`,
     geo: event.attraction ? places.get(event.attraction) : undefined,
   }));
-  return buildCalendar(events, {
+  return await buildCalendar(events, {
     host: new URL(origin).host,
     name: t(lang, "page_info.calendarName", {
       place: data.municipality.name,
     }),
     now,
     lang,
+    timeZone: data.municipality.timeZone,
   });
 }
 
@@ -66,7 +67,8 @@ function buildEventsCalendar(
 export default function eventsFeed(deps: AppDeps) {
   return new Hono<AppEnv>().get(
     "/",
-    (c) => c.body(buildEventsCalendar(c, deps)!, 200, CALENDAR_HEADERS),
+    async (c) =>
+      c.body((await buildEventsCalendar(c, deps))!, 200, CALENDAR_HEADERS),
   );
 }
 
@@ -75,9 +77,9 @@ export default function eventsFeed(deps: AppDeps) {
  * calendar; 404 for a slug the data set lacks or an event that is over.
  */
 export function eventCalendar(deps: AppDeps) {
-  return new Hono<AppEnv>().get("/:file", (c) => {
+  return new Hono<AppEnv>().get("/:file", async (c) => {
     const slug = FILE.exec(c.req.param("file"))?.[1];
-    const body = slug && buildEventsCalendar(c, deps, slug);
+    const body = slug && await buildEventsCalendar(c, deps, slug);
     if (!body) {
       throw new NotFoundError(t(getLang(c), "page_info.eventNotFound"));
     }

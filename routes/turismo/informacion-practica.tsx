@@ -42,8 +42,12 @@ function tInfo(
 /**
  * `/turismo/informacion-practica`: weather and packing by season, how to
  * get there, suggested routes, coming events, packages (with their
- * providers' contact), food, culture and every emergency number. Its
- * events may lag by PAGE_TTL_MS at midnight.
+ * providers' contact), food, culture and every emergency number.
+ *
+ * Its events depend on the clock, not only on the data set: the page is
+ * kept PAGE_TTL_MS, so an event (or a recurring event's occurrence) that
+ * ends at 13:00 leaves the list, and its "próxima" moves on, by 13:00:10
+ * at the latest; an occurrence's start shows as "en curso" as late.
  */
 export default function practicalInfo(deps: AppDeps) {
   return createPageRouter(deps).get(
@@ -54,8 +58,9 @@ export default function practicalInfo(deps: AppDeps) {
         const data = localizeData(deps.data.current().data, lang);
         const place = data.municipality.name;
         const title = tInfo(lang, "title", { place });
+        const now = deps.now();
         const events = getUpcomingEvents(data.events, {
-          now: deps.now(),
+          now,
           timeZone: data.municipality.timeZone,
         });
         const url = localizePath(lang, "/turismo/informacion-practica");
@@ -82,6 +87,7 @@ export default function practicalInfo(deps: AppDeps) {
                 data={data}
                 info={getPracticalInfo(data)}
                 events={events}
+                now={now}
               />
             </>
           ),
@@ -91,7 +97,7 @@ export default function practicalInfo(deps: AppDeps) {
 }
 
 function PracticalInfoPage(
-  { lang, title, data, info, events }: {
+  { lang, title, data, info, events, now }: {
     lang: Lang;
     title: string;
     /** The data set in `lang`: its objects tell which texts fell back. */
@@ -99,6 +105,8 @@ function PracticalInfoPage(
     info: PracticalInfo;
     /** The events that are not over. */
     events: UpcomingEvent[];
+    /** The instant `events` were listed at. */
+    now: Date;
   },
 ) {
   const { weather, culture } = info;
@@ -204,7 +212,7 @@ function PracticalInfoPage(
             </ul>
           </section>
 
-          <PlanSections data={data} events={events} lang={lang} />
+          <PlanSections data={data} events={events} now={now} lang={lang} />
 
           <section id="comida" aria-labelledby="comida-title">
             <h2 id="comida-title">

@@ -119,7 +119,7 @@ server           config data db pages
 chat             calendar data db errors events format geo http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
-pages            config data db http
+pages            calendar config data db events http
 staff            calendar check_in config data db errors figures format http i18n open_data pdf types
 cms              config db errors types
 open_data        calendar config data db
@@ -129,7 +129,7 @@ posters          branding data i18n pdf
 services         calendar data geo
 tickets          crypto data db errors i18n text types
 branding         data
-events           calendar data
+events           calendar data format i18n
 format           data i18n
 geo              data i18n
 pdf
@@ -143,7 +143,7 @@ auth             errors types
 db               badges calendar check_in/names.ts config crypto errors types
 # Foundations: the config, the data set, words, named errors, shared types, rule tables.
 config           data types
-data             check_in/names.ts crypto i18n
+data             calendar check_in/names.ts crypto i18n
 errors           i18n
 badges           i18n
 calendar

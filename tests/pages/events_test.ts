@@ -3,15 +3,20 @@
  * information page (its list) and the home page (its count), the
  * attraction pages and the chat's prompt, on the test clock, with the day
  * turning at the municipality's midnight (not UTC's). The shipped data set
- * has Día de Muertos 2026 (31 Oct to 2 Nov, at plaza-principal) and six
+ * has Día de Muertos 2026 (31 Oct to 2 Nov, at plaza-principal) and eight
  * later events, the first the Feria Nacional del Tequila (28 Nov to 13 Dec,
- * also at plaza-principal).
+ * also at plaza-principal); two of them recur at plaza-principal: a market
+ * every Saturday 09:00-14:00 from 5 Dec and a night walk the first Friday
+ * of each month 19:00-21:00 from 4 Dec to 4 Jun 2027.
  */
 import assert from "node:assert/strict";
+import { DataStore } from "@/lib/data/data_store.ts";
+import { parseTourismData } from "@/lib/data/tourism_data.ts";
 import { startFakeOpenAI } from "../fake_openai.ts";
 import {
   createTestContext,
   getPage,
+  mutateShipped,
   postJson,
   SHIPPED,
   type TestContext,
@@ -19,6 +24,8 @@ import {
 
 const MUERTOS = "Día de Muertos 2026";
 const FERIA = "Feria Nacional del Tequila 2026";
+const MERCADO = "Mercado de productores del valle";
+const RECORRIDO = "Recorrido nocturno «Leyendas de Tequila»";
 
 /**
  * The events' titles, in order, as the practical information page lists
@@ -48,10 +55,10 @@ Deno.test("three weeks after Día de Muertos: only the events to come", async (t
   });
 
   await t.step(
-    "the home page lists the six to come and counts six",
+    "the home page lists the eight to come and counts eight",
     async () => {
       const { titles, count, html } = await getHomeEvents(ctx);
-      assert.equal(titles.length, 6);
+      assert.equal(titles.length, 8);
       assert.equal(count, titles.length, "the count is what is listed");
       assert.ok(!titles.includes(MUERTOS));
       assert.equal(titles[0], FERIA);
@@ -74,11 +81,35 @@ Deno.test("three weeks after Día de Muertos: only the events to come", async (t
     },
   );
 
+  await t.step(
+    "after the Feria, plaza-principal lists its recurring events by their next date",
+    async () => {
+      ctx.clock.advance(30 * 86_400_000); // Wednesday 23 December
+      const events = await getPlazaEvents(ctx);
+      assert.ok(!events.includes(FERIA));
+      assert.match(
+        events,
+        new RegExp(
+          `<strong>${MERCADO}</strong> \\(Todos los sábados, 09:00–14:00 · próxima: sábado 26 de diciembre\\)`,
+        ),
+      );
+      assert.match(
+        events,
+        new RegExp(
+          `<strong>${RECORRIDO}</strong> \\(El primer viernes de cada mes, 19:00–21:00 · próxima: viernes 1 de enero de 2027 · hasta el viernes 4 de junio de 2027\\)`,
+        ),
+      );
+    },
+  );
+
   await t.step("an attraction with only past events shows none", async () => {
-    ctx.clock.advance(30 * 86_400_000); // 23 December
-    assert.equal(await getPlazaEvents(ctx), "");
-    const { html } = await getPage(ctx, "/turismo/atractivos/plaza-principal");
+    ctx.clock.advance(89 * 86_400_000); // 22 March 2027
+    const { html } = await getPage(
+      ctx,
+      "/turismo/atractivos/museo-nacional-del-tequila",
+    );
     assert.doesNotMatch(html, /eventos-title/);
+    assert.doesNotMatch(html, /Día Nacional del Tequila 2027/);
   });
 });
 
@@ -91,7 +122,7 @@ Deno.test("an event is on until its last day ends in the municipality", async (t
   await t.step("on its last evening it is listed, as on now", async () => {
     const { titles, count, html } = await getHomeEvents(ctx);
     assert.equal(titles[0], MUERTOS);
-    assert.equal(count, 7);
+    assert.equal(count, 9);
     assert.match(
       html,
       /<p class="chip event__now">En curso<\/p><p class="event__date">.*?31 oct – 2 nov 2026<\/p><h3 class="event__title">Día de Muertos 2026/,
@@ -108,15 +139,22 @@ Deno.test("an event is on until its last day ends in the municipality", async (t
       ctx.clock.advance(60 * 60 * 1000);
       const { titles, count } = await getHomeEvents(ctx);
       assert.ok(!titles.includes(MUERTOS));
-      assert.equal(count, 6);
+      assert.equal(count, 8);
       assert.ok(!(await getPlazaEvents(ctx)).includes(MUERTOS));
     },
   );
 });
 
 Deno.test("when every event is over the events list says so and the home page counts none", async () => {
+  // The shipped market recurs with no end: without it, all are over in 2028.
+  const data = await parseTourismData(mutateShipped((d) => {
+    d.events = d.events.filter((e: { slug: string }) =>
+      e.slug !== "mercado-de-productores"
+    );
+  }));
   await using ctx = await createTestContext({
     clockStart: new Date("2028-01-15T18:00:00Z"),
+    data: new DataStore(data, { onWarning: () => {} }),
   });
   const { titles, count, html } = await getHomeEvents(ctx);
   assert.deepEqual(titles, []);
@@ -156,7 +194,7 @@ Deno.test("the chat's prompt never offers an event that is over", async (t) => {
     assert.match(context, /Eventos en curso hoy: Día de Muertos 2026\./);
     assert.match(
       context,
-      /Próximos eventos \(45 días\): Feria Nacional del Tequila 2026 \(desde 2026-11-28\), Posadas/,
+      /Próximos eventos \(45 días\): Feria Nacional del Tequila 2026 \(desde 2026-11-28\), Recorrido nocturno «Leyendas de Tequila» \(se repite; la próxima, el 2026-12-04\), Mercado de productores del valle \(se repite; la próxima, el 2026-12-05\), Posadas/,
     );
   });
 
@@ -168,7 +206,7 @@ Deno.test("the chat's prompt never offers an event that is over", async (t) => {
     assert.doesNotMatch(context, /Eventos en curso hoy/);
     const listed = prompt.split("## Próximos eventos\n")[1].split("\n\n")[0]
       .split("\n").filter((line) => line.startsWith("- **"));
-    assert.equal(listed.length, 6);
+    assert.equal(listed.length, 8);
     assert.match(listed[0], /^- \*\*Feria Nacional del Tequila 2026\*\*/);
   });
 });

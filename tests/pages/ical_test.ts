@@ -1,15 +1,17 @@
 /**
  * The events as iCalendar (`/turismo/eventos.ics`, `/turismo/eventos/<slug>.ics`),
  * read back by a real parser (ical.js): every event still to come with its
- * all-day dates (exclusive end), a UID that stays put, the texts escaped and
- * long lines folded at 75 octets; English under `/en/`; an unknown or past
- * event a 404; the practical information page links both.
+ * all-day dates (exclusive end), or its times on the municipality's clock
+ * (TZID, with the zone's VTIMEZONE), a recurring one's RRULE expanding to
+ * the occurrences the pages show; a UID that stays put, the texts escaped
+ * and long lines folded at 75 octets; English under `/en/`; an unknown or
+ * past event a 404; the practical information page links both.
  */
 import assert from "node:assert/strict";
 import ICAL from "ical.js";
 import { parseTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
-import { foldLine } from "@/lib/events/mod.ts";
+import { foldLine, listOccurrences } from "@/lib/events/mod.ts";
 import {
   assertJson,
   createTestContext,
@@ -39,6 +41,10 @@ async function getCalendar(
   assert.equal(res.headers.get("cache-control"), "public, max-age=900");
   const text = await res.text();
   const calendar = new ICAL.Component(ICAL.parse(text));
+  // ical.js reads a TZID by the zones it was given: the feed's own.
+  for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
+    ICAL.TimezoneService.register(vtimezone);
+  }
   const events = calendar.getAllSubcomponents("vevent").map((v) => ({
     vevent: v,
     event: new ICAL.Event(v),
@@ -65,7 +71,7 @@ Deno.test("the events' iCalendar feeds", async (t) => {
     );
     assert.equal(calendar.getFirstPropertyValue("version"), "2.0");
     assert.equal(events.length, upcoming.length);
-    assert.equal(upcoming.length, 6);
+    assert.equal(upcoming.length, 8);
     assert.deepEqual(
       events.map((e) => e.event.uid).sort(),
       upcoming.map((e) => `${e.slug}@localhost`).sort(),
@@ -75,6 +81,7 @@ Deno.test("the events' iCalendar feeds", async (t) => {
       const source = upcoming.find((e) => event.uid === `${e.slug}@localhost`)!;
       assert.equal(event.summary, source.name);
       assert.equal(event.location, source.place);
+      if (source.startTime) continue; // Next step.
       assert.ok(event.startDate.isDate, "all-day start");
       assert.ok(event.endDate.isDate, "all-day end");
       assert.equal(event.startDate.toString(), source.startDate);
@@ -89,6 +96,96 @@ Deno.test("the events' iCalendar feeds", async (t) => {
       );
     }
   });
+
+  await t.step(
+    "times on the municipality's clock, and recurring events' occurrences as the pages list them",
+    async () => {
+      const { events, text } = await getCalendar(
+        ctx.app,
+        "/turismo/eventos.ics",
+      );
+      const byUid = (slug: string) =>
+        events.find((e) => e.event.uid === `${slug}@localhost`)!.event;
+      assert.match(text, /BEGIN:VTIMEZONE\r\nTZID:America\/Mexico_City\r\n/);
+      // One day, 11:00 to 20:00 in Tequila (UTC-6).
+      const day = byUid("dia-nacional-del-tequila-2027");
+      assert.match(
+        text,
+        /DTSTART;TZID=America\/Mexico_City:20270320T110000\r\nDTEND;TZID=America\/Mexico_City:20270320T200000\r\n/,
+      );
+      assert.ok(!day.startDate.isDate);
+      assert.equal(day.startDate.zone.tzid, "America/Mexico_City");
+      assert.equal(
+        day.startDate.toJSDate().toISOString(),
+        "2027-03-20T17:00:00.000Z",
+      );
+      assert.equal(
+        day.endDate.toJSDate().toISOString(),
+        "2027-03-21T02:00:00.000Z",
+      );
+      assert.ok(!day.isRecurring());
+      // All-day events stay dates.
+      assert.ok(byUid(FERIA).startDate.isDate);
+
+      const timeZone = SHIPPED.municipality.timeZone;
+      for (
+        const [slug, rrule, count] of [
+          ["mercado-de-productores", "RRULE:FREQ=WEEKLY;BYDAY=SA", 6],
+          // The first Friday, 4 Dec to 4 Jun: across six month boundaries.
+          [
+            "recorrido-leyendas-de-tequila",
+            "RRULE:FREQ=MONTHLY;BYDAY=1FR;UNTIL=20270605T010000Z",
+            7,
+          ],
+        ] as const
+      ) {
+        const event = byUid(slug);
+        assert.ok(event.isRecurring(), slug);
+        assert.ok(text.includes(`${rrule}\r\n`), rrule);
+        const source = SHIPPED.events.find((e) => e.slug === slug)!;
+        const pages = listOccurrences(source, { now: NOW, timeZone, count });
+        const it = event.iterator();
+        const parsed: { start: string; end: string }[] = [];
+        for (
+          let next = it.next();
+          next && parsed.length < 10;
+          next = it.next()
+        ) {
+          const details = event.getOccurrenceDetails(next);
+          parsed.push({
+            start: details.startDate.toJSDate().toISOString(),
+            end: details.endDate.toJSDate().toISOString(),
+          });
+        }
+        assert.deepEqual(
+          parsed.slice(0, count),
+          pages.map((o) => ({
+            start: new Date(o.startMs).toISOString(),
+            end: new Date(o.endMs).toISOString(),
+          })),
+          slug,
+        );
+        if (slug === "recorrido-leyendas-de-tequila") {
+          assert.equal(parsed.length, 7, "none after until");
+          assert.deepEqual(
+            parsed.map((o) => o.start.slice(0, 10)),
+            [
+              "2026-12-05", // 19:00 on Friday 4 December in Tequila
+              "2027-01-02",
+              "2027-02-06",
+              "2027-03-06",
+              "2027-04-03",
+              "2027-05-08",
+              "2027-06-05",
+            ],
+          );
+        } else {
+          assert.equal(parsed[0].start, "2026-12-05T15:00:00.000Z");
+          assert.equal(parsed[0].end, "2026-12-05T20:00:00.000Z");
+        }
+      }
+    },
+  );
 
   await t.step(
     "a description with commas, semicolons, a backslash and a newline reads back whole, folded at 75 octets",

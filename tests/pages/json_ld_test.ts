@@ -17,7 +17,7 @@ import {
   SHIPPED,
 } from "../test_utils.ts";
 
-// Noon in Tequila on 23 November 2026: six events to come.
+// Noon in Tequila on 23 November 2026: eight events to come.
 const NOW = new Date("2026-11-23T18:00:00Z");
 const HOSTILE = `</script><script>alert(1)</script>`;
 
@@ -42,7 +42,18 @@ const TYPES: Record<string, { required: string[]; optional: string[] }> = {
       "eventStatus",
       "eventAttendanceMode",
     ],
-    optional: ["description", "url", "image"],
+    optional: ["description", "url", "image", "eventSchedule"],
+  },
+  Schedule: {
+    required: ["repeatFrequency", "startDate", "scheduleTimezone"],
+    optional: [
+      "byDay",
+      "byMonthDay",
+      "byMonthWeek",
+      "endDate",
+      "startTime",
+      "endTime",
+    ],
   },
   Place: { required: ["name"], optional: ["geo", "address"] },
   GeoCoordinates: { required: ["latitude", "longitude"], optional: [] },
@@ -87,9 +98,12 @@ function checkNode(node: Node, where: string): void {
     assert.equal(typeof node.longitude, "number");
   }
   if (node["@type"] === "Event") {
-    assert.match(node.startDate, /^\d{4}-\d{2}-\d{2}$/);
-    assert.match(node.endDate, /^\d{4}-\d{2}-\d{2}$/);
-    assert.ok(node.endDate >= node.startDate);
+    // A day (all-day), or a date and time with the zone's offset.
+    const DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2})?$/;
+    assert.match(node.startDate, DATE);
+    assert.match(node.endDate, DATE);
+    assert.equal(node.startDate.length, node.endDate.length, "same kind");
+    assert.ok(Date.parse(node.endDate) >= Date.parse(node.startDate));
     assert.equal(node.eventStatus, "https://schema.org/EventScheduled");
     assert.equal(
       node.eventAttendanceMode,
@@ -169,6 +183,39 @@ Deno.test("schema.org JSON-LD on the public pages", async (t) => {
       assert.equal(feria.endDate, "2026-12-13");
       assert.equal(feria.location["@type"], "Place");
       assert.ok(feria.location.geo, "the attraction's coordinates");
+      assert.equal(feria.eventSchedule, undefined);
+      const day = nodes.find((n) =>
+        n.name === "Día Nacional del Tequila 2027"
+      )!;
+      assert.equal(day.startDate, "2027-03-20T11:00:00-06:00");
+      assert.equal(day.endDate, "2027-03-20T20:00:00-06:00");
+      // A recurring event: its next occurrence, and its rule.
+      const market = nodes.find((n) =>
+        n.name === "Mercado de productores del valle"
+      )!;
+      assert.equal(market.startDate, "2026-12-05T09:00:00-06:00");
+      assert.equal(market.endDate, "2026-12-05T14:00:00-06:00");
+      assert.deepEqual(market.eventSchedule, {
+        "@type": "Schedule",
+        repeatFrequency: "P1W",
+        byDay: ["https://schema.org/Saturday"],
+        startDate: "2026-12-05",
+        startTime: "09:00:00",
+        endTime: "14:00:00",
+        scheduleTimezone: "America/Mexico_City",
+      });
+      const walk = nodes.find((n) => n.name.startsWith("Recorrido nocturno"))!;
+      assert.deepEqual(walk.eventSchedule, {
+        "@type": "Schedule",
+        repeatFrequency: "P1M",
+        byDay: ["https://schema.org/Friday"],
+        byMonthWeek: 1,
+        startDate: "2026-12-04",
+        endDate: "2027-06-04",
+        startTime: "19:00:00",
+        endTime: "21:00:00",
+        scheduleTimezone: "America/Mexico_City",
+      });
     },
   );
 

@@ -17,7 +17,6 @@ import { type PhotoSources, photoSources } from "@/lib/photos/mod.ts";
 import type { MapTiles } from "@/lib/config/mod.ts";
 import {
   describeCost,
-  formatDateRange,
   formatDistance,
   formatMinutes,
   formatMonth,
@@ -63,13 +62,18 @@ import {
 import { findNearbyAttractions, getMapsUrl } from "@/lib/geo/mod.ts";
 import { Island } from "@/components/Island.tsx";
 import CheckIn from "@/islands/CheckIn.tsx";
-import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
+import {
+  describeWhen,
+  getUpcomingEvents,
+  type UpcomingEvent,
+} from "@/lib/events/mod.ts";
 import { MapSection } from "@/routes/_shared/places_map.tsx";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
   return createPageRouter(deps).get("/:slug", (c) =>
-    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS.
+    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS:
+    // an event ending at 13:00 leaves it by 13:00:10 at the latest.
     servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
       const lang = getLang(c);
       const loaded = deps.data.current();
@@ -116,6 +120,7 @@ export default function attraction(deps: AppDeps) {
               lang={lang}
               figures={figures}
               checkInMethod={checkInRule.method}
+              now={deps.now()}
               events={getUpcomingEvents(data.events, {
                 now: deps.now(),
                 timeZone: data.municipality.timeZone,
@@ -131,7 +136,17 @@ export default function attraction(deps: AppDeps) {
 }
 
 function AttractionPage(
-  { attraction, data, lang, figures, checkInMethod, events, tiles, photos }: {
+  {
+    attraction,
+    data,
+    lang,
+    figures,
+    checkInMethod,
+    events,
+    now,
+    tiles,
+    photos,
+  }: {
     attraction: Attraction;
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
@@ -142,6 +157,8 @@ function AttractionPage(
     checkInMethod: CheckInMethod;
     /** This attraction's events that are not over. */
     events: UpcomingEvent[];
+    /** The instant `events` were listed at. */
+    now: Date;
     /** The map's tile source (`deps.config.mapTiles`). */
     tiles: MapTiles;
     /** The attraction's photos the library holds, in the data set's order. */
@@ -307,19 +324,27 @@ function AttractionPage(
             <section aria-labelledby="eventos-title">
               <h2 id="eventos-title">{t(lang, "page_attraction.events")}</h2>
               <ul class="plain-list">
-                {events.map(({ event: e, ongoing }) => (
-                  <li key={e.slug}>
-                    {tRich(lang, "page_attraction.event", {
-                      b: bold,
-                      name: <DataText of={e} field="name" lang={lang} />,
-                      ongoing: ongoing ? "yes" : "no",
-                      dates: formatDateRange(e.startDate, e.endDate, lang),
-                      description: (
-                        <DataText of={e} field="description" lang={lang} />
-                      ),
-                    })}
-                  </li>
-                ))}
+                {events.map((upcoming) => {
+                  const { event: e, ongoing } = upcoming;
+                  return (
+                    <li key={e.slug}>
+                      {tRich(lang, "page_attraction.event", {
+                        b: bold,
+                        name: <DataText of={e} field="name" lang={lang} />,
+                        // A recurring event's line says it is on itself.
+                        ongoing: ongoing && !e.recurrence ? "yes" : "no",
+                        dates: describeWhen(upcoming, {
+                          lang,
+                          now,
+                          timeZone: data.municipality.timeZone,
+                        }),
+                        description: (
+                          <DataText of={e} field="description" lang={lang} />
+                        ),
+                      })}
+                    </li>
+                  );
+                })}
               </ul>
             </section>
           )}
