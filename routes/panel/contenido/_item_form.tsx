@@ -116,7 +116,7 @@ export function ItemForm(
           return (
             <div class="content-form__row" key={id}>
               <span class="content-form__label" id={`${id}-label`}>
-                {field.path.join(" › ")}
+                {describeField(field)}
                 {!field.optional && field.input !== "boolean" && (
                   <span class="content-form__required">
                     {" "}
@@ -185,6 +185,17 @@ export function ItemForm(
       </form>
     </>
   );
+}
+
+/** A field's name in words (`Costo › niño › monto (MXN)`), its key where the catalogue has none. */
+function describeField(field: FieldSpec): string {
+  return field.path.map((name) => {
+    try {
+      return tr(`field.${name}`);
+    } catch {
+      return name; // a field the catalogue does not name yet
+    }
+  }).join(" › ");
 }
 
 function FieldInput(
