@@ -167,6 +167,11 @@ async function renderOverview(
             })}
           </p>
         )}
+        {!fileManaged && staff.role !== "viewer" && (
+          <p>
+            <a class="button" href="/panel/contenido/editar">{tr("edit")}</a>
+          </p>
+        )}
         {!fileManaged && staff.role === "admin" && (
           <form
             method="post"
