@@ -283,7 +283,8 @@ export class ShareCards {
         this.#scheduleUser(change.intoUserId);
         return;
       case "check_in_rule":
-        // Not on any card.
+      case "photo_deleted":
+        // Not on any share card (a page card is drawn from the data set's version).
         return;
       case "erasure":
         // Never served after the tombstone anyway; not kept either.

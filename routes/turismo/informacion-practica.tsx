@@ -14,7 +14,13 @@ import { formatDistance, formatHours } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
 import { getLang, getPublicOrigin } from "@/lib/http/mod.ts";
 import { JsonLd } from "@/components/JsonLd.tsx";
-import { describeEvents, PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import {
+  describeEvents,
+  loadPagePhotos,
+  PAGE_TTL_MS,
+  type PagePhotos,
+  servePage,
+} from "@/lib/pages/mod.ts";
 import { getPracticalInfo, type PracticalInfo } from "@/lib/services/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
@@ -49,7 +55,7 @@ export default function practicalInfo(deps: AppDeps) {
   return createPageRouter(deps).get(
     "/",
     (c) =>
-      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
+      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
         const lang = getLang(c);
         const data = localizeData(deps.data.current().data, lang);
         const place = data.municipality.name;
@@ -58,6 +64,10 @@ export default function practicalInfo(deps: AppDeps) {
           now: deps.now(),
           timeZone: data.municipality.timeZone,
         });
+        const photos = await loadPagePhotos(deps.photos, [
+          ...data.routes.map((route) => route.photos),
+          ...events.map(({ event }) => event.photos),
+        ], { lang, tag });
         const url = localizePath(lang, "/turismo/informacion-practica");
         return renderPage(c, deps, {
           head: {
@@ -82,6 +92,7 @@ export default function practicalInfo(deps: AppDeps) {
                 data={data}
                 info={getPracticalInfo(data)}
                 events={events}
+                photos={photos}
               />
             </>
           ),
@@ -91,7 +102,7 @@ export default function practicalInfo(deps: AppDeps) {
 }
 
 function PracticalInfoPage(
-  { lang, title, data, info, events }: {
+  { lang, title, data, info, events, photos }: {
     lang: Lang;
     title: string;
     /** The data set in `lang`: its objects tell which texts fell back. */
@@ -99,6 +110,8 @@ function PracticalInfoPage(
     info: PracticalInfo;
     /** The events that are not over. */
     events: UpcomingEvent[];
+    /** The routes' and events' photos. */
+    photos: PagePhotos;
   },
 ) {
   const { weather, culture } = info;
@@ -204,7 +217,12 @@ function PracticalInfoPage(
             </ul>
           </section>
 
-          <PlanSections data={data} events={events} lang={lang} />
+          <PlanSections
+            data={data}
+            events={events}
+            lang={lang}
+            photos={photos}
+          />
 
           <section id="comida" aria-labelledby="comida-title">
             <h2 id="comida-title">
