@@ -295,6 +295,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/sesiones", () => import("./routes/panel/sesiones.tsx")], // GET, POST /:ref/cerrar (audited), admin
     ["/panel/personal", () => import("./routes/panel/personal.tsx")], // GET, POST /invitar|enlace|rol|quitar (audited), admin
     ["/panel/fotos", () => import("./routes/panel/fotos.tsx")], // GET ?desde=, POST (multipart, audited), admin to upload
+    ["/panel/fotos", () => import("./routes/panel/fotos/[id].tsx")], // POST /:id/borrar/confirmar, /:id/borrar (audited), admin
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
   ], staffOnly);
   // Assets

@@ -56,6 +56,7 @@ export const AUDIT_ACTIONS: readonly StaffAction[] = [
   "erasure",
   "personal_data_exported",
   "photo_uploaded",
+  "photo_deleted",
 ];
 
 /** An action in words (`panel_audit.action.*`); an unknown one as recorded. */
@@ -338,6 +339,7 @@ async function describeTarget(
     case "personal_data_exported":
       return say("personalData", { ref: target.replace(/^ticket:/, "") });
     case "photo_uploaded":
+    case "photo_deleted":
       return say("photo", { id: target });
     default:
       return target;

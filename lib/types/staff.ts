@@ -50,4 +50,6 @@ export type StaffAction =
   /** An admin removed a console member; their sessions end at once (target: their e-mail). */
   | "staff_removed"
   /** A photo added to the library (target: the photo's id). */
-  | "photo_uploaded";
+  | "photo_uploaded"
+  /** A photo deleted from the library, every size of it (target: the photo's id). */
+  | "photo_deleted";
