@@ -307,6 +307,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         })),
     ], // GET, GET /:part/:key, /:part/:key/vista-previa?lang=, POST /:part/:key (a draft; publish: admins, audited); not viewers
     ["/panel/fotos", () => import("./routes/panel/fotos.tsx")], // GET ?desde=, POST (multipart, audited), admin to upload
+    ["/panel/fotos", () => import("./routes/panel/fotos/[id].tsx")], // POST /:id/borrar/confirmar, /:id/borrar (audited), admin
     ["/panel/salir", () => import("./routes/panel/salir.ts")], // POST
   ], staffOnly);
   // Assets

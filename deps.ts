@@ -213,8 +213,10 @@ export async function openDeps(
   const pageCache = "pageCache" in overrides
     ? overrides.pageCache
     : new PageCache({ now: () => now().getTime() });
+  const photos = new PhotoLibrary({ kv, now });
   const shareCards = new ShareCards({ kv, data, renderPool }, {
     buildDir: BUILD_DIR,
+    photos,
   });
   const requestLog = overrides.requestLog ??
     (config.logRequests ? new RequestLog() : undefined);
@@ -255,7 +257,6 @@ export async function openDeps(
     config,
   );
   personalData.start();
-  const photos = new PhotoLibrary({ kv, now });
   let closed: Promise<void> | undefined;
   return {
     config,

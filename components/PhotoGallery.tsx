@@ -38,12 +38,17 @@ export function Photo(
   );
 }
 
-/** A page's photos: the first eager when `eagerFirst`, the rest lazy; nothing when there are none. */
+/**
+ * A page's (or an item's) photos: the first eager when `eagerFirst` (the
+ * photo at the top of a page), the rest lazy; nothing when there are none.
+ * `sizes` is the width the photos take: the page's column by default.
+ */
 export function PhotoGallery(
-  { photos, lang, eagerFirst = false }: {
+  { photos, lang, eagerFirst = false, sizes }: {
     photos: PhotoSources[];
     lang: Lang;
     eagerFirst?: boolean;
+    sizes?: string;
   },
 ) {
   if (photos.length === 0) return null;
@@ -55,6 +60,7 @@ export function PhotoGallery(
           photo={photo}
           lang={lang}
           eager={eagerFirst && i === 0}
+          {...(sizes ? { sizes } : {})}
         />
       ))}
     </div>

@@ -2,8 +2,10 @@ import type { TourismData } from "@/lib/data/mod.ts";
 import { describeWhen, type UpcomingEvent } from "@/lib/events/mod.ts";
 import { formatMoney } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
+import type { PagePhotos } from "@/lib/pages/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
+import { PhotoGallery } from "./PhotoGallery.tsx";
 import { ContactLinks } from "./ProviderCard.tsx";
 import { RouteCard } from "./RouteCard.tsx";
 
@@ -12,6 +14,9 @@ function tr(lang: Lang, key: string, values?: Record<string, string | number>) {
   return t(lang, `page_info.${key}`, values);
 }
 
+/** An event's width: a column of the events' grid, all of a phone's. */
+const EVENT_PHOTO_SIZES = "(min-width: 64rem) 22rem, 100vw";
+
 /**
  * Planning a visit, once on the home page and now on the practical
  * information page: the suggested routes, the coming events and the
@@ -19,13 +24,15 @@ function tr(lang: Lang, key: string, values?: Record<string, string | number>) {
  * a price comes with a way to book it.
  */
 export function PlanSections(
-  { data, events, now, lang }: {
+  { data, events, now, lang, photos }: {
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
     events: UpcomingEvent[];
     /** The instant `events` were listed at. */
     now: Date;
     lang: Lang;
+    /** The routes' and events' photos (`loadPagePhotos`), all lazy: below the fold. */
+    photos?: PagePhotos;
   },
 ) {
   const names = new Map(data.attractions.map((a) => [a.slug, a.name]));
@@ -42,6 +49,7 @@ export function PlanSections(
               route={route}
               names={names}
               lang={lang}
+              photos={photos?.of(route.photos)}
               key={route.slug}
             />
           ))}
@@ -82,6 +90,11 @@ export function PlanSections(
                     <h3 class="event__title">
                       <DataText of={event} field="name" lang={lang} />
                     </h3>
+                    <PhotoGallery
+                      photos={photos?.of(event.photos) ?? []}
+                      lang={lang}
+                      sizes={EVENT_PHOTO_SIZES}
+                    />
                     <p>
                       <DataText of={event} field="description" lang={lang} />
                     </p>

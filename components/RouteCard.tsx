@@ -1,8 +1,13 @@
 import type { TourismData } from "@/lib/data/mod.ts";
 import { formatDistance, formatHours } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
+import type { PhotoSources } from "@/lib/photos/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
+import { PhotoGallery } from "./PhotoGallery.tsx";
+
+/** A route card's width: the page's main column, all of a phone's. */
+const ROUTE_PHOTO_SIZES = "(min-width: 64rem) 45rem, 100vw";
 
 type TourRoute = TourismData["routes"][number];
 
@@ -11,13 +16,15 @@ type TourRoute = TourismData["routes"][number];
  * order, in `lang` (`route` as `localizeData` gives it for that language).
  */
 export function RouteCard(
-  { route, names, lang, highlight }: {
+  { route, names, lang, highlight, photos = [] }: {
     route: TourRoute;
     /** Attraction names by slug. */
     names: ReadonlyMap<string, string>;
     lang: Lang;
     /** A stop to mark as "you are here". */
     highlight?: string;
+    /** The route's photos (lazy: a card is never the top of a page). */
+    photos?: PhotoSources[];
   },
 ) {
   return (
@@ -25,6 +32,7 @@ export function RouteCard(
       <h3 class="route-card__title">
         <DataText of={route} field="name" lang={lang} />
       </h3>
+      <PhotoGallery photos={photos} lang={lang} sizes={ROUTE_PHOTO_SIZES} />
       <ul class="facts-inline">
         <li>
           <Icon name="clock" />

@@ -82,7 +82,8 @@ export async function publishText(
   await checkOrRefuse(deps, loaded);
   const current = await getPublishedContent(deps.kv);
   if (current?.version.digest === digest) return { unchanged: current.version };
-  const before = current && await readContentBody<RawTourismData>(deps.kv, current.version);
+  const before = current &&
+    await readContentBody<RawTourismData>(deps.kv, current.version);
   const changes = diffContent(before?.data ?? null, data);
   const published = await publishContent(deps.kv, {
     body: { text: input.text, data },
@@ -116,7 +117,8 @@ export async function revertTo(
   },
 ): Promise<PublishOutcome> {
   const version = await getContentVersion(deps.kv, versionId);
-  const body = version && await readContentBody<RawTourismData>(deps.kv, version);
+  const body = version &&
+    await readContentBody<RawTourismData>(deps.kv, version);
   if (!version || !body) {
     throw new ContentVersionNotFoundError(`No content version ${versionId}`);
   }
@@ -126,7 +128,8 @@ export async function revertTo(
   if (current?.version.digest === version.digest) {
     return { unchanged: current.version };
   }
-  const before = current && await readContentBody<RawTourismData>(deps.kv, current.version);
+  const before = current &&
+    await readContentBody<RawTourismData>(deps.kv, current.version);
   const changes = diffContent(before?.data ?? null, body.data);
   const published = await publishContent(deps.kv, {
     body,
@@ -156,7 +159,8 @@ export async function describeVersion(
   const previous = version.previous
     ? await getContentVersion(kv, version.previous)
     : null;
-  const before = previous && await readContentBody<RawTourismData>(kv, previous);
+  const before = previous &&
+    await readContentBody<RawTourismData>(kv, previous);
   return { version, changes: diffContent(before?.data ?? null, body.data) };
 }
 
@@ -165,7 +169,8 @@ export async function readPublishedText(
   kv: Deno.Kv,
 ): Promise<{ version: ContentVersion; text: string } | null> {
   const current = await getPublishedContent(kv);
-  const body = current && await readContentBody<RawTourismData>(kv, current.version);
+  const body = current &&
+    await readContentBody<RawTourismData>(kv, current.version);
   return current && body ? { version: current.version, text: body.text } : null;
 }
 
@@ -227,7 +232,8 @@ export async function publishDraft(
     throw new ContentVersionNotFoundError(`No draft of ${part} ${key}`);
   }
   const current = await getPublishedContent(deps.kv);
-  const body = current && await readContentBody<RawTourismData>(deps.kv, current.version);
+  const body = current &&
+    await readContentBody<RawTourismData>(deps.kv, current.version);
   if (!current || !body) {
     throw new ContentVersionNotFoundError("No content is published");
   }

@@ -12,6 +12,8 @@ export type DataChange =
   | { kind: "note_visibility"; userId: string; slug: string }
   /** An admin changed how visits are checked in at an attraction: its page. */
   | { kind: "check_in_rule"; slug: string }
+  /** An admin deleted a photo of the library: the pages and cards that showed it. */
+  | { kind: "photo_deleted"; photoId: string }
   /** A ticket was created or found again, linked to a user or not. */
   | { kind: "ticket"; shareCode: string; userId: string | null }
   /** A guest passport moved into an account: both routes and these attractions. */

@@ -353,9 +353,12 @@ export async function setEditorsMayPublish(
   kv: Deno.Kv,
   { allowed, staff, at }: { allowed: boolean; staff: StaffMember; at: Date },
 ): Promise<void> {
-  const operation = kv.atomic().set(keys.contentSettings(), {
-    editorsMayPublish: allowed,
-  } satisfies ContentSettings);
+  const operation = kv.atomic().set(
+    keys.contentSettings(),
+    {
+      editorsMayPublish: allowed,
+    } satisfies ContentSettings,
+  );
   addStaffActionTo(operation, {
     staff,
     action: "content_setting_changed",

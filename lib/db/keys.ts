@@ -332,7 +332,7 @@ export const keys = {
     ["photo_chunks", photoId, width, format] as const,
   /** Every part of every rendition of one photo (a prefix: cleanup). */
   photoChunks: (photoId: string) => ["photo_chunks", photoId] as const,
-  /** A photo being written: its parts are there, its record not yet; a stale one's parts are deleted. */
+  /** A photo being written or deleted: its parts are there, its record not (yet, or any more); a stale one's parts are deleted. */
   photoUpload: (photoId: string) => ["photo_uploads", photoId] as const,
   /** Every photo being written (a prefix for `kv.list`: cleanup). */
   photoUploads: () => ["photo_uploads"] as const,
@@ -603,9 +603,10 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
     owner: "lib/db/personal_indexes.ts",
     lifetime: KEPT,
   },
-  // The photo library is content: kept, in backups, until deleted. A
-  // photo_uploads entry lives while its photo is written, and a stale one
-  // (an interrupted write) is deleted with its parts by the next upload.
+  // The photo library is content: kept, in backups, until an admin deletes
+  // it. A photo_uploads entry lives while its photo is written or deleted,
+  // and a stale one (an interrupted write or deletion) is deleted with its
+  // parts by the next upload or deletion.
   photos: { owner: "lib/db/photos.ts", lifetime: KEPT },
   photos_by_time: { owner: "lib/db/photos.ts", lifetime: KEPT },
   photo_chunks: { owner: "lib/db/photos.ts", lifetime: KEPT },

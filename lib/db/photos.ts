@@ -13,6 +13,13 @@
  * deletes its parts and its marker; one cut short (the process stopped)
  * leaves a marker, and the next upload deletes a marker older than
  * {@linkcode STALE_UPLOAD_MS} with its parts ({@linkcode cleanStalePhotoUploads}).
+ *
+ * A deletion runs the other way ({@linkcode deletePhoto}): one atomic
+ * deletes the record and its index entry, writes the audit entry and a
+ * `photo_uploads` marker (so the photo is gone at once for every page and
+ * instance), then the parts go in batches and the marker last. A deletion
+ * cut short leaves a marker with no record: the same cleanup deletes its
+ * parts.
  */
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
@@ -227,6 +234,36 @@ export async function storePhoto(
   } catch (error) {
     await deletePhotoParts(kv, photo.id).catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * Deletes a photo, every rendition and part of it, and audits it in the
+ * commit that hides it (see the module's doc). Returns the deleted record,
+ * `null` when the library does not hold `photoId` (nothing written).
+ */
+export async function deletePhoto(
+  kv: Deno.Kv,
+  { photoId, staff, now }: { photoId: string; staff: StaffMember; now: Date },
+): Promise<StoredPhoto | null> {
+  if (!/^[0-9a-f]{32}$/.test(photoId)) return null;
+  await cleanStalePhotoUploads(kv, { now });
+  for (;;) {
+    const entry = await kv.get<StoredPhoto>(keys.photo(photoId));
+    if (entry.value === null) return null;
+    const photo = entry.value;
+    const hidden = await addStaffActionTo(
+      kv.atomic()
+        .check(entry)
+        .delete(keys.photo(photoId))
+        .delete(keys.photoByTime(Date.parse(photo.uploadedAt), photoId))
+        .set(keys.photoUpload(photoId), { startedAt: now.toISOString() }),
+      { staff, action: "photo_deleted", target: photoId, at: now },
+    ).commit();
+    // A concurrent deletion of the same photo: the next read finds none.
+    if (!hidden.ok) continue;
+    await deletePhotoParts(kv, photoId);
+    return photo;
   }
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { keys } from "./keys.ts";
 import {
   cleanStalePhotoUploads,
+  deletePhoto,
   getPhoto,
   listPhotos,
   PHOTO_CHUNK_BYTES,
@@ -208,4 +209,96 @@ Deno.test("storePhoto: a write that fails leaves nothing behind", async (t) => {
       assert.equal((await kv.get(keys.photoUpload(id))).value, null);
     },
   );
+});
+
+Deno.test("deletePhoto: nothing of the photo left, audited, the others kept", async (t) => {
+  await using kv = await Deno.openKv(":memory:");
+  const kept = await storePhoto(kv, {
+    ...INPUT,
+    photo: fakePhoto("b".repeat(32)),
+  });
+  const photo = fakePhoto();
+  await storePhoto(kv, { ...INPUT, photo });
+  const later = new Date(NOW.getTime() + 60_000);
+
+  await t.step(
+    "the record is returned, every part and index entry gone",
+    async () => {
+      const deleted = await deletePhoto(kv, {
+        photoId: photo.id,
+        staff: STAFF,
+        now: later,
+      });
+      assert.equal(deleted?.id, photo.id);
+      assert.equal(await getPhoto(kv, photo.id), null);
+      const left = await Array.fromAsync(kv.list({ prefix: [] }));
+      // No key of any family names the photo any more.
+      const mentions = left.filter((e) => e.key.includes(photo.id));
+      assert.deepEqual(mentions.map((e) => e.key), []);
+      assert.equal(
+        (await Array.fromAsync(kv.list({ prefix: keys.photoChunks(photo.id) })))
+          .length,
+        0,
+      );
+      assert.equal((await listPhotos(kv)).values.length, 1);
+      assert.ok(
+        await readPhotoRendition(kv, {
+          photoId: kept.id,
+          width: 1600,
+          encoding: "webp",
+        }),
+        "the other photo is whole",
+      );
+    },
+  );
+
+  await t.step("the audit log says who deleted it, when", async () => {
+    const actions = (await Array.fromAsync(
+      kv.list<{ action: string; target: string; at: string }>({
+        prefix: keys.staffActions(),
+      }),
+    )).map((e) => [e.value.action, e.value.target, e.value.at]);
+    assert.deepEqual(actions.filter(([a]) => a === "photo_deleted"), [
+      ["photo_deleted", photo.id, later.toISOString()],
+    ]);
+  });
+
+  await t.step(
+    "a second deletion, or an id of nothing, finds none",
+    async () => {
+      assert.equal(
+        await deletePhoto(kv, { photoId: photo.id, staff: STAFF, now: later }),
+        null,
+      );
+      assert.equal(
+        await deletePhoto(kv, { photoId: "../x", staff: STAFF, now: later }),
+        null,
+      );
+    },
+  );
+
+  await t.step("the same photo can be uploaded again", async () => {
+    await storePhoto(kv, { ...INPUT, photo, now: later });
+    assert.ok(await getPhoto(kv, photo.id));
+  });
+});
+
+Deno.test("deletePhoto: a deletion cut short after hiding the photo is cleaned later", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const photo = fakePhoto();
+  const stored = await storePhoto(kv, { ...INPUT, photo });
+  // What deletePhoto's first commit leaves if the process then stops.
+  await kv.atomic()
+    .delete(keys.photo(photo.id))
+    .delete(keys.photoByTime(Date.parse(stored.uploadedAt), photo.id))
+    .set(keys.photoUpload(photo.id), { startedAt: NOW.toISOString() })
+    .commit();
+  assert.ok((await countEntries(kv)).photo_chunks > 0);
+  const cleaned = await cleanStalePhotoUploads(kv, {
+    now: new Date(NOW.getTime() + STALE_UPLOAD_MS),
+  });
+  assert.deepEqual(cleaned, [photo.id]);
+  const counts = await countEntries(kv);
+  assert.equal(counts.photo_chunks, undefined);
+  assert.equal(counts.photo_uploads, undefined);
 });

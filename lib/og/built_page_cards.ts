@@ -1,6 +1,7 @@
 /**
  * The public pages' cards that `deno task build` draws: the home page's and
- * every attraction's, in every language, for the data set it checks, named
+ * every attraction's (but one with a photo: the library is in KV), in
+ * every language, for the data set it checks, named
  * by their hash (card_key.ts). The service serves these files and never
  * loads the renderer for them; a data set changed since the build is drawn
  * at run time (share_cards.ts).
@@ -33,7 +34,8 @@ export async function drawPageCards(
   for (const lang of getLangs()) {
     for (const page of pages) {
       const card = getPageCard(loaded, { ...page, lang });
-      if (!card) continue;
+      // A card with a photo is drawn at run time: the photo is in KV.
+      if (!card || card.photo) continue;
       const name = getBuiltPageCardName(await pageCardCacheKey(card));
       built.push({ name, png: await renderCard(card) });
     }

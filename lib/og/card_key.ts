@@ -62,6 +62,9 @@ export async function pageCardCacheKey(card: PageCard): Promise<string> {
     b?.name,
     b?.colors,
     b?.logoSvg,
+    // Its photo, by id (a hash of the photo's file); a card without one
+    // keeps the key it always had.
+    ...(card?.photo?.id ? [card.photo.id] : []),
   ]);
   return "og-page:" + await sha256Hex(payload);
 }

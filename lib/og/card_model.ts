@@ -115,7 +115,16 @@ export async function pageCardModel(card: PageCard): Promise<PageCardModel> {
       t(pageLang(card), "card.defaultBrand"),
     logo: logoImage(branding.logoSvg),
     colors: cardPalette(branding.colors),
+    photo: cardPhoto(card?.photo?.dataUri),
   };
+}
+
+/** A photo as share_cards.ts gives it (a JPEG data URI), or `null`: nothing else is drawn. */
+function cardPhoto(dataUri: unknown): string | null {
+  return typeof dataUri === "string" &&
+      /^data:image\/jpeg;base64,[A-Za-z0-9+/]+={0,2}$/.test(dataUri)
+    ? dataUri
+    : null;
 }
 
 /** A page card's language (absent or unknown: Spanish). */

@@ -57,6 +57,13 @@ export interface PageCard {
   /** ...and the line under it. */
   ctaNote: string;
   branding: ShareCardBranding;
+  /**
+   * The photo of the library the card shows beside its text (an
+   * attraction's first): its id as the data set names it (share_cards.ts
+   * drops it when the library does not hold it), and, only while drawn,
+   * its JPEG as a data URI.
+   */
+  photo?: { id: string; dataUri?: string };
 }
 
 /** Any card the render pool draws: a tourist's route, or a page's. */

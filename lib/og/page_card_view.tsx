@@ -17,6 +17,10 @@ import { isRtl, pickNameSize } from "./text.ts";
 const PAD_X = 64;
 /** Width of the title, the text and the facts. */
 const BODY_WIDTH = CARD_WIDTH - PAD_X * 2;
+/** A photo's box on the right of the text (4:3, cropped to fill it). */
+const PHOTO_WIDTH = 360;
+const PHOTO_HEIGHT = 270;
+const PHOTO_GAP = 40;
 
 /** A page card's content, ready to lay out: every value is safe to draw. */
 export interface PageCardModel {
@@ -31,6 +35,8 @@ export interface PageCardModel {
   brandName: string;
   logo: Logo | null;
   colors: Palette;
+  /** A JPEG data URI (card_model.ts checks it), drawn beside the text. */
+  photo: string | null;
 }
 
 interface ModelProps {
@@ -54,27 +60,46 @@ export function PageCardView({ model: m }: ModelProps) {
       <div
         style={{
           display: "flex",
-          flexDirection: "column",
-          justifyContent: "center",
+          flexDirection: "row",
+          alignItems: "center",
+          gap: PHOTO_GAP,
           flex: 1,
           minHeight: 0,
         }}
       >
-        <Body model={m} />
+        <Body
+          model={m}
+          width={m.photo ? BODY_WIDTH - PHOTO_WIDTH - PHOTO_GAP : BODY_WIDTH}
+        />
+        {m.photo
+          ? (
+            <img
+              src={m.photo}
+              width={PHOTO_WIDTH}
+              height={PHOTO_HEIGHT}
+              style={{
+                width: PHOTO_WIDTH,
+                height: PHOTO_HEIGHT,
+                objectFit: "cover",
+                borderRadius: 24,
+              }}
+            />
+          )
+          : null}
       </div>
     </CardFrame>
   );
 }
 
-function Body({ model: m }: ModelProps) {
+function Body({ model: m, width }: ModelProps & { width: number }) {
   const c = m.colors;
   // Two lines at most, like a tourist's name on the route card.
-  const { fontSize } = pickNameSize(m.title, BODY_WIDTH);
+  const { fontSize } = pickNameSize(m.title, width);
   const lineHeight = Math.round(fontSize * 1.12);
   const rtl = isRtl(m.title);
   return (
     <div
-      style={{ display: "flex", flexDirection: "column", width: BODY_WIDTH }}
+      style={{ display: "flex", flexDirection: "column", width: width }}
     >
       {m.eyebrow ? <Label colors={c}>{m.eyebrow}</Label> : null}
       <div
@@ -87,7 +112,7 @@ function Body({ model: m }: ModelProps) {
           lineHeight: `${lineHeight}px`,
           letterSpacing: fontSize >= 60 ? -1.5 : -1,
           color: c.text,
-          width: BODY_WIDTH,
+          width: width,
           maxHeight: lineHeight * 2,
           overflowWrap: "anywhere",
           wordBreak: "break-word",
@@ -108,7 +133,7 @@ function Body({ model: m }: ModelProps) {
               fontSize: 28,
               lineHeight: "38px",
               color: c.text,
-              width: BODY_WIDTH,
+              width: width,
               maxHeight: 76,
               lineClamp: 2,
               textOverflow: "ellipsis",

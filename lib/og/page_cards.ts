@@ -2,7 +2,8 @@
  * What the public pages' share cards say, from the data set in force, in
  * the card's language (its words from `locales/<lang>/card.json`, the data
  * set as seen in that language): the home page's (branding, name, tagline,
- * counts) and each attraction's (name, category, summary, cost, duration).
+ * counts) and each attraction's (name, category, summary, cost, duration,
+ * and its first photo, drawn from the library at run time).
  * Only the public view of the data set is read (guide codes are split off
  * at load), so no card can show a code. The description of each card, for
  * `og:image:alt`, comes from the same values.
@@ -83,6 +84,7 @@ export function getPageCard(
     cta: say("attractionCta"),
     ctaNote: passportNote,
     branding: brand,
+    ...(attraction.photos?.[0] ? { photo: { id: attraction.photos[0] } } : {}),
   };
 }
 

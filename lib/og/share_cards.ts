@@ -22,7 +22,12 @@ import {
   pageCardCacheKey,
   shareCardCacheKey,
 } from "./card_key.ts";
-import type { AnyCard, PageCard, ShareCard } from "./card_types.ts";
+import {
+  type AnyCard,
+  isPageCard,
+  type PageCard,
+  type ShareCard,
+} from "./card_types.ts";
 import {
   getCardVersion,
   getPageCardBasePath,
@@ -65,6 +70,8 @@ export interface ShareCardsOptions {
   cooldownMs?: number;
   /** The build's output (`static/build`), whose `og/` holds the page cards drawn at build. */
   buildDir?: string;
+  /** The photo library (`deps.photos`): an attraction's card shows its first photo. */
+  photos?: CardPhotos;
   /**
    * How long a route card's URL is answered from memory without a KV read
    * (default {@linkcode ROUTE_CARD_ANSWER_MS}; 0: every request reads KV).
@@ -73,6 +80,17 @@ export interface ShareCardsOptions {
 }
 
 /** A card as it must be now: what it shows and the hash naming its PNG. */
+/** What the page cards read of the photo library (lib/photos's `PhotoLibrary`). */
+export interface CardPhotos {
+  getPhotos(
+    photoIds: readonly string[],
+  ): Promise<{ id: string; renditions: { width: number }[] }[]>;
+  readFile(name: string): Promise<{ bytes: Uint8Array } | null>;
+}
+
+/** The width of the photo a card shows: its narrowest rendition at least this wide. */
+const CARD_PHOTO_WIDTH = 480;
+
 interface CurrentCard {
   card: AnyCard;
   renderKey: string;
@@ -197,6 +215,7 @@ export class ShareCards {
   readonly #cooldownMs: number;
   readonly #buildDir?: string;
   readonly #rememberMs: number;
+  readonly #photos?: CardPhotos;
   /** Renders running, by slot and hash: a second ask for the same card joins. */
   readonly #drawing = new Map<string, Promise<Uint8Array>>();
   /** Routes drawn for a write, still in their cool-down; `again` once written to since. */
@@ -239,8 +258,12 @@ export class ShareCards {
       data: DataStore;
       renderPool: Pick<RenderPool, "render">;
     },
-    { cooldownMs = 3_000, buildDir, rememberMs = ROUTE_CARD_ANSWER_MS }:
-      ShareCardsOptions = {},
+    {
+      cooldownMs = 3_000,
+      buildDir,
+      rememberMs = ROUTE_CARD_ANSWER_MS,
+      photos,
+    }: ShareCardsOptions = {},
   ) {
     this.#kv = kv;
     this.#data = data;
@@ -248,6 +271,7 @@ export class ShareCards {
     this.#cooldownMs = cooldownMs;
     this.#buildDir = buildDir;
     this.#rememberMs = rememberMs;
+    this.#photos = photos;
   }
 
   get stats(): Readonly<ShareCardStats> {
@@ -284,6 +308,15 @@ export class ShareCards {
         return;
       case "check_in_rule":
         // Not on any card.
+        return;
+      case "photo_deleted":
+        // The page cards that showed it are worked out again, without it.
+        for (const [slot, current] of this.#pageCards) {
+          if (
+            isPageCard(current.card) &&
+            current.card.photo?.id === change.photoId
+          ) this.#pageCards.delete(slot);
+        }
         return;
       case "erasure":
         // Never served after the tombstone anyway; not kept either.
@@ -616,7 +649,9 @@ export class ShareCards {
       return running;
     }
     this.#stats.misses++;
-    const drawing = this.#pool.render(current.card).then(async (png) => {
+    const drawing = this.#withPhoto(current.card).then((card) =>
+      this.#pool.render(card)
+    ).then(async (png) => {
       await store(png);
       return png;
     }).finally(() => this.#drawing.delete(key));
@@ -741,14 +776,36 @@ export class ShareCards {
     const slot = pageSlotKey(id);
     const known = this.#pageCards.get(slot);
     if (known) return known;
-    const card: PageCard | undefined = getPageCard(loaded, id);
+    let card: PageCard | undefined = getPageCard(loaded, id);
     if (!card) throw new NotFoundError(apiMessage("attraction.unknownName"));
+    if (card.photo) {
+      // Read once per data version and page (then kept in #pageCards), never per request.
+      const [photo] = this.#photos
+        ? await this.#photos.getPhotos([card.photo.id])
+        : [];
+      if (!photo) card = { ...card, photo: undefined };
+    }
     const renderKey = await pageCardCacheKey(card);
     const current = { card, renderKey, etag: `"${renderKey.slice(8, 40)}"` };
     if (this.#pageDataVersion === loaded.version) {
       this.#pageCards.set(slot, current);
     }
     return current;
+  }
+
+  /** A page card with its photo's JPEG as a data URI, to draw; any other card as it is. */
+  async #withPhoto(card: AnyCard): Promise<AnyCard> {
+    if (!isPageCard(card) || !card.photo || !this.#photos) return card;
+    const { id } = card.photo;
+    const [photo] = await this.#photos.getPhotos([id]);
+    const widths = photo?.renditions.map((r) => r.width) ?? [];
+    const width = widths.find((w) => w >= CARD_PHOTO_WIDTH) ?? widths.at(-1);
+    const file = width && await this.#photos.readFile(`${id}-${width}.jpg`);
+    if (!file) return { ...card, photo: undefined };
+    return {
+      ...card,
+      photo: { id, dataUri: `data:image/jpeg;base64,${toBase64(file.bytes)}` },
+    };
   }
 
   async #readBuiltPageCard(renderKey: string): Promise<Uint8Array | null> {
@@ -788,6 +845,14 @@ interface Cooling {
 
 function toRouteEtag(renderKey: string): string {
   return `"${renderKey.slice(3, 35)}"`;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(binary);
 }
 
 function pageSlotKey(id: PageCardId): string {

@@ -18,6 +18,7 @@ export {
   ROUTE_PAGE_TTL_MS,
   servePage,
 } from "./page_cache.ts";
+export { loadPagePhotos, type PagePhotos } from "./photos.ts";
 export { serveStaticFiles } from "./static_files.ts";
 export {
   describeAttraction,

@@ -44,6 +44,8 @@ export const pageTags = {
   shareCode: (code: string) => `code:${code}`,
   /** Every route page: a rename or an erasure on another instance drops them all. */
   routes: () => "routes",
+  /** Pages showing a photo of the library (lib/pages/photos.ts). */
+  photo: (photoId: string) => `photo:${photoId}`,
 };
 
 /** The tags of the pages a change makes stale: the one mapping from writes to pages. */
@@ -66,6 +68,8 @@ export function getStaleTags(change: DataChange): string[] {
         pageTags.user(change.intoUserId),
         ...change.slugs.map(pageTags.attraction),
       ];
+    case "photo_deleted":
+      return [pageTags.photo(change.photoId)];
     case "erasure":
       return [
         ...(change.userId ? [pageTags.user(change.userId)] : []),

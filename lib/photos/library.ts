@@ -3,7 +3,8 @@
  * both alt texts and the credit), processed in the photo worker and stored
  * (lib/db/photos.ts); a rendition served by its content-hash file name
  * (`<id>-<width>.webp` or `.jpg`), from a small byte-bounded memory cache
- * in front of KV. Created once in `openDeps`, ended by its `close()`.
+ * in front of KV; a photo deleted with every rendition. Created once in
+ * `openDeps`, ended by its `close()`.
  *
  * Light at start: the codecs, the worker and `lru-cache` (which starts
  * Deno's Node layer) are imported with the first upload or the first photo
@@ -13,6 +14,8 @@ import type { LRUCache } from "lru-cache";
 import type { ApiMessage } from "@/lib/errors/mod.ts";
 import { apiMessage, HttpError } from "@/lib/errors/mod.ts";
 import {
+  deletePhoto,
+  getPhoto,
   getPhotos,
   listPhotos,
   type PhotoEncoding,
@@ -30,6 +33,13 @@ export const ALT_MAX = 300;
 export const CREDIT_MAX = 120;
 /** The memory the served renditions may take per instance. */
 const CACHE_BYTES = 24 * 1024 * 1024;
+/**
+ * How long a rendition kept in memory is served before its record is read
+ * again: a photo deleted on another instance stops being served here
+ * within this time (on the deleting instance at once). One small read per
+ * file and interval, never one per request.
+ */
+export const PHOTO_FILE_CHECK_MS = 30_000;
 
 /** The form's fields, as the console names them. */
 export type PhotoField = "archivo" | "altEs" | "altEn" | "credito";
@@ -104,12 +114,18 @@ export interface PhotoFile {
 
 const FILE_NAME = /^([0-9a-f]{32})-(\d{1,5})\.(webp|jpg)$/;
 
+/** A rendition in memory and when its record was last seen. */
+interface CachedFile {
+  file: PhotoFile;
+  checkedAt: number;
+}
+
 /** The photo library of one instance. */
 export class PhotoLibrary {
   readonly #kv: Deno.Kv;
   readonly #now: () => Date;
   #workers?: Promise<PhotoWorkers>;
-  #cache?: Promise<LRUCache<string, PhotoFile>>;
+  #cache?: Promise<LRUCache<string, CachedFile>>;
 
   constructor({ kv, now }: { kv: Deno.Kv; now: () => Date }) {
     this.#kv = kv;
@@ -178,6 +194,31 @@ export class PhotoLibrary {
     return getPhotos(this.#kv, photoIds);
   }
 
+  /**
+   * Deletes a photo and every rendition of it (audited); this instance
+   * stops serving its files at once. `null` when the library does not hold
+   * it. The caller drops the pages that showed it (`photo_deleted`).
+   */
+  async delete(
+    photoId: string,
+    staff: StaffMember,
+  ): Promise<StoredPhoto | null> {
+    const deleted = await deletePhoto(this.#kv, {
+      photoId,
+      staff,
+      now: this.#now(),
+    });
+    if (deleted && this.#cache) {
+      const cache = await this.#cache;
+      for (const rendition of deleted.renditions) {
+        for (const extension of ["webp", "jpg"]) {
+          cache.delete(`${photoId}-${rendition.width}.${extension}`);
+        }
+      }
+    }
+    return deleted;
+  }
+
   /** One page of the library, newest first. */
   list(
     options: { limit?: number; cursor?: string } = {},
@@ -188,15 +229,25 @@ export class PhotoLibrary {
   /**
    * The rendition a file name names (`<id>-<width>.webp|.jpg`), `null` for
    * a name of no stored photo or width. Kept in memory once read: a name's
-   * bytes never change.
+   * bytes never change, only whether the photo is still in the library
+   * (read again after {@linkcode PHOTO_FILE_CHECK_MS}).
    */
   async readFile(name: string): Promise<PhotoFile | null> {
     const match = FILE_NAME.exec(name);
     if (!match) return null;
+    const [, photoId, width, extension] = match;
     const cache = await this.#getCache();
     const cached = cache.get(name);
-    if (cached) return cached;
-    const [, photoId, width, extension] = match;
+    const now = this.#now().getTime();
+    if (cached) {
+      if (now - cached.checkedAt < PHOTO_FILE_CHECK_MS) return cached.file;
+      if (await getPhoto(this.#kv, photoId)) {
+        cached.checkedAt = now;
+        return cached.file;
+      }
+      cache.delete(name);
+      return null;
+    }
     const encoding: PhotoEncoding = extension === "webp" ? "webp" : "jpeg";
     const bytes = await readPhotoRendition(this.#kv, {
       photoId,
@@ -209,7 +260,7 @@ export class PhotoLibrary {
       contentType: encoding === "webp" ? "image/webp" : "image/jpeg",
       etag: `"${photoId}-${width}-${extension}"`,
     };
-    cache.set(name, file);
+    cache.set(name, { file, checkedAt: now });
     return file;
   }
 
@@ -227,11 +278,11 @@ export class PhotoLibrary {
     return this.#workers;
   }
 
-  #getCache(): Promise<LRUCache<string, PhotoFile>> {
+  #getCache(): Promise<LRUCache<string, CachedFile>> {
     this.#cache ??= import("lru-cache").then(({ LRUCache }) =>
-      new LRUCache<string, PhotoFile>({
+      new LRUCache<string, CachedFile>({
         maxSize: CACHE_BYTES,
-        sizeCalculation: (file) => Math.max(1, file.bytes.length),
+        sizeCalculation: ({ file }) => Math.max(1, file.bytes.length),
       })
     );
     return this.#cache;

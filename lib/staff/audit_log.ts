@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS: readonly StaffAction[] = [
   "content_published",
   "content_reverted",
   "content_setting_changed",
+  "photo_deleted",
 ];
 
 /** An action in words (`panel_audit.action.*`); an unknown one as recorded. */
@@ -341,6 +342,7 @@ async function describeTarget(
     case "personal_data_exported":
       return say("personalData", { ref: target.replace(/^ticket:/, "") });
     case "photo_uploaded":
+    case "photo_deleted":
       return say("photo", { id: target });
     case "content_published":
     case "content_reverted":

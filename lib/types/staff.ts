@@ -58,4 +58,6 @@ export type StaffAction =
   /** An earlier version of the content published again (target: the new version's id). */
   | "content_reverted"
   /** An admin allowed editors to publish, or stopped allowing it (target: `on` or `off`). */
-  | "content_setting_changed";
+  | "content_setting_changed"
+  /** A photo deleted from the library, every size of it (target: the photo's id). */
+  | "photo_deleted";

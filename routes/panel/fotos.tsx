@@ -9,13 +9,16 @@ import type { AppEnv } from "@/lib/http/mod.ts";
 import {
   ALT_MAX,
   CREDIT_MAX,
+  findPhotoUses,
   MAX_PHOTO_BYTES,
   type PhotoField,
   photoSources,
   PhotoUploadError,
+  type PhotoUse,
   type StoredPhoto,
 } from "@/lib/photos/mod.ts";
 import { getStaff, StaffForbiddenError } from "@/lib/staff/mod.ts";
+import { PhotoUses } from "@/components/PhotoUses.tsx";
 import { createPanelRouter, renderPanelPage } from "./_page.tsx";
 
 /** The page's words (`locales/<lang>/panel_photos.json`); the console is Spanish. */
@@ -30,7 +33,8 @@ const MEGABYTES = Math.round(MAX_PHOTO_BYTES / (1024 * 1024));
  * (not viewers: 403, nothing written) upload with `POST /` (multipart:
  * `archivo`, `altEs`, `altEn`, `credito`). A refusal is shown beside its
  * field with the 4xx status; a client asking for JSON gets `{error,
- * details, field, fields}`.
+ * details, field, fields}`. Each photo says where the data set shows it;
+ * an admin's row has its deletion (routes/panel/fotos/[id].tsx).
  */
 export default function photosPage(deps: AppDeps) {
   return createPanelRouter(deps)
@@ -140,6 +144,7 @@ async function renderLibrary(
 ): Promise<Response> {
   const page = await deps.photos.list({ cursor: c.req.query("desde") });
   const uploaded = c.req.query("subida");
+  const deleted = c.req.query("borrada");
   const canUpload = getStaff(c).role !== "viewer";
   const { timeZone } = deps.data.current().data.municipality;
   const errors = form.errors ?? {};
@@ -183,6 +188,7 @@ async function renderLibrary(
       <>
         <p class="lead">{tr("lead")}</p>
         {uploaded && <p role="status">{tr("uploaded", { id: uploaded })}</p>}
+        {deleted && <p role="status">{tr("deleted", { id: deleted })}</p>}
         <h2>{tr("uploadTitle")}</h2>
         {canUpload
           ? (
@@ -230,9 +236,14 @@ async function renderLibrary(
           )
           : <p>{tr("viewerNote")}</p>}
         <h2>{tr("libraryTitle")}</h2>
-        {page.values.length === 0
-          ? <p>{tr("none")}</p>
-          : <PhotoTable photos={page.values} timeZone={timeZone} />}
+        {page.values.length === 0 ? <p>{tr("none")}</p> : (
+          <PhotoTable
+            photos={page.values}
+            timeZone={timeZone}
+            uses={findPhotoUses(deps.data.current().data)}
+            canDelete={canUpload}
+          />
+        )}
         {page.cursor && (
           <p>
             <a
@@ -250,7 +261,14 @@ async function renderLibrary(
 }
 
 function PhotoTable(
-  { photos, timeZone }: { photos: StoredPhoto[]; timeZone: string },
+  { photos, timeZone, uses, canDelete }: {
+    photos: StoredPhoto[];
+    timeZone: string;
+    /** What shows each photo, by id (`findPhotoUses`). */
+    uses: Map<string, PhotoUse[]>;
+    /** Admins: a deletion button per row. */
+    canDelete: boolean;
+  },
 ) {
   return (
     <div class="table-scroll">
@@ -264,6 +282,8 @@ function PhotoTable(
             <th scope="col">{tr("colCredit")}</th>
             <th scope="col">{tr("colSizes")}</th>
             <th scope="col">{tr("colUploaded")}</th>
+            <th scope="col">{tr("colUses")}</th>
+            {canDelete && <th scope="col">{tr("colActions")}</th>}
           </tr>
         </thead>
         <tbody>
@@ -301,6 +321,24 @@ function PhotoTable(
                     who: photo.uploadedBy,
                   })}
                 </td>
+                <td>
+                  <PhotoUses uses={uses.get(photo.id) ?? []} />
+                </td>
+                {canDelete && (
+                  <td>
+                    <form
+                      method="post"
+                      action={`/panel/fotos/${photo.id}/borrar/confirmar`}
+                    >
+                      <button class="button button--danger" type="submit">
+                        {tr("delete")}
+                        <span class="sr-only">
+                          {` ${tr("deleteWhich", { id: photo.id })}`}
+                        </span>
+                      </button>
+                    </form>
+                  </td>
+                )}
               </tr>
             );
           })}

@@ -14,7 +14,13 @@ import { formatDistance, formatHours } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, t, tRich } from "@/lib/i18n/mod.ts";
 import { getLang, getPublicOrigin } from "@/lib/http/mod.ts";
 import { JsonLd } from "@/components/JsonLd.tsx";
-import { describeEvents, PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import {
+  describeEvents,
+  loadPagePhotos,
+  PAGE_TTL_MS,
+  type PagePhotos,
+  servePage,
+} from "@/lib/pages/mod.ts";
 import { getPracticalInfo, type PracticalInfo } from "@/lib/services/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
@@ -53,7 +59,7 @@ export default function practicalInfo(deps: AppDeps) {
   return createPageRouter(deps).get(
     "/",
     (c) =>
-      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
+      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
         const lang = getLang(c);
         const data = localizeData(deps.data.current().data, lang);
         const place = data.municipality.name;
@@ -63,6 +69,10 @@ export default function practicalInfo(deps: AppDeps) {
           now,
           timeZone: data.municipality.timeZone,
         });
+        const photos = await loadPagePhotos(deps.photos, [
+          ...data.routes.map((route) => route.photos),
+          ...events.map(({ event }) => event.photos),
+        ], { lang, tag });
         const url = localizePath(lang, "/turismo/informacion-practica");
         return renderPage(c, deps, {
           head: {
@@ -88,6 +98,7 @@ export default function practicalInfo(deps: AppDeps) {
                 info={getPracticalInfo(data)}
                 events={events}
                 now={now}
+                photos={photos}
               />
             </>
           ),
@@ -97,7 +108,7 @@ export default function practicalInfo(deps: AppDeps) {
 }
 
 function PracticalInfoPage(
-  { lang, title, data, info, events, now }: {
+  { lang, title, data, info, events, now, photos }: {
     lang: Lang;
     title: string;
     /** The data set in `lang`: its objects tell which texts fell back. */
@@ -107,6 +118,8 @@ function PracticalInfoPage(
     events: UpcomingEvent[];
     /** The instant `events` were listed at. */
     now: Date;
+    /** The routes' and events' photos. */
+    photos: PagePhotos;
   },
 ) {
   const { weather, culture } = info;
@@ -212,7 +225,13 @@ function PracticalInfoPage(
             </ul>
           </section>
 
-          <PlanSections data={data} events={events} now={now} lang={lang} />
+          <PlanSections
+            data={data}
+            events={events}
+            now={now}
+            lang={lang}
+            photos={photos}
+          />
 
           <section id="comida" aria-labelledby="comida-title">
             <h2 id="comida-title">

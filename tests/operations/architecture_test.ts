@@ -119,7 +119,7 @@ server           config data db pages
 chat             calendar data db errors events format geo http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
-pages            calendar config data db events http
+pages            calendar config data db events http photos
 staff            calendar check_in config data db errors figures format http i18n open_data pdf types
 cms              config db errors types
 open_data        calendar config data db
@@ -134,7 +134,7 @@ format           data i18n
 geo              data i18n
 pdf
 figures          badges calendar db
-photos           db errors types
+photos           data db errors types
 content          crypto data db i18n types
 # HTTP plumbing: Hono middleware, the API's contract and the bearer token's user.
 http             auth config errors i18n types

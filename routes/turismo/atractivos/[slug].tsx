@@ -13,7 +13,7 @@ import {
 } from "@/lib/data/mod.ts";
 import type { AppDeps } from "@/deps.ts";
 import { PhotoGallery } from "@/components/PhotoGallery.tsx";
-import { type PhotoSources, photoSources } from "@/lib/photos/mod.ts";
+import type { PhotoSources } from "@/lib/photos/mod.ts";
 import type { MapTiles } from "@/lib/config/mod.ts";
 import {
   describeCost,
@@ -38,6 +38,7 @@ import {
 } from "@/lib/check_in/mod.ts";
 import {
   describeAttraction,
+  loadPagePhotos,
   PAGE_TTL_MS,
   pageTags,
   servePage,
@@ -92,7 +93,7 @@ export default function attraction(deps: AppDeps) {
           data: loaded.data,
         }),
         getCheckInRule(deps.kv, found.slug, found.checkIn),
-        deps.photos.getPhotos(found.photos ?? []),
+        loadPagePhotos(deps.photos, [found.photos], { lang, tag }),
       ]);
       return renderPage(c, deps, {
         head: {
@@ -127,7 +128,7 @@ export default function attraction(deps: AppDeps) {
                 attraction: found.slug,
               })}
               tiles={deps.config.mapTiles}
-              photos={photos.map((photo) => photoSources(photo, lang))}
+              photos={photos.of(found.photos)}
             />
           </>
         ),

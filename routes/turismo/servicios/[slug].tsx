@@ -9,11 +9,13 @@ import {
   tServices,
 } from "@/components/ProviderCard.tsx";
 import type { AppDeps } from "@/deps.ts";
+import { PhotoGallery } from "@/components/PhotoGallery.tsx";
+import type { PhotoSources } from "@/lib/photos/mod.ts";
 import { localizeData } from "@/lib/data/mod.ts";
 import { formatDistance, formatMoney } from "@/lib/format/mod.ts";
 import { type Lang, localizePath, tRich } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
-import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
+import { loadPagePhotos, PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { getDirectoryUrl, getProviderPage } from "@/lib/services/mod.ts";
 import {
   createPageRouter,
@@ -28,12 +30,16 @@ export default function provider(deps: AppDeps) {
   return createPageRouter(deps).get(
     "/:slug",
     (c) =>
-      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
+      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
         const lang = getLang(c);
         const data = localizeData(deps.data.current().data, lang);
         const page = getProviderPage(data, c.req.param("slug"));
         if (!page) return renderNotFoundPage(c, deps);
         const { provider } = page;
+        const photos = await loadPagePhotos(deps.photos, [provider.photos], {
+          lang,
+          tag,
+        });
         return renderPage(c, deps, {
           head: {
             title: `${provider.name} · ${data.branding.name}`,
@@ -41,14 +47,25 @@ export default function provider(deps: AppDeps) {
             shareTitle: provider.name,
             url: localizePath(lang, `/turismo/servicios/${provider.slug}`),
           },
-          body: <ProviderPage page={page} lang={lang} />,
+          body: (
+            <ProviderPage
+              page={page}
+              lang={lang}
+              photos={photos.of(provider.photos)}
+            />
+          ),
         });
       }),
   );
 }
 
 function ProviderPage(
-  { page, lang }: { page: ProviderPageData; lang: Lang },
+  { page, lang, photos }: {
+    page: ProviderPageData;
+    lang: Lang;
+    /** The provider's photos the library holds, in the data set's order. */
+    photos: PhotoSources[];
+  },
 ) {
   const { provider, nearby, dishes, packages } = page;
   const tr = (key: string, values?: Record<string, string | number>) =>
@@ -77,6 +94,11 @@ function ProviderPage(
         </div>
       </section>
 
+      {photos.length > 0 && (
+        <div class="container">
+          <PhotoGallery photos={photos} lang={lang} eagerFirst />
+        </div>
+      )}
       <div class="container detail">
         <aside class="detail__aside" aria-labelledby="contacto-title">
           <div class="panel">

@@ -1,0 +1,118 @@
+/**
+ * An attraction's share card shows its first photo (issue 42 item 4): drawn
+ * at run time from the library, beside the card's text; an id the library
+ * does not hold draws the card without one, and deleting the photo draws
+ * the card again without it.
+ */
+import assert from "node:assert/strict";
+import { DataStore } from "@/lib/data/data_store.ts";
+import { parseTourismData } from "@/lib/data/tourism_data.ts";
+import { decodePixels } from "@/lib/photos/codecs.ts";
+import { makeJpeg } from "@/tests/photo_fixtures.ts";
+import { ensureBuild } from "@/scripts/build.ts";
+import {
+  createTestContext,
+  mutateShipped,
+  SHIPPED,
+  signInStaff,
+  type TestContext,
+} from "../test_utils.ts";
+
+await ensureBuild();
+
+const STAFF = {
+  id: "ana@municipio.gob.mx",
+  email: "ana@municipio.gob.mx",
+  role: "admin",
+} as const;
+
+/** Inside the photo's box (right of the text), where a card without one is plain background. */
+const IN_PHOTO = { x: 956, y: 420 };
+/** Background on every card, right of the text, below the photo. */
+const BACKGROUND = { x: 1100, y: 500 };
+
+/** The card the page's `og:image` names, as RGBA pixels. */
+async function readCard(ctx: TestContext, page: string) {
+  const html = await (await ctx.app.request(page)).text();
+  const url = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+  assert.ok(url, "the page names its card");
+  const res = await ctx.app.request(
+    new URL(url).pathname + new URL(url).search,
+  );
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "image/png");
+  const pixels = await decodePixels(
+    new Uint8Array(await res.arrayBuffer()),
+    "png",
+  );
+  assert.deepEqual([pixels.width, pixels.height], [1200, 630]);
+  const at = ({ x, y }: { x: number; y: number }) => {
+    const i = (y * pixels.width + x) * 4;
+    return [...pixels.data.slice(i, i + 3)];
+  };
+  const distance = (a: number[], b: number[]) =>
+    a.reduce((sum, v, i) => sum + Math.abs(v - b[i]), 0);
+  return {
+    /** How far the photo box's point is from the card's background colour. */
+    photoContrast: distance(at(IN_PHOTO), at(BACKGROUND)),
+  };
+}
+
+Deno.test("an attraction's card shows its first photo; without it, or once deleted, none", async (t) => {
+  await using setup = await createTestContext();
+  const photo = await setup.deps.photos.upload({
+    file: { bytes: await makeJpeg(1200, 900), name: "plaza.jpg" },
+    altEs: "La plaza principal",
+    altEn: "The main square",
+    credit: "Oficina de Turismo",
+    staff: STAFF,
+  });
+  const [withPhoto, withUnknown, without] = SHIPPED.attractions;
+  await using ctx = await createTestContext({
+    kv: setup.deps.kv,
+    data: new DataStore(
+      await parseTourismData(mutateShipped((data) => {
+        data.attractions[0].photos = [photo.id];
+        data.attractions[1].photos = ["e".repeat(32)];
+      })),
+    ),
+  });
+  const page = (slug: string) => `/turismo/atractivos/${slug}`;
+
+  await t.step(
+    "the photo is drawn beside the text, in both languages",
+    async () => {
+      for (const prefix of ["", "/en"]) {
+        const card = await readCard(ctx, `${prefix}${page(withPhoto.slug)}`);
+        assert.ok(
+          card.photoContrast > 150,
+          `photo drawn: ${card.photoContrast}`,
+        );
+      }
+    },
+  );
+
+  await t.step(
+    "a card whose photo id the library lacks, or with no photo, is plain",
+    async () => {
+      for (const slug of [withUnknown.slug, without.slug]) {
+        const card = await readCard(ctx, page(slug));
+        assert.ok(card.photoContrast < 10, `${slug}: ${card.photoContrast}`);
+      }
+    },
+  );
+
+  await t.step(
+    "deleting the photo in the console draws the card without it",
+    async () => {
+      const admin = await signInStaff(ctx, { role: "admin" });
+      const res = await ctx.app.request(`/panel/fotos/${photo.id}/borrar`, {
+        method: "POST",
+        headers: { cookie: admin, origin: "http://localhost" },
+      });
+      assert.equal(res.status, 303);
+      const card = await readCard(ctx, page(withPhoto.slug));
+      assert.ok(card.photoContrast < 10, `no photo: ${card.photoContrast}`);
+    },
+  );
+});
