@@ -122,7 +122,17 @@ export function getLocalClockTime(at: Date | string, timeZone: string): string {
  * zone's offset (twice, for a day when the offset changes).
  */
 export function getLocalMidnightMs(day: string, timeZone: string): number {
-  const wall = Date.parse(`${day}T00:00:00Z`);
+  return getLocalInstantMs(`${day}T00:00:00`, timeZone);
+}
+
+/**
+ * The instant the wall clock in `timeZone` shows `wallClock`
+ * (`YYYY-MM-DDTHH:MM:SS`, no zone), in epoch milliseconds: a UTC guess
+ * corrected by the zone's offset (twice, for a day when the offset
+ * changes). A time a change skips lands past it.
+ */
+export function getLocalInstantMs(wallClock: string, timeZone: string): number {
+  const wall = Date.parse(`${wallClock}Z`);
   const wallAt = (ms: number) =>
     Date.parse(`${getLocalWallClock(new Date(ms), timeZone)}Z`);
   let at = wall;

@@ -7,7 +7,11 @@
 import { z } from "zod";
 import { TRANSLATABLE, withTranslations } from "./translations.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
-import { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
+import {
+  ATTRACTION_CATEGORIES,
+  WHEELCHAIR_ACCESS,
+} from "./attraction_categories.ts";
+import { checkOpeningHours } from "@/lib/hours/opening_hours.ts";
 import {
   CHECK_IN_METHODS,
   MAX_CHECK_IN_RADIUS_M,
@@ -28,6 +32,16 @@ const latLng = z.strictObject({
 const money = z.strictObject({
   amount: z.number().min(0),
   currency: z.literal("MXN"),
+});
+
+/**
+ * Opening hours in OpenStreetMap's `opening_hours` syntax
+ * (`Mo-Fr 09:00-18:00; PH off`, `24/7`), checked by the library that
+ * evaluates them: what it cannot read is refused with where it stopped.
+ */
+const openingHours = z.string().trim().min(1).superRefine((value, ctx) => {
+  const problem = checkOpeningHours(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
 /**
@@ -53,8 +67,17 @@ const attractionSchema = withTranslations(
       child: money.optional(),
       notes: text.optional(),
     }),
-    schedule: text,
+    openingHours: openingHours.optional(),
+    /** A note on the hours, as a visitor reads it ("last descent at 14:00"). */
+    schedule: text.optional(),
     durationMinutes: z.number().int().positive(),
+    /** OpenStreetMap's `wheelchair` tag: the whole place, by wheelchair. */
+    wheelchair: z.enum(WHEELCHAIR_ACCESS).optional(),
+    /** An entrance with no step (OSM `entrance` with `wheelchair=yes`, no `step_count`). */
+    stepFreeEntrance: z.boolean().optional(),
+    /** A toilet a wheelchair user can use (OSM `toilets:wheelchair`). */
+    accessibleToilet: z.boolean().optional(),
+    /** What else a visitor with reduced mobility should know. */
     accessibility: text.optional(),
     tips: z.array(text).optional(),
     guideCode: z.string().regex(
@@ -89,7 +112,8 @@ const providerSchema = withTranslations(
       whatsapp: text.optional(),
     }),
     priceRange: z.enum(["$", "$$", "$$$"]),
-    /** Opening hours or tour times, as a visitor reads them. */
+    openingHours: openingHours.optional(),
+    /** A note on the hours or tour times, as a visitor reads it. */
     schedule: text.optional(),
     languages: z.array(text).optional(),
   }),
