@@ -23,3 +23,9 @@ export {
   getWeekdayName,
   type HoursLine,
 } from "./words.ts";
+export {
+  describePlaceHours,
+  getHoursPlace,
+  type HoursMunicipality,
+  type PlaceHours,
+} from "./place_hours.ts";

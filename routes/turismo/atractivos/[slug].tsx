@@ -65,12 +65,22 @@ import { Island } from "@/components/Island.tsx";
 import CheckIn from "@/islands/CheckIn.tsx";
 import { getUpcomingEvents, type UpcomingEvent } from "@/lib/events/mod.ts";
 import { MapSection } from "@/routes/_shared/places_map.tsx";
+import {
+  AccessFacts,
+  DaysHoursTable,
+  HoursNow,
+} from "@/components/OpeningHours.tsx";
+import { describePlaceHours, type PlaceHours } from "@/lib/hours/mod.ts";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
   return createPageRouter(deps).get("/:slug", (c) =>
-    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS.
-    servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
+    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS. Its
+    // hours ("Abierto ahora · cierra a las 18:00", the days from today)
+    // may not: the kept page expires at their next change or at the
+    // municipality's midnight, whichever comes first (`expireAt`), and a
+    // replayed answer lasts no longer than the page it replays.
+    servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag, expireAt) => {
       const lang = getLang(c);
       const loaded = deps.data.current();
       const slug = c.req.param("slug");
@@ -80,6 +90,15 @@ export default function attraction(deps: AppDeps) {
       const data = localizeData(loaded.data, lang);
       const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
+      const hours = found.openingHours === undefined
+        ? undefined
+        : describePlaceHours(found.openingHours, {
+          now: deps.now().getTime(),
+          municipality: data.municipality,
+          lang,
+          days: 7,
+        });
+      if (hours) expireAt(hours.validUntilMs);
       const card = { kind: "attraction", slug: found.slug } as const;
       const [figures, checkInRule, photos] = await Promise.all([
         getAttractionFigures(deps.kv, {
@@ -115,6 +134,7 @@ export default function attraction(deps: AppDeps) {
               data={data}
               lang={lang}
               figures={figures}
+              hours={hours}
               checkInMethod={checkInRule.method}
               events={getUpcomingEvents(data.events, {
                 now: deps.now(),
@@ -131,13 +151,25 @@ export default function attraction(deps: AppDeps) {
 }
 
 function AttractionPage(
-  { attraction, data, lang, figures, checkInMethod, events, tiles, photos }: {
+  {
+    attraction,
+    data,
+    lang,
+    figures,
+    hours,
+    checkInMethod,
+    events,
+    tiles,
+    photos,
+  }: {
     attraction: Attraction;
     /** The data set in `lang` (`localizeData`). */
     data: TourismData;
     lang: Lang;
     /** The last closed month's ratings and visits, as the disclosure rule lets them out. */
     figures: AttractionFigures;
+    /** Its hours now and in the days from today; none when the data set has none. */
+    hours?: PlaceHours;
     /** How a visit is checked in here (the admin's rule, else the data set's). */
     checkInMethod: CheckInMethod;
     /** This attraction's events that are not over. */
@@ -176,6 +208,7 @@ function AttractionPage(
           <p class="lead">
             <DataText of={attraction} field="summary" lang={lang} />
           </p>
+          {hours && <HoursNow line={hours.line} />}
           <RatingLine figures={figures} lang={lang} />
         </div>
       </section>
@@ -232,7 +265,12 @@ function AttractionPage(
                   <Icon name="calendar" /> {t(lang, "page_attraction.schedule")}
                 </dt>
                 <dd>
-                  <DataText of={attraction} field="schedule" lang={lang} />
+                  {hours && <DaysHoursTable days={hours.days} lang={lang} />}
+                  {attraction.schedule && (
+                    <span class="facts__note">
+                      <DataText of={attraction} field="schedule" lang={lang} />
+                    </span>
+                  )}
                 </dd>
               </div>
               <div>
@@ -247,18 +285,26 @@ function AttractionPage(
                 </dt>
                 <dd>{attraction.address}</dd>
               </div>
-              {attraction.accessibility && (
+              {(attraction.wheelchair !== undefined ||
+                attraction.stepFreeEntrance !== undefined ||
+                attraction.accessibleToilet !== undefined ||
+                attraction.accessibility) && (
                 <div>
                   <dt>
                     <Icon name="access" />{" "}
                     {t(lang, "page_attraction.accessibility")}
                   </dt>
                   <dd>
-                    <DataText
-                      of={attraction}
-                      field="accessibility"
-                      lang={lang}
-                    />
+                    <AccessFacts attraction={attraction} lang={lang} />
+                    {attraction.accessibility && (
+                      <span class="facts__note">
+                        <DataText
+                          of={attraction}
+                          field="accessibility"
+                          lang={lang}
+                        />
+                      </span>
+                    )}
                   </dd>
                 </div>
               )}
