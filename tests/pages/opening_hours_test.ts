@@ -256,3 +256,35 @@ Deno.test("the list filters by open now and wheelchair access, in both languages
     /Museo Nacional del Tequila .*?Cerrado · abre mañana a las 10:00/,
   );
 });
+
+Deno.test("a provider's page and its directory card say whether it is open, and flip on time", async () => {
+  await using ctx = await createTestContext({
+    cachePages: true,
+    clockStart: BEFORE_SIX,
+  });
+  // Cenaduría Santiago: "Mo,We-Su 18:00-23:30".
+  const page = "/turismo/servicios/cenaduria-santiago";
+  assert.equal(
+    hoursLine(await serve(ctx, page)),
+    "Cerrado · abre hoy a las 18:00",
+  );
+  const card = (html: string) =>
+    hoursLine(html.slice(html.indexOf('id="prestador-cenaduria-santiago"')));
+  assert.equal(
+    card(await serve(ctx, "/turismo/servicios")),
+    "Cerrado · abre hoy a las 18:00",
+  );
+  ctx.clock.advance(5_000);
+  assert.equal(
+    hoursLine(await serve(ctx, page)),
+    "Abierto ahora · cierra a las 23:30",
+  );
+  assert.equal(
+    card(await serve(ctx, "/turismo/servicios")),
+    "Abierto ahora · cierra a las 23:30",
+  );
+  const table = words(
+    /<table class="hours-table">.*?<\/table>/s.exec(await serve(ctx, page))![0],
+  );
+  assert.match(table, /Miércoles \(hoy\) 18:00 a 23:30 .* Martes Cerrado/);
+});

@@ -15,6 +15,8 @@ import { type Lang, localizePath, tRich } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
 import { PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { getDirectoryUrl, getProviderPage } from "@/lib/services/mod.ts";
+import { describePlaceHours, type PlaceHours } from "@/lib/hours/mod.ts";
+import { DaysHoursTable, HoursNow } from "@/components/OpeningHours.tsx";
 import {
   createPageRouter,
   renderNotFoundPage,
@@ -28,12 +30,23 @@ export default function provider(deps: AppDeps) {
   return createPageRouter(deps).get(
     "/:slug",
     (c) =>
-      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, () => {
+      // Its "Abierto ahora" line and days' table expire the kept page at
+      // their next change or the municipality's midnight (`expireAt`).
+      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, (_tag, expireAt) => {
         const lang = getLang(c);
         const data = localizeData(deps.data.current().data, lang);
         const page = getProviderPage(data, c.req.param("slug"));
         if (!page) return renderNotFoundPage(c, deps);
         const { provider } = page;
+        const hours = provider.openingHours === undefined
+          ? undefined
+          : describePlaceHours(provider.openingHours, {
+            now: deps.now().getTime(),
+            municipality: data.municipality,
+            lang,
+            days: 7,
+          });
+        if (hours) expireAt(hours.validUntilMs);
         return renderPage(c, deps, {
           head: {
             title: `${provider.name} · ${data.branding.name}`,
@@ -41,14 +54,18 @@ export default function provider(deps: AppDeps) {
             shareTitle: provider.name,
             url: localizePath(lang, `/turismo/servicios/${provider.slug}`),
           },
-          body: <ProviderPage page={page} lang={lang} />,
+          body: <ProviderPage page={page} lang={lang} hours={hours} />,
         });
       }),
   );
 }
 
 function ProviderPage(
-  { page, lang }: { page: ProviderPageData; lang: Lang },
+  { page, lang, hours }: {
+    page: ProviderPageData;
+    lang: Lang;
+    hours?: PlaceHours;
+  },
 ) {
   const { provider, nearby, dishes, packages } = page;
   const tr = (key: string, values?: Record<string, string | number>) =>
@@ -74,6 +91,7 @@ function ProviderPage(
           <p class="lead">
             <DataText of={provider} field="description" lang={lang} />
           </p>
+          {hours && <HoursNow line={hours.line} />}
         </div>
       </section>
 
@@ -97,9 +115,13 @@ function ProviderPage(
                   <Icon name="calendar" /> {tr("schedule")}
                 </dt>
                 <dd>
-                  {provider.schedule
-                    ? <DataText of={provider} field="schedule" lang={lang} />
-                    : tr("noSchedule")}
+                  {hours && <DaysHoursTable days={hours.days} lang={lang} />}
+                  {provider.schedule && (
+                    <span class="facts__note">
+                      <DataText of={provider} field="schedule" lang={lang} />
+                    </span>
+                  )}
+                  {!hours && !provider.schedule && tr("noSchedule")}
                 </dd>
               </div>
               <div>
