@@ -41,8 +41,40 @@ export interface PlaceHours {
   validUntilMs: number;
 }
 
+/**
+ * What was said, by expression, place, language and days: it holds, word
+ * for word, from when it was computed until its `validUntilMs` (the state,
+ * the next change and the day are the same all that while), so a page
+ * rendered again says it without evaluating anything (a holiday rule costs
+ * about half a millisecond to evaluate).
+ */
+const said = new Map<string, { from: number; hours: PlaceHours }>();
+
 /** `expression`'s state, line and (with `days`) table at `now`, in `lang`. */
 export function describePlaceHours(
+  expression: string,
+  options: {
+    now: number;
+    municipality: HoursMunicipality;
+    lang: Lang;
+    days?: number;
+  },
+): PlaceHours {
+  const { now, municipality, lang, days = 0 } = options;
+  const { timeZone, state, center } = municipality;
+  const key =
+    `${expression}\u0000${lang}\u0000${days}\u0000${timeZone}\u0000${state}\u0000${center.lat},${center.lng}`;
+  const known = said.get(key);
+  if (known && known.from <= now && now < known.hours.validUntilMs) {
+    return known.hours;
+  }
+  const hours = evaluate(expression, options);
+  if (said.size >= 1024) said.clear();
+  said.set(key, { from: now, hours });
+  return hours;
+}
+
+function evaluate(
   expression: string,
   { now, municipality, lang, days = 0 }: {
     now: number;
