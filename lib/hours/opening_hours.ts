@@ -17,6 +17,7 @@
  */
 import OpeningHours from "opening_hours";
 import { getLocalInstantMs, getLocalWallClock } from "@/lib/calendar/mod.ts";
+import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/catalogue.ts";
 
 /** Where the hours are kept: the public holidays (`PH`) are Mexico's. */
 export interface HoursPlace {
@@ -55,25 +56,36 @@ function parse(expression: string, place: HoursPlace): OpeningHours {
 }
 
 /**
- * Why `expression` is not valid `opening_hours` syntax, in words the staff
- * who edit the data set read (Spanish), or `undefined` when it is valid.
+ * Why `expression` is not valid `opening_hours` syntax, in `lang` (Spanish
+ * by default: the staff who edit the data set read the schema's errors),
+ * or `undefined` when it is valid.
  */
-export function checkOpeningHours(expression: string): string | undefined {
+export function checkOpeningHours(
+  expression: string,
+  lang: Lang = DEFAULT_LANG,
+): string | undefined {
   try {
     const hours = parse(expression, DEFAULT_PLACE);
     // The library reads some mistakes its own way ("Lunes a viernes 9-18"
     // as Mo-Fr 09:00-18:00), with a warning: the data set says it exactly.
     if (hours.getWarnings().length === 0) return undefined;
-    return `horario no válido en la sintaxis opening_hours de OpenStreetMap: escríbelo así, "${hours.prettifyValue()}", si eso es lo que quieres decir`;
+    return t(lang, "hours.invalidRewrite", { value: hours.prettifyValue() });
   } catch (error) {
     const detail = String(error);
     const marker = detail.indexOf(" <---");
-    const where = marker > 0
-      ? ` (se entiende hasta «${detail.slice(0, marker).trim()}»)`
-      : "";
-    return `horario no válido en la sintaxis opening_hours de OpenStreetMap${where}; ejemplos: "Mo-Fr 09:00-18:00; Sa 10:00-14:00", "Tu-Su 10:00-17:00; PH off", "24/7"`;
+    return t(lang, "hours.invalid", {
+      read: marker > 0 ? detail.slice(0, marker).trim() : "none",
+      examples: EXAMPLES.map((example) => `"${example}"`).join(", "),
+    });
   }
 }
+
+/** What a refusal shows as valid hours. */
+const EXAMPLES = [
+  "Mo-Fr 09:00-18:00; Sa 10:00-14:00",
+  "Mo-Sa 10:00-19:00; PH off",
+  "24/7",
+];
 
 /** A `Date` whose local fields show `timeZone`'s wall clock at `ms`. */
 function toWallDate(ms: number, timeZone: string): Date {
