@@ -7,7 +7,7 @@ import {
 import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
-import type { HoursLine } from "@/lib/hours/mod.ts";
+import type { PlaceHours } from "@/lib/hours/mod.ts";
 import { HoursNow } from "./OpeningHours.tsx";
 
 /**
@@ -30,7 +30,7 @@ export function AttractionCard(
     /** A line under the summary, e.g. a distance. */
     extra?: string;
     /** Whether it is open now, in words ("Abierto ahora · cierra a las 18:00"). */
-    hours?: HoursLine;
+    hours?: PlaceHours;
     /**
      * An empty place for the passport's mark ("Sellado"), filled in the
      * browser by the StampMarks island from the device's passport.
@@ -66,7 +66,9 @@ export function AttractionCard(
           <DataText of={attraction} field="summary" lang={lang} />
         </p>
         {extra && <p class="card__extra">{extra}</p>}
-        {hours && <HoursNow line={hours} compact />}
+        {hours && (
+          <HoursNow line={hours.line} until={hours.validUntilMs} compact />
+        )}
         {distanceSlot && (
           <p class="card__distance" data-distance-slot={attraction.slug} />
         )}

@@ -10,14 +10,19 @@ import { Icon } from "./Icon.tsx";
 
 /** "Abierto ahora · cierra a las 18:00": the state in words, never by colour alone. */
 export function HoursNow(
-  { line, compact = false }: { line: HoursLine; compact?: boolean },
+  { line, until, compact = false }: {
+    line: HoursLine;
+    /** When the line stops holding (epoch ms): the browser hides it then (client/stale_hours.ts). */
+    until: number;
+    compact?: boolean;
+  },
 ) {
   return (
     <p
       class={`hours-now hours-now--${line.state}${
         compact ? " hours-now--compact" : ""
       }`}
-      data-hours-now
+      data-hours-until={until}
     >
       <Icon name="clock" /> <strong>{line.label}</strong>
       {line.change && <>{" · "}{line.change}</>}

@@ -10,7 +10,7 @@ import {
 } from "@/lib/services/mod.ts";
 import { DataText, Fallback } from "./DataText.tsx";
 import { BrandIcon, Icon } from "./Icon.tsx";
-import type { HoursLine } from "@/lib/hours/mod.ts";
+import type { PlaceHours } from "@/lib/hours/mod.ts";
 import { HoursNow } from "./OpeningHours.tsx";
 
 /** A message of the services pages (`locales/<lang>/page_services.json`). */
@@ -138,7 +138,7 @@ export function ProviderCard(
     entry: DirectoryEntry;
     lang: Lang;
     /** Whether it is open now, in words. */
-    hours?: HoursLine;
+    hours?: PlaceHours;
   },
 ) {
   const { provider, distanceKm, nearby } = entry;
@@ -162,7 +162,9 @@ export function ProviderCard(
           </span>
         </p>
       )}
-      {hours && <HoursNow line={hours} compact />}
+      {hours && (
+        <HoursNow line={hours.line} until={hours.validUntilMs} compact />
+      )}
       <p class="provider__description">
         <DataText of={provider} field="description" lang={lang} />
       </p>

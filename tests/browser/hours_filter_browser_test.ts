@@ -105,6 +105,17 @@ Deno.test({
     );
     await assertAxeClean(page, "attraction page with its hours and access");
     await saveScreenshot(page, "hours-attraction-390");
+
+    // A page kept for offline use outlives its line: the browser hides
+    // the line at the minute it stops holding (18:00), leaving the table.
+    const later = await context.newPage();
+    await later.clock.install({ time: new Date("2026-12-02T23:59:58Z") });
+    await later.goto(`${origin}/turismo/atractivos/balneario-termal-la-vega`);
+    const line = later.locator(".page-head .hours-now");
+    assert.equal(await line.isVisible(), true);
+    await later.clock.runFor(2_500);
+    await line.waitFor({ state: "hidden" });
+    assert.equal(await later.locator(".hours-table").isVisible(), true);
     assert.deepEqual(watch.problems, []);
     await context.close();
   },

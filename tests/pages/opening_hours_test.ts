@@ -67,9 +67,17 @@ Deno.test("the attraction page's open-now line flips at the local minute, cache 
     cachePages: true,
     clockStart: BEFORE_SIX,
   });
-  assert.equal(
-    hoursLine(await serve(ctx, SPRINGS)),
-    "Abierto ahora · cierra a las 18:00",
+  const first = await serve(ctx, SPRINGS);
+  assert.equal(hoursLine(first), "Abierto ahora · cierra a las 18:00");
+  // The line says when it stops holding, for a copy kept offline
+  // (client/stale_hours.ts hides it then).
+  assert.match(
+    first,
+    new RegExp(
+      `<p class="hours-now hours-now--open" data-hours-until="${
+        Date.parse("2026-12-03T00:00:00Z")
+      }">`,
+    ),
   );
   // Within the page's TTL: served again from what was kept.
   ctx.clock.advance(4_999);

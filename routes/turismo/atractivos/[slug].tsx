@@ -208,7 +208,7 @@ function AttractionPage(
           <p class="lead">
             <DataText of={attraction} field="summary" lang={lang} />
           </p>
-          {hours && <HoursNow line={hours.line} />}
+          {hours && <HoursNow line={hours.line} until={hours.validUntilMs} />}
           <RatingLine figures={figures} lang={lang} />
         </div>
       </section>

@@ -202,7 +202,7 @@ export default function attractions(deps: AppDeps) {
                       lang={lang}
                       headingLevel={2}
                       key={attraction.slug}
-                      hours={hours.get(attraction.slug)?.line}
+                      hours={hours.get(attraction.slug)}
                       stampSlot
                       distanceSlot
                     />

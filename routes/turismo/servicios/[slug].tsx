@@ -91,7 +91,7 @@ function ProviderPage(
           <p class="lead">
             <DataText of={provider} field="description" lang={lang} />
           </p>
-          {hours && <HoursNow line={hours.line} />}
+          {hours && <HoursNow line={hours.line} until={hours.validUntilMs} />}
         </div>
       </section>
 

@@ -24,7 +24,7 @@ import {
   type ProviderType,
 } from "@/lib/services/mod.ts";
 import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
-import { describePlaceHours, type HoursLine } from "@/lib/hours/mod.ts";
+import { describePlaceHours, type PlaceHours } from "@/lib/hours/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /**
@@ -55,7 +55,7 @@ export default function services(deps: AppDeps) {
         type,
         location: near.location,
       });
-      const hours = new Map<string, HoursLine>();
+      const hours = new Map<string, PlaceHours>();
       for (const { entries } of directory.groups) {
         for (const { provider } of entries) {
           if (provider.openingHours === undefined) continue;
@@ -64,7 +64,7 @@ export default function services(deps: AppDeps) {
             municipality: data.municipality,
             lang,
           });
-          hours.set(provider.slug, described.line);
+          hours.set(provider.slug, described);
           expireAt(described.validUntilMs);
         }
       }
@@ -137,7 +137,7 @@ function ServicesPage(
     title: string;
     directory: Directory;
     /** Each provider's state now, by slug. */
-    hours: Map<string, HoursLine>;
+    hours: Map<string, PlaceHours>;
     type?: ProviderType;
     location?: LatLng;
     invalidLocation: boolean;
