@@ -46,7 +46,7 @@ export default function attractions(deps: AppDeps) {
       const list = localizePath(lang, "/turismo/atractivos");
       // Each attraction's state, once per render; the kept page expires at
       // the first opening or closing of any of them (or at midnight), so
-      // "Abierto ahora" and its filter are never older than the hour.
+      // "Abierto ahora" and its filter never outlive the minute they change.
       const now = deps.now().getTime();
       const hours = new Map(
         data.attractions.flatMap((a) =>
