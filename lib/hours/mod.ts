@@ -29,3 +29,4 @@ export {
   type HoursMunicipality,
   type PlaceHours,
 } from "./place_hours.ts";
+export { toOpeningHoursSpecification } from "./schema_org.ts";

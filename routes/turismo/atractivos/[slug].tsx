@@ -70,7 +70,11 @@ import {
   DaysHoursTable,
   HoursNow,
 } from "@/components/OpeningHours.tsx";
-import { describePlaceHours, type PlaceHours } from "@/lib/hours/mod.ts";
+import {
+  describePlaceHours,
+  type PlaceHours,
+  toOpeningHoursSpecification,
+} from "@/lib/hours/mod.ts";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
@@ -127,6 +131,7 @@ export default function attraction(deps: AppDeps) {
                 url: `${getPublicOrigin(c, deps.config)}${
                   localizePath(lang, `/turismo/atractivos/${found.slug}`)
                 }`,
+                openingHours: hours && toOpeningHoursSpecification(hours.days),
               })}
             />
             <AttractionPage
