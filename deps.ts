@@ -8,7 +8,10 @@
 import type OpenAI from "openai";
 import type { TokenVerifier, TokenVerifierOptions } from "./lib/auth/tokens.ts";
 import type { BadgeRule } from "./lib/badges/badges.ts";
-import { createPromptCache, type PromptCache } from "./lib/chat/prompt.ts";
+import {
+  createPromptCache,
+  type PromptCache,
+} from "./lib/chat/prompt_cache.ts";
 import { createCms } from "./lib/cms/mod.ts";
 import type { TicketCms } from "./lib/types/cms.ts";
 import type { Config } from "./lib/config/config.ts";

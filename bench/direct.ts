@@ -15,11 +15,8 @@
 import OpenAI from "openai";
 import { parseChatInput } from "@/lib/chat/input.ts";
 import { completeChat } from "@/lib/chat/model.ts";
-import {
-  buildChatMessages,
-  buildRequestContext,
-  createPromptCache,
-} from "@/lib/chat/prompt.ts";
+import { buildChatMessages, buildRequestContext } from "@/lib/chat/prompt.ts";
+import { createPromptCache } from "@/lib/chat/prompt_cache.ts";
 import { CHAT_RATE_LIMIT } from "@/lib/limits/chat_limit.ts";
 import { createKvCms } from "@/lib/cms/kv.ts";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
@@ -211,7 +208,7 @@ if (import.meta.main) {
         await completeChat(openai, {
           model: "bench",
           messages: buildChatMessages({
-            stablePrompt: prompts.get(loaded, now()),
+            stablePrompt: await prompts.get(loaded, now()),
             requestContext: buildRequestContext(loaded.data, { now: now() }),
             input,
           }),

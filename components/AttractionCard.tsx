@@ -7,6 +7,8 @@ import {
 import { type Lang, localizePath, t } from "@/lib/i18n/mod.ts";
 import { DataText } from "./DataText.tsx";
 import { Icon } from "./Icon.tsx";
+import type { PlaceHours } from "@/lib/hours/mod.ts";
+import { HoursNow } from "./OpeningHours.tsx";
 
 /**
  * An attraction in a grid: category, name, summary, cost and time, in
@@ -18,6 +20,7 @@ export function AttractionCard(
     lang,
     headingLevel = 3,
     extra,
+    hours,
     stampSlot = false,
     distanceSlot = false,
   }: {
@@ -26,6 +29,8 @@ export function AttractionCard(
     headingLevel?: 2 | 3;
     /** A line under the summary, e.g. a distance. */
     extra?: string;
+    /** Whether it is open now, in words ("Abierto ahora · cierra a las 18:00"). */
+    hours?: PlaceHours;
     /**
      * An empty place for the passport's mark ("Sellado"), filled in the
      * browser by the StampMarks island from the device's passport.
@@ -61,6 +66,9 @@ export function AttractionCard(
           <DataText of={attraction} field="summary" lang={lang} />
         </p>
         {extra && <p class="card__extra">{extra}</p>}
+        {hours && (
+          <HoursNow line={hours.line} until={hours.validUntilMs} compact />
+        )}
         {distanceSlot && (
           <p class="card__distance" data-distance-slot={attraction.slug} />
         )}

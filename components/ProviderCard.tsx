@@ -10,6 +10,8 @@ import {
 } from "@/lib/services/mod.ts";
 import { DataText, Fallback } from "./DataText.tsx";
 import { BrandIcon, Icon } from "./Icon.tsx";
+import type { PlaceHours } from "@/lib/hours/mod.ts";
+import { HoursNow } from "./OpeningHours.tsx";
 
 /** A message of the services pages (`locales/<lang>/page_services.json`). */
 export function tServices(
@@ -132,7 +134,12 @@ export function ProviderLanguages(
  * to `lang` (`localizeData`): texts without a translation are marked.
  */
 export function ProviderCard(
-  { entry, lang }: { entry: DirectoryEntry; lang: Lang },
+  { entry, lang, hours }: {
+    entry: DirectoryEntry;
+    lang: Lang;
+    /** Whether it is open now, in words. */
+    hours?: PlaceHours;
+  },
 ) {
   const { provider, distanceKm, nearby } = entry;
   return (
@@ -154,6 +161,9 @@ export function ProviderCard(
             <span class="sr-only">{tServices(lang, "inStraightLine")}</span>
           </span>
         </p>
+      )}
+      {hours && (
+        <HoursNow line={hours.line} until={hours.validUntilMs} compact />
       )}
       <p class="provider__description">
         <DataText of={provider} field="description" lang={lang} />

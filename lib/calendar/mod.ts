@@ -151,7 +151,7 @@ export function getLocalMidnightMs(day: string, timeZone: string): number {
 }
 
 /**
- * The instant the wall clock in `timeZone` reads `time` (`HH:MM`) on `day`
+ * The instant the wall clock in `timeZone` reads `time` (`HH:MM` or `HH:MM:SS`) on `day`
  * (`YYYY-MM-DD`), in epoch milliseconds: found by correcting a UTC guess by
  * the zone's offset (twice, for a day when the offset changes). A time a
  * spring-forward skips comes out an hour later; one a fall-back repeats is
@@ -162,7 +162,9 @@ export function getLocalInstantMs(
   time: string,
   timeZone: string,
 ): number {
-  const wall = Date.parse(`${day}T${time}:00Z`);
+  const wall = Date.parse(
+    `${day}T${time.length === 5 ? `${time}:00` : time}Z`,
+  );
   let at = wall;
   for (let i = 0; i < 2; i++) at = wall - getOffsetMs(at, timeZone);
   return at;

@@ -1,9 +1,8 @@
 import type {
+  Attraction,
   LatLng,
-  LoadedData,
   TourismData,
 } from "@/lib/data/tourism_data.ts";
-import { localizeData } from "@/lib/data/translations.ts";
 import {
   findNearest,
   formatKm,
@@ -17,6 +16,13 @@ import {
   getLocalDayNumber,
   getLocalMidnightMs,
 } from "@/lib/calendar/mod.ts";
+import {
+  describePlaceHours,
+  describeWeek,
+  formatHoursLine,
+  getDaysHours,
+  getHoursPlace,
+} from "@/lib/hours/mod.ts";
 import { getUpcomingEvents } from "@/lib/events/upcoming.ts";
 import { describeRecurrence } from "@/lib/events/when.ts";
 import {
@@ -71,6 +77,20 @@ export function buildStablePrompt(
   const free = say(lang, "prompt.free");
   const money = (price: { amount: number; currency: string }) =>
     formatMoney(price, free, lang);
+  // The hours of the 7 days from today, holidays included, in words: the
+  // prompt is built once per day (PromptCache), so they hold all day.
+  const hours = (openingHours?: string, note?: string) =>
+    [
+      openingHours && describeWeek(
+        getDaysHours(openingHours, {
+          now: now.getTime(),
+          timeZone: m.timeZone,
+          place: getHoursPlace(m),
+        }),
+        lang,
+      ),
+      note,
+    ].filter(Boolean).join(". ");
 
   add(
     say(lang, "prompt.intro", {
@@ -83,6 +103,7 @@ export function buildStablePrompt(
     say(lang, "prompt.ruleLanguage"),
     say(lang, "prompt.ruleTopic", { municipality: m.name }),
     say(lang, "prompt.ruleData"),
+    say(lang, "prompt.ruleHours"),
     say(lang, "prompt.ruleNoData", { marker: NO_DATA_MARKER }),
     say(lang, "prompt.ruleBold"),
     say(lang, "prompt.ruleLinks", {
@@ -117,9 +138,9 @@ export function buildStablePrompt(
         formatLatLng(a.location),
         a.address,
         cost,
-        a.schedule,
+        hours(a.openingHours, a.schedule),
         `${a.durationMinutes} min`,
-        a.accessibility ?? "",
+        describeAccess(a, lang),
         a.tips?.join(" ") ?? "",
         a.description,
       ].join(" | "),
@@ -216,7 +237,7 @@ export function buildStablePrompt(
         page(`/turismo/servicios/${p.slug}`),
         formatLatLng(p.location),
         p.address,
-        p.schedule ?? "",
+        hours(p.openingHours, p.schedule),
         contact,
         p.languages?.join(", ") ?? "",
         p.description,
@@ -311,7 +332,19 @@ export function buildRequestContext(
       now: spoken,
       municipality: data.municipality.name,
     }),
+    say(lang, "context.openNow"),
   ];
+  // Whether each place is open at the moment of the question: per request,
+  // never in the stable prompt.
+  for (const place of [...data.attractions, ...data.providers]) {
+    if (place.openingHours === undefined) continue;
+    const { line } = describePlaceHours(place.openingHours, {
+      now: now.getTime(),
+      municipality: data.municipality,
+      lang,
+    });
+    lines.push(`- ${place.name}: ${formatHoursLine(line)}`);
+  }
   const soon = addDays(today, 45);
   const events = getUpcomingEvents(data.events, { now, timeZone });
   const current = events.filter((e) => e.ongoing).map((e) => e.event);
@@ -399,48 +432,15 @@ export function buildChatMessages(
   ];
 }
 
-/** Memoises the stable prompt by data version and day. */
-export interface PromptCache {
-  /**
-   * The stable prompt of `loaded` at `now` in `lang` (Spanish by default),
-   * built once per data version, language and municipality's day (its
-   * providers are in the day's order).
-   */
-  get(loaded: LoadedData, now: Date, lang?: Lang): string;
-  /** How many times a prompt was built (for tests and logs). */
-  readonly builds: number;
-}
-
-/**
- * A {@linkcode PromptCache} holding, per language, the prompt of the latest
- * data version and day: a changed data set (reloaded while running) or a
- * new day in the municipality gets a new prompt on the next request;
- * otherwise the string it has is reused. Each language's prompt is built
- * from the data set as seen in that language ({@linkcode localizeData}).
- */
-export function createPromptCache(
-  build: (data: TourismData, now: Date, lang: Lang) => string =
-    buildStablePrompt,
-): PromptCache {
-  const cached = new Map<Lang, { key: string; prompt: string }>();
-  let builds = 0;
-  return {
-    get(loaded, now, lang = DEFAULT_LANG) {
-      const day = getLocalDayNumber(now, loaded.data.municipality.timeZone);
-      const key = `${loaded.version}:${day}`;
-      let entry = cached.get(lang);
-      if (entry?.key !== key) {
-        entry = {
-          key,
-          prompt: build(localizeData(loaded.data, lang), now, lang),
-        };
-        cached.set(lang, entry);
-        builds++;
-      }
-      return entry.prompt;
-    },
-    get builds() {
-      return builds;
-    },
-  };
+/** An attraction's access in words: wheelchair, entrance, toilet, then its note. */
+function describeAccess(a: Attraction, lang: Lang): string {
+  const yesNo = (value: boolean) => value ? "yes" : "no";
+  return [
+    a.wheelchair && t(lang, "hours.wheelchair", { value: a.wheelchair }),
+    a.stepFreeEntrance !== undefined &&
+    t(lang, "hours.stepFreeEntrance", { value: yesNo(a.stepFreeEntrance) }),
+    a.accessibleToilet !== undefined &&
+    t(lang, "hours.accessibleToilet", { value: yesNo(a.accessibleToilet) }),
+    a.accessibility,
+  ].filter(Boolean).join(", ");
 }

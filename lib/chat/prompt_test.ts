@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { localizeData } from "@/lib/data/translations.ts";
 import { formatMoney } from "@/lib/format/format.ts";
+import { localizeData } from "@/lib/data/translations.ts";
 import { orderProviders } from "@/lib/services/order.ts";
 import { loadShippedData, SHIPPED } from "@/tests/test_utils.ts";
 import {
   buildChatMessages,
   buildRequestContext,
   buildStablePrompt,
-  createPromptCache,
 } from "./prompt.ts";
+import { createPromptCache } from "./prompt_cache.ts";
 
 const loaded = await loadShippedData();
 
@@ -38,9 +39,10 @@ Deno.test("the stable prompt holds every attraction and provider but no guide co
 });
 
 Deno.test("the stable prompt stays compact", () => {
-  // About 8,500 tokens for the demo data set; this guards against bloat.
+  // About 9,000 tokens for the demo data set (the week's hours and the
+  // access of every place in words included); this guards against bloat.
   const prompt = buildStablePrompt(loaded.data, NOW);
-  assert.ok(prompt.length < 34_000, `${prompt.length} characters`);
+  assert.ok(prompt.length < 36_000, `${prompt.length} characters`);
 });
 
 Deno.test("the stable prompt is the same string for the same data", () => {
@@ -53,32 +55,38 @@ Deno.test("the stable prompt is the same string for the same data", () => {
   );
 });
 
-Deno.test("createPromptCache builds once per data version and rebuilds on a new one", () => {
+Deno.test("createPromptCache builds once per data version and rebuilds on a new one", async () => {
   let calls = 0;
   const cache = createPromptCache((data) =>
     `prompt ${++calls} ${data.municipality.name}`
   );
-  const first = cache.get(loaded, NOW);
-  assert.equal(cache.get(loaded, NOW), first);
-  assert.equal(cache.get({ ...loaded }, NOW), first);
+  const first = await cache.get(loaded, NOW);
+  assert.equal(await cache.get(loaded, NOW), first);
+  assert.equal(await cache.get({ ...loaded }, NOW), first);
   assert.equal(cache.builds, 1);
 
   const next = { ...loaded, version: "otra-version" };
-  assert.equal(cache.get(next, NOW), "prompt 2 Tequila");
-  assert.equal(cache.get(next, NOW), "prompt 2 Tequila");
+  assert.equal(await cache.get(next, NOW), "prompt 2 Tequila");
+  assert.equal(await cache.get(next, NOW), "prompt 2 Tequila");
   assert.equal(cache.builds, 2);
 });
 
-Deno.test("createPromptCache rebuilds at the municipality's midnight, not UTC's", () => {
+Deno.test("createPromptCache rebuilds at the municipality's midnight, not UTC's", async () => {
   const cache = createPromptCache((_data, now) =>
     `prompt ${now.toISOString()}`
   );
   // 18:00 on the 22nd and 23:59 the same day in Tequila (05:59 UTC on the 23rd).
-  const first = cache.get(loaded, NOW);
-  assert.equal(cache.get(loaded, new Date("2026-11-23T05:59:00Z")), first);
+  const first = await cache.get(loaded, NOW);
+  assert.equal(
+    await cache.get(loaded, new Date("2026-11-23T05:59:00Z")),
+    first,
+  );
   assert.equal(cache.builds, 1);
   // 00:01 on the 23rd in Tequila.
-  assert.notEqual(cache.get(loaded, new Date("2026-11-23T06:01:00Z")), first);
+  assert.notEqual(
+    await cache.get(loaded, new Date("2026-11-23T06:01:00Z")),
+    first,
+  );
   assert.equal(cache.builds, 2);
 });
 
@@ -127,8 +135,88 @@ Deno.test("the stable prompt links each provider's page and gives its hours", ()
   const prompt = buildStablePrompt(loaded.data, NOW);
   for (const p of SHIPPED.providers) {
     assert.ok(prompt.includes(`| /turismo/servicios/${p.slug} |`), p.slug);
-    if (p.schedule) assert.ok(prompt.includes(`| ${p.schedule} |`), p.slug);
+    if (p.schedule) assert.ok(prompt.includes(`${p.schedule} |`), p.slug);
   }
+});
+
+/** The stable prompt's line of the place named `name`. */
+function lineOf(prompt: string, name: string): string {
+  const line = prompt.split("\n").find((l) => l.startsWith(`- **${name}**`));
+  assert.ok(line, name);
+  return line;
+}
+
+Deno.test("the stable prompt says each place's hours of the 7 days from today in words", () => {
+  // Sunday 22 November 2026.
+  const prompt = buildStablePrompt(loaded.data, NOW);
+  assert.match(
+    prompt,
+    /Los horarios ya vienen calculados para los próximos 7 días/,
+  );
+  // "Mo,We-Su 18:00-23:30", from Sunday on.
+  assert.match(
+    lineOf(prompt, "Cenaduría Santiago"),
+    /\| domingo y lunes: 18:00 a 23:30; martes: cerrado; miércoles a sábado: 18:00 a 23:30 \|/,
+  );
+  // "Mo-Fr 09:00-15:00; PH off": Monday 16 November was a holiday, the
+  // next week has none.
+  assert.match(
+    lineOf(prompt, "Presidencia Municipal y sus murales"),
+    /\| domingo: cerrado; lunes a viernes: 9:00 a 15:00; sábado: cerrado \|/,
+  );
+  // A note stays beside the hours; 24/7 is said so.
+  assert.match(
+    lineOf(prompt, "Barranca de Tequila y pozas Los Azules"),
+    /\| todos los días: 8:00 a 17:00\. Último descenso a las 14:00\. \|/,
+  );
+  assert.match(
+    lineOf(prompt, "Plaza Principal de Tequila"),
+    /\| todos los días: abierto las 24 horas \|/,
+  );
+  // Access as OpenStreetMap tags it, in words, then the note.
+  assert.match(
+    lineOf(prompt, "Capilla del Calvario"),
+    /\| No accesible en silla de ruedas, La entrada tiene escalones, Sin sanitario accesible, Acceso únicamente por escalinata/,
+  );
+  const english = buildStablePrompt(localizeData(loaded.data, "en"), NOW, "en");
+  assert.match(
+    english,
+    /\| Sunday and Monday: 6:00 p\.m\. to 11:30 p\.m\.; Tuesday: closed; Wednesday to Saturday: 6:00 p\.m\. to 11:30 p\.m\. \|/,
+  );
+});
+
+Deno.test("the request context says whether each place is open at the moment of the question", () => {
+  // Sunday 22 November 2026, 16:59 and 17:00 in Tequila.
+  const before = buildRequestContext(loaded.data, {
+    now: new Date("2026-11-22T22:59:00Z"),
+  });
+  assert.match(before, /Abierto o cerrado en este momento:/);
+  assert.match(
+    before,
+    /^- Museo Nacional del Tequila \(MUNAT\): Abierto ahora · cierra a las 17:00$/m,
+  );
+  assert.match(
+    before,
+    /^- Presidencia Municipal y sus murales: Cerrado · abre mañana a las 9:00$/m,
+  );
+  assert.match(before, /^- Plaza Principal de Tequila: Abierto las 24 horas$/m);
+  assert.match(
+    before,
+    /^- Cenaduría Santiago: Cerrado · abre hoy a las 18:00$/m,
+  );
+  const after = buildRequestContext(loaded.data, {
+    now: new Date("2026-11-22T23:00:00Z"),
+  });
+  assert.match(
+    after,
+    /^- Museo Nacional del Tequila \(MUNAT\): Cerrado · abre el martes a las 10:00$/m,
+  );
+  const english = buildRequestContext(localizeData(loaded.data, "en"), {
+    now: new Date("2026-11-22T23:00:00Z"),
+    lang: "en",
+  });
+  assert.match(english, /Open or closed right now:/);
+  assert.match(english, /: Closed · opens Tuesday at 10:00 a\.m\.$/m);
 });
 
 Deno.test("the request context dates today in the municipality's time zone", () => {

@@ -12,3 +12,10 @@ export const ATTRACTION_CATEGORIES = [
   "aventura",
   "cultura",
 ] as const;
+
+/**
+ * OpenStreetMap's values of `wheelchair`: "yes" (every part a visitor uses),
+ * "limited" (some parts, or with help), "no".
+ */
+export const WHEELCHAIR_ACCESS = ["yes", "limited", "no"] as const;
+export type WheelchairAccess = typeof WHEELCHAIR_ACCESS[number];

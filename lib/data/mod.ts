@@ -5,7 +5,11 @@
  *
  * @module
  */
-export { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
+export {
+  ATTRACTION_CATEGORIES,
+  WHEELCHAIR_ACCESS,
+  type WheelchairAccess,
+} from "./attraction_categories.ts";
 export {
   type Attraction,
   DataError,

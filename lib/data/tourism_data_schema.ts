@@ -8,7 +8,11 @@ import { z } from "zod";
 import { t } from "@/lib/i18n/catalogue.ts";
 import { TRANSLATABLE, withTranslations } from "./translations.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
-import { ATTRACTION_CATEGORIES } from "./attraction_categories.ts";
+import {
+  ATTRACTION_CATEGORIES,
+  WHEELCHAIR_ACCESS,
+} from "./attraction_categories.ts";
+import { checkOpeningHours } from "@/lib/hours/opening_hours.ts";
 import {
   type EventRecurrence,
   FREQUENCIES,
@@ -60,6 +64,16 @@ const money = z.strictObject({
 });
 
 /**
+ * Opening hours in OpenStreetMap's `opening_hours` syntax
+ * (`Mo-Fr 09:00-18:00; PH off`, `24/7`), checked by the library that
+ * evaluates them: what it cannot read is refused with where it stopped.
+ */
+const openingHours = z.string().trim().min(1).superRefine((value, ctx) => {
+  const problem = checkOpeningHours(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/**
  * Photos of the library (`/panel/fotos`), by id, in the order shown; an id
  * the library does not hold shows nothing.
  */
@@ -82,8 +96,17 @@ const attractionSchema = withTranslations(
       child: money.optional(),
       notes: text.optional(),
     }),
-    schedule: text,
+    openingHours: openingHours.optional(),
+    /** A note on the hours, as a visitor reads it ("last descent at 14:00"). */
+    schedule: text.optional(),
     durationMinutes: z.number().int().positive(),
+    /** OpenStreetMap's `wheelchair` tag: the whole place, by wheelchair. */
+    wheelchair: z.enum(WHEELCHAIR_ACCESS).optional(),
+    /** An entrance with no step (OSM `entrance` with `wheelchair=yes`, no `step_count`). */
+    stepFreeEntrance: z.boolean().optional(),
+    /** A toilet a wheelchair user can use (OSM `toilets:wheelchair`). */
+    accessibleToilet: z.boolean().optional(),
+    /** What else a visitor with reduced mobility should know. */
     accessibility: text.optional(),
     tips: z.array(text).optional(),
     guideCode: z.string().regex(
@@ -118,7 +141,8 @@ const providerSchema = withTranslations(
       whatsapp: text.optional(),
     }),
     priceRange: z.enum(["$", "$$", "$$$"]),
-    /** Opening hours or tour times, as a visitor reads them. */
+    openingHours: openingHours.optional(),
+    /** A note on the hours or tour times, as a visitor reads it. */
     schedule: text.optional(),
     languages: z.array(text).optional(),
   }),

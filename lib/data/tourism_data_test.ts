@@ -52,8 +52,12 @@ Deno.test("data set", async (t) => {
       /attractions\[3\]\.location\.lat/,
     );
     await assertInvalid(
-      mutateShipped((d) => delete d.attractions[0].schedule),
-      /attractions\[0\]\.schedule/,
+      mutateShipped((d) => d.attractions[0].durationMinutes = "45"),
+      /attractions\[0\]\.durationMinutes/,
+    );
+    await assertInvalid(
+      mutateShipped((d) => d.attractions[4].wheelchair = "sí"),
+      /attractions\[4\]\.wheelchair/,
     );
     await assertInvalid(
       mutateShipped((d) => d.branding.colors.primary = "green"),
@@ -69,6 +73,33 @@ Deno.test("data set", async (t) => {
     );
     await assertInvalid("{ not json", /not valid JSON/);
   });
+
+  await t.step(
+    "opening hours must be OpenStreetMap syntax, said in Spanish",
+    async () => {
+      await assertInvalid(
+        mutateShipped((d) =>
+          d.attractions[1].openingHours = "Lunes a viernes 9-18"
+        ),
+        /attractions\[1\]\.openingHours: horario no válido en la sintaxis opening_hours de OpenStreetMap: escríbelo así, "Mo-Fr 09:00-18:00"/,
+      );
+      await assertInvalid(
+        mutateShipped((d) => d.providers[0].openingHours = "Mo-Fx 09:00-18:00"),
+        /providers\[0\]\.openingHours: horario no válido .*«Mo-F»/,
+      );
+      // Valid without a note, and a place without hours is still valid.
+      const loaded = await parseTourismData(
+        mutateShipped((d) => {
+          delete d.attractions[0].schedule;
+          delete d.attractions[1].openingHours;
+          d.providers[2].openingHours =
+            "Mo-Fr 09:00-14:00,16:00-19:00; Sa 10:00-14:00; PH off";
+        }),
+        "copy.json",
+      );
+      assert.equal(loaded.data.attractions[1].openingHours, undefined);
+    },
+  );
 
   await t.step("cross-references are checked", async () => {
     await assertInvalid(

@@ -42,10 +42,14 @@ function isFree(cost: Attraction["cost"]): boolean {
   );
 }
 
-/** An attraction's page: `TouristAttraction`. `url` is the page's absolute address. */
+/**
+ * An attraction's page: `TouristAttraction`. `url` is the page's absolute
+ * address; `openingHours`, the days' `OpeningHoursSpecification` nodes
+ * (lib/hours' `toOpeningHoursSpecification`), when it has hours.
+ */
 export function describeAttraction(
   attraction: Attraction,
-  { url }: { url: string },
+  { url, openingHours }: { url: string; openingHours?: JsonLdNode[] },
 ): JsonLdDocument {
   return {
     "@context": CONTEXT,
@@ -56,6 +60,14 @@ export function describeAttraction(
     geo: geo(attraction.location),
     ...(attraction.address && { address: attraction.address }),
     isAccessibleForFree: isFree(attraction.cost),
+    ...(openingHours?.length && { openingHoursSpecification: openingHours }),
+    ...(attraction.wheelchair && {
+      amenityFeature: {
+        "@type": "LocationFeatureSpecification",
+        name: "wheelchair",
+        value: attraction.wheelchair,
+      },
+    }),
   };
 }
 

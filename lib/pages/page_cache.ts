@@ -88,9 +88,20 @@ interface StoredPage {
   encoded?: Record<Encoding, Uint8Array<ArrayBuffer>>;
 }
 
+/**
+ * What a render is given: `tag` names what the page shows (for writes to
+ * drop it); `expireAt` caps how long it may be served (epoch ms of the
+ * cache's clock): a page that says something about the time ("Abierto
+ * ahora · cierra a las 18:00") expires when that stops being true.
+ */
+export type RenderPage = (
+  tag: (name: string) => void,
+  expireAt: (ms: number) => void,
+) => Response | Promise<Response>;
+
 /** One request's render, handed to the cache's fetch. */
 interface RenderRequest {
-  render: (tag: (name: string) => void) => Response | Promise<Response>;
+  render: RenderPage;
   ttlMs: number;
   /** The page the render produced, also when it is not kept. */
   page?: StoredPage;
@@ -104,6 +115,8 @@ interface RenderRequest {
 interface Rendering {
   tags: Set<string>;
   stale: boolean;
+  /** The earliest `expireAt` the render asked for. */
+  expiresAt?: number;
 }
 
 export interface PageCacheOptions {
@@ -165,19 +178,22 @@ export class PageCache {
           const rendering: Rendering = { tags: new Set(), stale: false };
           this.#rendering.add(rendering);
           try {
-            context.page = await capture(context.render, rendering.tags);
+            context.page = await capture(context.render, rendering);
           } finally {
             this.#rendering.delete(rendering);
           }
+          const ttlMs = rendering.expiresAt === undefined
+            ? context.ttlMs
+            : Math.min(context.ttlMs, rendering.expiresAt - now());
           if (
             context.page.status !== 200 || rendering.stale ||
-            context.page.body.byteLength > maxBytes
+            context.page.body.byteLength > maxBytes || ttlMs <= 1
           ) {
             return undefined; // Answered, not kept.
           }
           // lru-cache keeps an entry while its age is at most `ttl`; a page
           // expires when its age reaches `ttlMs`.
-          options.ttl = Math.max(1, context.ttlMs - 1);
+          options.ttl = ttlMs - 1;
           context.tags = rendering.tags;
           context.kept = true;
           return await withEncodings(context.page);
@@ -205,7 +221,7 @@ export class PageCache {
        */
       onKept?: (isCurrent: () => boolean) => void;
     },
-    render: RenderRequest["render"],
+    render: RenderPage,
   ): Promise<Response> {
     const pages = this.#pages ?? await this.#createPages();
     if (pages.has(key)) this.#hits++;
@@ -213,7 +229,7 @@ export class PageCache {
     const page = await pages.fetch(key, { context: request }) ??
       request.page ??
       // Waited on another request's render that was not kept: render anew.
-      await capture(render, new Set());
+      await capture(render, { tags: new Set(), stale: false });
     // Tagged once stored (storing disposes the page it replaces).
     if (request.kept) this.#tag(key, request.tags!, page);
     if (onKept && pages.peek(key) === page) {
@@ -271,10 +287,15 @@ export class PageCache {
 }
 
 async function capture(
-  render: RenderRequest["render"],
-  tags: Set<string>,
+  render: RenderPage,
+  rendering: Rendering,
 ): Promise<StoredPage> {
-  const res = await render((name) => tags.add(name));
+  const res = await render(
+    (name) => rendering.tags.add(name),
+    (ms) => {
+      rendering.expiresAt = Math.min(ms, rendering.expiresAt ?? Infinity);
+    },
+  );
   return {
     status: res.status,
     headers: [...res.headers],
@@ -331,13 +352,13 @@ export async function servePage(
     data: DataStore;
   },
   { key = c.req.path, ttlMs }: { key?: string; ttlMs: number },
-  render: RenderRequest["render"],
+  render: RenderPage,
 ): Promise<Response> {
   if (
     !pageCache || c.req.method !== "GET" ||
     c.req.header("authorization") !== undefined
   ) {
-    return await render(() => {});
+    return await render(() => {}, () => {});
   }
   const loaded = data.current();
   return await pageCache.get(

@@ -122,7 +122,7 @@ export default function chat(deps: AppDeps) {
     const request = {
       model: deps.config.openai.model,
       messages: buildChatMessages({
-        stablePrompt: deps.prompts.get(loaded, deps.now(), lang),
+        stablePrompt: await deps.prompts.get(loaded, deps.now(), lang),
         requestContext: buildRequestContext(localizeData(loaded.data, lang), {
           now: deps.now(),
           location: input.location,

@@ -116,7 +116,7 @@ personal_data    check_in config data db errors i18n limits og pages passport ti
 backup           db
 limits           chat config db errors http
 server           config data db pages
-chat             calendar data db errors events format geo http i18n services
+chat             calendar data db errors events format geo hours http i18n services
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            calendar config data db events http photos
@@ -143,7 +143,8 @@ auth             errors types
 db               badges calendar check_in/names.ts config crypto errors types
 # Foundations: the config, the data set, words, named errors, shared types, rule tables.
 config           data types
-data             calendar check_in/names.ts crypto i18n
+data             calendar check_in/names.ts crypto hours i18n
+hours            calendar i18n
 errors           i18n
 badges           i18n
 calendar

@@ -29,6 +29,7 @@ const DEFERRED = [
   "openai", // the chat
   "libphonenumber-js", // the chat's masking of unanswered questions
   "@hono/zod-openapi", // the API's contract
+  "opening_hours", // opening hours: attraction pages, the chat, the schema
   "markdown-it",
   "qrcode",
   "oidc-provider",

@@ -31,8 +31,19 @@ type Node = Record<string, any>;
 const TYPES: Record<string, { required: string[]; optional: string[] }> = {
   TouristAttraction: {
     required: ["name", "description", "url", "geo"],
-    optional: ["address", "image", "isAccessibleForFree"],
+    optional: [
+      "address",
+      "image",
+      "isAccessibleForFree",
+      "openingHoursSpecification",
+      "amenityFeature",
+    ],
   },
+  OpeningHoursSpecification: {
+    required: ["dayOfWeek", "opens", "closes"],
+    optional: ["validFrom", "validThrough"],
+  },
+  LocationFeatureSpecification: { required: ["name", "value"], optional: [] },
   Event: {
     required: [
       "name",
@@ -91,6 +102,13 @@ function checkNode(node: Node, where: string): void {
     );
     if (value && typeof value === "object" && "@type" in value) {
       checkNode(value, `${where}.${key}`);
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        if (item && typeof item === "object" && "@type" in item) {
+          checkNode(item, `${where}.${key}[${i}]`);
+        }
+      });
     }
   }
   if (node["@type"] === "GeoCoordinates") {
@@ -166,6 +184,33 @@ Deno.test("schema.org JSON-LD on the public pages", async (t) => {
       "museo",
     )[0];
     assert.equal(museo.isAccessibleForFree, false);
+    // Monday 23 November 2026: the museum ("Tu-Su 10:00-17:00") is closed
+    // today, open the six days after; its access is "limited".
+    assert.deepEqual(
+      museo.openingHoursSpecification.slice(0, 2),
+      [{
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: "https://schema.org/Monday",
+        validFrom: "2026-11-23",
+        validThrough: "2026-11-23",
+        opens: "00:00",
+        closes: "00:00",
+      }, {
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: "https://schema.org/Tuesday",
+        validFrom: "2026-11-24",
+        validThrough: "2026-11-24",
+        opens: "10:00",
+        closes: "17:00",
+      }],
+    );
+    assert.equal(museo.openingHoursSpecification.length, 7);
+    assert.deepEqual(museo.amenityFeature, {
+      "@type": "LocationFeatureSpecification",
+      name: "wheelchair",
+      value: "limited",
+    });
+    assert.equal(plaza.openingHoursSpecification[0].closes, "23:59");
   });
 
   await t.step(

@@ -339,7 +339,12 @@ Deno.test("GET /turismo/atractivos/:slug", async (t) => {
       );
       assert.match(html, new RegExp(`<h1>${plaza.name}</h1>`));
       assert.ok(html.includes(plaza.description));
-      assert.ok(html.includes(plaza.schedule));
+      // Open at all hours: said so, and as the days' table.
+      assert.match(html, /<strong>Abierto las 24 horas<\/strong>/);
+      assert.match(
+        html,
+        /<th scope="row">[^<]+ \(hoy\)<\/th><td>Abierto las 24 horas<\/td>/,
+      );
       assert.ok(html.includes(plaza.accessibility!));
       for (const tip of plaza.tips!) assert.ok(html.includes(tip), tip);
       // Free for everyone: said once, without "Adultos:" or a note saying it again.

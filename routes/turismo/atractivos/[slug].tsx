@@ -69,13 +69,27 @@ import {
   type UpcomingEvent,
 } from "@/lib/events/mod.ts";
 import { MapSection } from "@/routes/_shared/places_map.tsx";
+import {
+  AccessFacts,
+  DaysHoursTable,
+  HoursNow,
+} from "@/components/OpeningHours.tsx";
+import {
+  describePlaceHours,
+  type PlaceHours,
+  toOpeningHoursSpecification,
+} from "@/lib/hours/mod.ts";
 
 /** `/turismo/atractivos/<slug>`: one attraction, its ratings and what is near. */
 export default function attraction(deps: AppDeps) {
   return createPageRouter(deps).get("/:slug", (c) =>
-    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS:
-    // an event ending at 13:00 leaves it by 13:00:10 at the latest.
-    servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
+    // Its figures (a closed month's) and events may lag by PAGE_TTL_MS (an event ending at
+    // 13:00 leaves it by 13:00:10 at the latest). Its
+    // hours ("Abierto ahora · cierra a las 18:00", the days from today)
+    // may not: the kept page expires at their next change or at the
+    // municipality's midnight, whichever comes first (`expireAt`), and a
+    // replayed answer lasts no longer than the page it replays.
+    servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag, expireAt) => {
       const lang = getLang(c);
       const loaded = deps.data.current();
       const slug = c.req.param("slug");
@@ -85,6 +99,15 @@ export default function attraction(deps: AppDeps) {
       const data = localizeData(loaded.data, lang);
       const found = data.attractions.find((a) => a.slug === slug)!;
       tag(pageTags.attraction(found.slug));
+      const hours = found.openingHours === undefined
+        ? undefined
+        : describePlaceHours(found.openingHours, {
+          now: deps.now().getTime(),
+          municipality: data.municipality,
+          lang,
+          days: 7,
+        });
+      if (hours) expireAt(hours.validUntilMs);
       const card = { kind: "attraction", slug: found.slug } as const;
       const [figures, checkInRule, photos] = await Promise.all([
         getAttractionFigures(deps.kv, {
@@ -113,6 +136,7 @@ export default function attraction(deps: AppDeps) {
                 url: `${getPublicOrigin(c, deps.config)}${
                   localizePath(lang, `/turismo/atractivos/${found.slug}`)
                 }`,
+                openingHours: hours && toOpeningHoursSpecification(hours.days),
               })}
             />
             <AttractionPage
@@ -120,6 +144,7 @@ export default function attraction(deps: AppDeps) {
               data={data}
               lang={lang}
               figures={figures}
+              hours={hours}
               checkInMethod={checkInRule.method}
               now={deps.now()}
               events={getUpcomingEvents(data.events, {
@@ -142,6 +167,7 @@ function AttractionPage(
     data,
     lang,
     figures,
+    hours,
     checkInMethod,
     events,
     now,
@@ -154,6 +180,8 @@ function AttractionPage(
     lang: Lang;
     /** The last closed month's ratings and visits, as the disclosure rule lets them out. */
     figures: AttractionFigures;
+    /** Its hours now and in the days from today; none when the data set has none. */
+    hours?: PlaceHours;
     /** How a visit is checked in here (the admin's rule, else the data set's). */
     checkInMethod: CheckInMethod;
     /** This attraction's events that are not over. */
@@ -194,6 +222,7 @@ function AttractionPage(
           <p class="lead">
             <DataText of={attraction} field="summary" lang={lang} />
           </p>
+          {hours && <HoursNow line={hours.line} until={hours.validUntilMs} />}
           <RatingLine figures={figures} lang={lang} />
         </div>
       </section>
@@ -250,7 +279,12 @@ function AttractionPage(
                   <Icon name="calendar" /> {t(lang, "page_attraction.schedule")}
                 </dt>
                 <dd>
-                  <DataText of={attraction} field="schedule" lang={lang} />
+                  {hours && <DaysHoursTable days={hours.days} lang={lang} />}
+                  {attraction.schedule && (
+                    <span class="facts__note">
+                      <DataText of={attraction} field="schedule" lang={lang} />
+                    </span>
+                  )}
                 </dd>
               </div>
               <div>
@@ -265,18 +299,26 @@ function AttractionPage(
                 </dt>
                 <dd>{attraction.address}</dd>
               </div>
-              {attraction.accessibility && (
+              {(attraction.wheelchair !== undefined ||
+                attraction.stepFreeEntrance !== undefined ||
+                attraction.accessibleToilet !== undefined ||
+                attraction.accessibility) && (
                 <div>
                   <dt>
                     <Icon name="access" />{" "}
                     {t(lang, "page_attraction.accessibility")}
                   </dt>
                   <dd>
-                    <DataText
-                      of={attraction}
-                      field="accessibility"
-                      lang={lang}
-                    />
+                    <AccessFacts attraction={attraction} lang={lang} />
+                    {attraction.accessibility && (
+                      <span class="facts__note">
+                        <DataText
+                          of={attraction}
+                          field="accessibility"
+                          lang={lang}
+                        />
+                      </span>
+                    )}
                   </dd>
                 </div>
               )}

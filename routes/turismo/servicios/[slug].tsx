@@ -17,6 +17,8 @@ import { type Lang, localizePath, tRich } from "@/lib/i18n/mod.ts";
 import { getLang } from "@/lib/http/mod.ts";
 import { loadPagePhotos, PAGE_TTL_MS, servePage } from "@/lib/pages/mod.ts";
 import { getDirectoryUrl, getProviderPage } from "@/lib/services/mod.ts";
+import { describePlaceHours, type PlaceHours } from "@/lib/hours/mod.ts";
+import { DaysHoursTable, HoursNow } from "@/components/OpeningHours.tsx";
 import {
   createPageRouter,
   renderNotFoundPage,
@@ -30,7 +32,9 @@ export default function provider(deps: AppDeps) {
   return createPageRouter(deps).get(
     "/:slug",
     (c) =>
-      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag) => {
+      // Its "Abierto ahora" line and days' table expire the kept page at
+      // their next change or the municipality's midnight (`expireAt`).
+      servePage(c, deps, { ttlMs: PAGE_TTL_MS }, async (tag, expireAt) => {
         const lang = getLang(c);
         const data = localizeData(deps.data.current().data, lang);
         const page = getProviderPage(data, c.req.param("slug"));
@@ -40,6 +44,15 @@ export default function provider(deps: AppDeps) {
           lang,
           tag,
         });
+        const hours = provider.openingHours === undefined
+          ? undefined
+          : describePlaceHours(provider.openingHours, {
+            now: deps.now().getTime(),
+            municipality: data.municipality,
+            lang,
+            days: 7,
+          });
+        if (hours) expireAt(hours.validUntilMs);
         return renderPage(c, deps, {
           head: {
             title: `${provider.name} · ${data.branding.name}`,
@@ -52,6 +65,7 @@ export default function provider(deps: AppDeps) {
               page={page}
               lang={lang}
               photos={photos.of(provider.photos)}
+              hours={hours}
             />
           ),
         });
@@ -60,11 +74,12 @@ export default function provider(deps: AppDeps) {
 }
 
 function ProviderPage(
-  { page, lang, photos }: {
+  { page, lang, photos, hours }: {
     page: ProviderPageData;
     lang: Lang;
     /** The provider's photos the library holds, in the data set's order. */
     photos: PhotoSources[];
+    hours?: PlaceHours;
   },
 ) {
   const { provider, nearby, dishes, packages } = page;
@@ -91,6 +106,7 @@ function ProviderPage(
           <p class="lead">
             <DataText of={provider} field="description" lang={lang} />
           </p>
+          {hours && <HoursNow line={hours.line} until={hours.validUntilMs} />}
         </div>
       </section>
 
@@ -119,9 +135,13 @@ function ProviderPage(
                   <Icon name="calendar" /> {tr("schedule")}
                 </dt>
                 <dd>
-                  {provider.schedule
-                    ? <DataText of={provider} field="schedule" lang={lang} />
-                    : tr("noSchedule")}
+                  {hours && <DaysHoursTable days={hours.days} lang={lang} />}
+                  {provider.schedule && (
+                    <span class="facts__note">
+                      <DataText of={provider} field="schedule" lang={lang} />
+                    </span>
+                  )}
+                  {!hours && !provider.schedule && tr("noSchedule")}
                 </dd>
               </div>
               <div>

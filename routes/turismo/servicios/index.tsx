@@ -24,6 +24,7 @@ import {
   type ProviderType,
 } from "@/lib/services/mod.ts";
 import { getLocalDayNumber } from "@/lib/calendar/mod.ts";
+import { describePlaceHours, type PlaceHours } from "@/lib/hours/mod.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 
 /**
@@ -41,13 +42,32 @@ export default function services(deps: AppDeps) {
     const lang = getLang(c);
     const tr = (key: string, values?: Record<string, string | number>) =>
       tServices(lang, key, values);
-    const render = () => {
+    // A kept page expires at the first provider's opening or closing (its
+    // cards say "Abierto ahora · cierra a las 22:00"), as the attraction
+    // pages do.
+    const render = (
+      _tag?: unknown,
+      expireAt: (ms: number) => void = () => {},
+    ) => {
       const data = localizeData(deps.data.current().data, lang);
       const directory = buildDirectory(data, {
         now,
         type,
         location: near.location,
       });
+      const hours = new Map<string, PlaceHours>();
+      for (const { entries } of directory.groups) {
+        for (const { provider } of entries) {
+          if (provider.openingHours === undefined) continue;
+          const described = describePlaceHours(provider.openingHours, {
+            now: now.getTime(),
+            municipality: data.municipality,
+            lang,
+          });
+          hours.set(provider.slug, described);
+          expireAt(described.validUntilMs);
+        }
+      }
       const place = data.municipality.name;
       const title = type
         ? tr("titleType", { filter: tr("typeFilter", { type }), place })
@@ -84,6 +104,7 @@ export default function services(deps: AppDeps) {
               lang={lang}
               title={title}
               directory={directory}
+              hours={hours}
               type={type}
               location={near.location}
               invalidLocation={near.invalid === true}
@@ -111,10 +132,12 @@ export default function services(deps: AppDeps) {
 }
 
 function ServicesPage(
-  { lang, title, directory, type, location, invalidLocation }: {
+  { lang, title, directory, hours, type, location, invalidLocation }: {
     lang: Lang;
     title: string;
     directory: Directory;
+    /** Each provider's state now, by slug. */
+    hours: Map<string, PlaceHours>;
     type?: ProviderType;
     location?: LatLng;
     invalidLocation: boolean;
@@ -207,6 +230,7 @@ function ServicesPage(
                   <ProviderCard
                     entry={entry}
                     lang={lang}
+                    hours={hours.get(entry.provider.slug)}
                     key={entry.provider.slug}
                   />
                 ))}
