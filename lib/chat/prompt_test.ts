@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { localizeData } from "@/lib/data/translations.ts";
 import { formatMoney } from "@/lib/format/format.ts";
-import { localizeData } from "@/lib/data/translations.ts";
 import { orderProviders } from "@/lib/services/order.ts";
 import { loadShippedData, SHIPPED } from "@/tests/test_utils.ts";
 import {

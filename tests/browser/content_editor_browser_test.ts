@@ -31,8 +31,12 @@ import { SHIPPED } from "../test_utils.ts";
 const DESKTOP = { width: 1280, height: 900 };
 const MUSEUM = SHIPPED.attractions.find((a) => a.category === "museo") ??
   SHIPPED.attractions[1];
-const NEW_ES = "Martes a domingo de 10:00 a 17:00 h (horario de invierno)";
-const NEW_EN = "Tuesday to Sunday, 10 a.m. to 5 p.m. (winter hours)";
+/** The museum's hours as OpenStreetMap writes them, and as its page says them. */
+const NEW_HOURS = "Tu-Su 10:00-19:00";
+const NEW_HOURS_SHOWN = "10:00 a 19:00";
+const OLD_HOURS_SHOWN = "10:00 a 17:00";
+const NEW_ES = "Los jueves, visita guiada a las 12:00 (horario de invierno)";
+const NEW_EN = "Guided tour on Thursdays at 12:00 (winter hours)";
 /** The promise: a published change shows on every instance within this. */
 const WITHIN_MS = 1_000;
 
@@ -56,7 +60,7 @@ async function waitUntilShown(
 
 Deno.test({
   name:
-    "the content editor in Chromium: hours in both languages, preview, publish, seen on a second instance, restored",
+    "the content editor in Chromium: a museum's hours and note in both languages, preview, publish, seen on a second instance, restored",
   ignore: browserSkipReason !== undefined,
   async fn(t) {
     await ensureBuild();
@@ -95,21 +99,25 @@ Deno.test({
         await page.getByRole("link", { name: MUSEUM.name, exact: true })
           .click();
         await page.waitForURL(editorUrl);
-        const es = page.getByRole("textbox", { name: /^Horario\b.*Español$/ });
-        assert.equal(await es.inputValue(), MUSEUM.schedule);
-        assert.equal(
-          await page.getByRole("textbox", { name: /^Horario\b.*English$/ })
-            .inputValue(),
-          MUSEUM.i18n?.en?.schedule ?? "",
-        );
+        const hours = page.getByRole("textbox", {
+          name: /^Horario de apertura\b.*Español$/,
+        });
+        assert.equal(await hours.inputValue(), MUSEUM.openingHours);
         assert.equal(await page.getByText(MUSEUM.guideCode).count(), 0);
         await assertAxeClean(page, "the editor, desktop");
       });
 
       await t.step("a draft, previewed in Spanish and English", async () => {
-        await page.getByRole("textbox", { name: /^Horario\b.*Español$/ })
+        await page.getByRole("textbox", {
+          name: /^Horario de apertura\b.*Español$/,
+        }).fill(NEW_HOURS);
+        await page.getByRole("textbox", {
+          name: /^Nota del horario\b.*Español$/,
+        })
           .fill(NEW_ES);
-        await page.getByRole("textbox", { name: /^Horario\b.*English$/ })
+        await page.getByRole("textbox", {
+          name: /^Nota del horario\b.*English$/,
+        })
           .fill(NEW_EN);
         await page.getByRole("button", { name: "Guardar borrador" }).click();
         await page.getByRole("status").filter({ hasText: "Borrador guardado" })
@@ -183,7 +191,7 @@ Deno.test({
           await waitUntilShown(
             b,
             `/turismo/atractivos/${MUSEUM.slug}`,
-            MUSEUM.schedule,
+            OLD_HOURS_SHOWN,
             restoredAt,
           );
         },

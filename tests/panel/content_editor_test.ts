@@ -100,7 +100,8 @@ Deno.test("the content editor: both languages, errors, drafts, preview, two edit
   await t.step("the form: Spanish beside English, no guide code", async () => {
     const { html, fields } = await openForm(ctx, ana);
     assert.equal(fields.get("es:name"), MUSEUM.name);
-    assert.equal(fields.get("es:schedule"), MUSEUM.schedule);
+    assert.equal(fields.get("es:openingHours"), MUSEUM.openingHours);
+    assert.equal(fields.get("es:schedule"), MUSEUM.schedule ?? "");
     assert.equal(fields.get("en:summary"), MUSEUM.i18n?.en?.summary);
     assert.equal(fields.get("borrador"), "");
     assert.ok(![...fields.keys()].some((name) => /guideCode/.test(name)));
