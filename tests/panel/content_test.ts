@@ -8,9 +8,11 @@
 import assert from "node:assert/strict";
 import { keys } from "@/lib/db/keys.ts";
 import { listContentVersions } from "@/lib/db/content.ts";
+import { DEFAULT_REPLY, startFakeOpenAI } from "../fake_openai.ts";
 import {
   createTestContext,
   DATA_PATH,
+  postJson,
   signInStaff,
   type TestContext,
 } from "../test_utils.ts";
@@ -253,4 +255,48 @@ Deno.test("/panel/contenido with CONTENT_SOURCE=file: says so and publishes noth
   assert.match(html, /CONTENT_SOURCE=file/);
   assert.doesNotMatch(html, /Revisar y publicar/);
   assert.equal((await listContentVersions(ctx.deps.kv)).length, 0);
+});
+
+Deno.test("a published edit reaches the assistant's prompt and the page's share card", async () => {
+  await using fake = startFakeOpenAI();
+  await using ctx = await createTestContext({
+    data: undefined,
+    env: { TRUST_PROXY: "true" },
+    openai: fake.client({ timeout: 10_000, maxRetries: 0 }),
+  });
+  const admin = await signInStaff(ctx, { role: "admin" });
+  const shipped = JSON.parse(await Deno.readTextFile(DATA_PATH));
+  const slug = shipped.attractions[0].slug;
+  const cardOf = async () => {
+    const html = await (await ctx.app.request(`/turismo/atractivos/${slug}`))
+      .text();
+    return /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+  };
+  const ask = async () => {
+    fake.respondWith({ type: "reply", content: DEFAULT_REPLY });
+    const res = await postJson(ctx, "/api/chat", { message: "¿Qué visito?" }, {
+      "x-forwarded-for": `203.0.113.${Math.floor(Math.random() * 200) + 1}`,
+    });
+    assert.equal(res.status, 200, await res.text());
+    return fake.lastRequest().body.messages[0].content as string;
+  };
+  const cardBefore = await cardOf();
+  assert.ok(!(await ask()).includes("Plaza de Armas de Tequila"));
+  const edited = structuredClone(shipped);
+  edited.attractions[0].name = "Plaza de Armas de Tequila";
+  const res = await publish(
+    ctx,
+    admin,
+    JSON.stringify(edited),
+    await readBase(ctx, admin),
+  );
+  assert.equal(res.status, 303, await res.text());
+  assert.ok((await ask()).includes("**Plaza de Armas de Tequila**"));
+  const cardAfter = await cardOf();
+  assert.ok(cardBefore && cardAfter);
+  assert.notEqual(
+    cardAfter,
+    cardBefore,
+    "the card's address follows the version",
+  );
 });
