@@ -46,6 +46,7 @@ export type FieldInput =
   | "longtext"
   | "number"
   | "boolean"
+  | "tristate"
   | "enum"
   | "lines"
   | "json";
@@ -190,7 +191,13 @@ function walkShape(
         fields.push({ path: at, input: "number", optional });
         break;
       case "boolean":
-        fields.push({ path: at, input: "boolean", optional });
+        // An optional yes/no may also be unknown (absent), as OpenStreetMap
+        // tags are: a select of three, not a checkbox of two.
+        fields.push({
+          path: at,
+          input: optional ? "tristate" : "boolean",
+          optional,
+        });
         break;
       case "enum":
         fields.push({
@@ -242,6 +249,8 @@ export function formValue(
       return JSON.stringify(value, null, 2);
     case "boolean":
       return value ? "on" : "";
+    case "tristate":
+      return value ? "true" : "false";
     default:
       return String(value);
   }
@@ -307,6 +316,8 @@ function parseInput(
   }
   if (empty) return { value: undefined };
   switch (field.input) {
+    case "tristate":
+      return { value: text === "true" };
     case "number": {
       const value = Number(text.trim().replace(",", "."));
       return Number.isFinite(value)

@@ -4,9 +4,11 @@ import type { RawTourismData } from "@/lib/data/tourism_data.ts";
 import {
   checkEditedItem,
   describeFields,
+  EDITABLE_PARTS,
   findItem,
   formValue,
   inputName,
+  listItemKeys,
   readItemForm,
   replaceItem,
 } from "./editor.ts";
@@ -97,4 +99,23 @@ Deno.test("diff: fields by slug, a code never shown", () => {
     "branding: colors.primary",
     `attractions[${data.attractions[0].slug}]: name, guideCode`,
   ]);
+});
+
+Deno.test("editor: every item of every part comes back unchanged from its own form", () => {
+  for (const part of EDITABLE_PARTS) {
+    const fields = describeFields(part);
+    for (const { key } of listItemKeys(data, part)) {
+      const { item } = findItem(data, part, key)!;
+      const form: Record<string, string> = {};
+      for (const field of fields) {
+        form[inputName(field, "es")] = formValue(item, field, "es");
+        if (field.translated) {
+          form[inputName(field, "en")] = formValue(item, field, "en");
+        }
+      }
+      const read = readItemForm(item, fields, form, ["en"]);
+      assert.deepEqual(read.problems, [], `${part} ${key}`);
+      assert.deepEqual(read.item, item, `${part} ${key}`);
+    }
+  }
 });

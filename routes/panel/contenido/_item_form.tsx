@@ -241,6 +241,19 @@ function FieldInput(
     case "boolean":
       input = <input {...common} type="checkbox" checked={value === "on"} />;
       break;
+    case "tristate":
+      input = (
+        <select {...common}>
+          <option value="">{tr("editor.unknown")}</option>
+          <option value="true" selected={value === "true"}>
+            {tr("editor.yes")}
+          </option>
+          <option value="false" selected={value === "false"}>
+            {tr("editor.no")}
+          </option>
+        </select>
+      );
+      break;
     case "enum":
       input = (
         <select {...common}>
