@@ -13,7 +13,6 @@ import { formatMoney } from "@/lib/format/format.ts";
 import {
   addDays,
   getLocalDate,
-  getLocalDayNumber,
   getLocalMidnightMs,
 } from "@/lib/calendar/mod.ts";
 import {

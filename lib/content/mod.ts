@@ -15,6 +15,17 @@ export {
 } from "./content_store.ts";
 export { diffContent, type FieldChange, summarizeChanges } from "./diff.ts";
 export {
+  checkNewSlug,
+  diffItem,
+  type EditOutcome,
+  type EditTarget,
+  findEditTarget,
+  mayPublish,
+  readPublishedData,
+  saveItemEdit,
+  takesNewItems,
+} from "./edit_item.ts";
+export {
   checkEditedItem,
   describeFields,
   EDITABLE_PARTS,

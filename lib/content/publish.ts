@@ -237,17 +237,27 @@ export async function publishDraft(
   if (!current || !body) {
     throw new ContentVersionNotFoundError("No content is published");
   }
-  const index = findIndex(body.data);
-  if (index === null) throw new ItemPublishedMeanwhileError([]);
   const record = body.data as unknown as Record<string, unknown>;
-  const now = index === -1 ? record[part] : (record[part] as unknown[])[index];
-  if (JSON.stringify(now) !== JSON.stringify(entry.draft.base)) {
-    throw new ItemPublishedMeanwhileError(
-      diffContent(
-        { [part]: entry.draft.base } as unknown as RawTourismData,
-        { [part]: now } as unknown as RawTourismData,
-      ),
-    );
+  const found = findIndex(body.data);
+  let index: number;
+  if (entry.draft.isNew) {
+    // Someone published an item with the same slug meanwhile.
+    if (found !== null) throw new ItemPublishedMeanwhileError([]);
+    index = (record[part] as unknown[]).length;
+  } else {
+    if (found === null) throw new ItemPublishedMeanwhileError([]);
+    index = found;
+    const now = index === -1
+      ? record[part]
+      : (record[part] as unknown[])[index];
+    if (JSON.stringify(now) !== JSON.stringify(entry.draft.base)) {
+      throw new ItemPublishedMeanwhileError(
+        diffContent(
+          { [part]: entry.draft.base } as unknown as RawTourismData,
+          { [part]: now } as unknown as RawTourismData,
+        ),
+      );
+    }
   }
   const next = { ...record };
   if (index === -1) next[part] = entry.draft.item;

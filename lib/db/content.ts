@@ -256,6 +256,8 @@ export interface ContentDraft {
   item: Record<string, unknown>;
   /** The item as published when the edit began: a publish made since is seen, and what it changed. */
   base: Record<string, unknown>;
+  /** An item not published yet: publishing adds it at the end of its list. */
+  isNew?: boolean;
   /** The staff member's e-mail. */
   by: string;
   /** ISO 8601. */

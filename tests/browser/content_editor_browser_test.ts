@@ -157,6 +157,12 @@ Deno.test({
           const es = await waitUntilShown(
             b,
             `/turismo/atractivos/${MUSEUM.slug}`,
+            NEW_HOURS_SHOWN,
+            publishedAt,
+          );
+          await waitUntilShown(
+            b,
+            `/turismo/atractivos/${MUSEUM.slug}`,
             NEW_ES,
             publishedAt,
           );
@@ -204,7 +210,8 @@ Deno.test({
           await page.goto(editorUrl);
           await assertAxeClean(page, "the editor, phone");
           const wider = await page.evaluate(() =>
-            document.documentElement.scrollWidth > window.innerWidth
+            document.documentElement.scrollWidth >
+              document.documentElement.clientWidth
           );
           assert.equal(wider, false);
         },

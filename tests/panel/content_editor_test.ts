@@ -315,3 +315,114 @@ Deno.test("the editor role: content and photos, no codes, no staff; publishes wh
     },
   );
 });
+
+Deno.test("a new event from the editor: its slug, its form, a draft, published on the events page", async (t) => {
+  await using ctx = await createTestContext({
+    data: undefined,
+    clockStart: new Date("2026-12-02T16:00:00Z"),
+  });
+  const admin = await signInStaff(ctx, { role: "admin" });
+  const post = (path: string, body: Record<string, string>) =>
+    ctx.app.request(path, {
+      method: "POST",
+      headers: {
+        cookie: admin,
+        origin: "http://localhost",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams(body),
+    });
+  const slug = "posada-navidena-2026";
+
+  await t.step(
+    "a slug that is not one, or is taken: 422, said beside it",
+    async () => {
+      const bad = await post("/panel/contenido/editar/events", {
+        slug: "Posada Navideña",
+      });
+      assert.equal(bad.status, 422);
+      assert.match(await bad.text(), /Usa solo minúsculas, números y guiones/);
+      const taken = await post("/panel/contenido/editar/events", {
+        slug: SHIPPED.events[0].slug,
+      });
+      assert.equal(taken.status, 422);
+      assert.match(await taken.text(), /Ya hay un elemento/);
+    },
+  );
+
+  await t.step(
+    "an empty form for the new slug; saving it empty names what is missing",
+    async () => {
+      const res = await post("/panel/contenido/editar/events", { slug });
+      assert.equal(res.status, 303);
+      const url = res.headers.get("location")!;
+      assert.equal(url, `/panel/contenido/editar/events/${slug}?nuevo=1`);
+      const form = await ctx.app.request(url, { headers: { cookie: admin } });
+      const html = await form.text();
+      assert.equal(form.status, 200, html);
+      assert.match(html, /Nuevo: aún no está en el portal/);
+      const fields = readFormFields(html);
+      assert.equal(fields.get("es:name"), "");
+      const empty = await ctx.app.request(url, {
+        method: "POST",
+        headers: {
+          cookie: admin,
+          origin: "http://localhost",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams([...fields, ["accion", "guardar"]]),
+      });
+      const refused = await empty.text();
+      assert.equal(empty.status, 422);
+      assert.match(refused, /id="campo-name-es-error">falta este dato/);
+    },
+  );
+
+  await t.step(
+    "filled in, saved, published: on the events page in both languages",
+    async () => {
+      const url = `/panel/contenido/editar/events/${slug}?nuevo=1`;
+      const fields = readFormFields(
+        await (await ctx.app.request(url, { headers: { cookie: admin } }))
+          .text(),
+      );
+      fields.set("es:name", "Posada navideña en la plaza");
+      fields.set("en:name", "Christmas posada on the square");
+      fields.set(
+        "es:description",
+        "Piñatas, ponche y villancicos para toda la familia.",
+      );
+      fields.set(
+        "en:description",
+        "Piñatas, hot fruit punch and carols for the whole family.",
+      );
+      fields.set("es:startDate", "2026-12-20");
+      fields.set("es:endDate", "2026-12-20");
+      fields.set("es:place", "Plaza Principal");
+      fields.set("en:place", "Main square");
+      const saved = await ctx.app.request(url, {
+        method: "POST",
+        headers: {
+          cookie: admin,
+          origin: "http://localhost",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams([...fields, ["accion", "publicar"]]),
+      });
+      assert.equal(saved.status, 303, await saved.text());
+      const es = await publicPage(ctx, "/turismo/informacion-practica");
+      assert.match(es, /Posada navideña en la plaza/);
+      const en = await publicPage(ctx, "/en/turismo/informacion-practica");
+      assert.match(en, /Christmas posada on the square/);
+      const [latest] = await listContentVersions(ctx.deps.kv);
+      assert.deepEqual(latest.changes, [`events[${slug}]: added`]);
+      // Now an ordinary item: its form opens without ?nuevo=1.
+      const again = await ctx.app.request(
+        `/panel/contenido/editar/events/${slug}`,
+        { headers: { cookie: admin } },
+      );
+      assert.equal(again.status, 200);
+      await again.body?.cancel();
+    },
+  );
+});

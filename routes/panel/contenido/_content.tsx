@@ -2,6 +2,9 @@ import type { ContentVersion } from "@/lib/content/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
 import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 
+/** The key in the editor's URLs of a part that is one object (the branding, the weather). */
+export const OBJECT_URL_KEY = "-";
+
 /** The content pages' words (`locales/<lang>/panel_content.json`); the console is Spanish. */
 export function trContent(
   key: string,

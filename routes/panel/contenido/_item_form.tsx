@@ -26,6 +26,8 @@ export function ItemForm(
     canPublish: boolean;
     done?: string;
     timeZone: string;
+    /** An item not published yet. */
+    isNew?: boolean;
   },
 ) {
   const { fields, item, langs, problems } = props;
@@ -45,6 +47,8 @@ export function ItemForm(
           {tr(`editor.done.${props.done}`)}
         </p>
       )}
+      {props.isNew && !props.draft && <p class="notice">{tr("editor.isNew")}
+      </p>}
       {props.draft
         ? (
           <p class="notice">
@@ -66,7 +70,7 @@ export function ItemForm(
             ))}
           </p>
         )
-        : <p>{tr("editor.noDraft")}</p>}
+        : !props.isNew && <p>{tr("editor.noDraft")}</p>}
       {props.conflict && (
         <div class="form-error" role="alert" id="content-conflict">
           <p>

@@ -1,66 +1,41 @@
-import type { Context } from "hono";
+import type { Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import {
-  type DraftEntry,
-  getContentDraft,
-  getContentSettings,
-  getPublishedContent,
-  listContentDrafts,
-  readContentBody,
-  saveContentDraft,
-} from "@/lib/content/mod.ts";
-import {
-  ContentConflictError,
+  checkNewSlug,
   deleteContentDraft,
-  DraftConflictError,
-} from "@/lib/content/mod.ts";
-import {
-  checkEditedItem,
-  describeFields,
+  type DraftEntry,
   EDITABLE_PARTS,
-  type EditablePart,
-  type FieldSpec,
-  findItem,
+  type EditTarget,
+  type FieldChange,
+  findEditTarget,
+  getContentDraft,
   listItemKeys,
-  readItemForm,
+  markAsPreview,
+  mayPublish,
+  previewDataStore,
   replaceItem,
+  saveItemEdit,
 } from "@/lib/content/mod.ts";
-import { diffContent, type FieldChange } from "@/lib/content/mod.ts";
-import {
-  ContentInvalidError,
-  ItemPublishedMeanwhileError,
-  publishDraft,
-} from "@/lib/content/mod.ts";
-import { markAsPreview, previewDataStore } from "@/lib/content/mod.ts";
-import { ReplayedAnswers } from "@/lib/http/mod.ts";
-import type { Hono } from "hono";
-import {
-  listMissingTranslations,
-  type RawTourismData,
-} from "@/lib/data/mod.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
-import { formatDateTime } from "@/lib/format/mod.ts";
 import { DEFAULT_LANG, getLangs } from "@/lib/i18n/mod.ts";
-import { readForm } from "@/lib/http/mod.ts";
-import type { AppEnv } from "@/lib/http/mod.ts";
+import { type AppEnv, readForm, ReplayedAnswers } from "@/lib/http/mod.ts";
 import { getStaff, StaffForbiddenError } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
-import { trContent as tr } from "./_content.tsx";
+import { OBJECT_URL_KEY, trContent as tr } from "./_content.tsx";
+import { renderEditorIndex } from "./_editor_index.tsx";
 import { ItemForm } from "./_item_form.tsx";
-
-/** The key in URLs of a part that is one object (the branding, the weather). */
-const OBJECT_KEY = "-";
 
 /**
  * `/panel/contenido/editar`: the editor. `GET /` lists every part and
  * item, the drafts and what lacks a translation; `GET /:part/:key` is one
- * item's form (Spanish beside each other language); `POST /:part/:key`
- * with `accion` `guardar` (a draft: refused, 409, when someone saved the
- * same item since the form was opened, `borrador` carrying the draft it
- * was opened on), `publicar` (saves, then publishes: admins) or
- * `descartar`; `GET /:part/:key/vista-previa?lang=` shows the public page
- * with the draft in place. Editing is for admins and editors; viewers read.
+ * item's form (Spanish beside each other language; `-` is the key of a
+ * part that is one object); `POST /:part/:key` with `accion` `guardar` (a
+ * draft: 409 when someone saved the same item since the form was opened,
+ * `borrador` carrying the draft it was opened on; 422 for a wrong value),
+ * `publicar` (saves, then publishes: admins, and editors when allowed) or
+ * `descartar`; `GET /:part/:key/vista-previa?lang=` is the public page with
+ * the draft in place. For admins and editors; viewers read the history only.
  */
 export default function editorPage(
   deps: AppDeps,
@@ -69,6 +44,7 @@ export default function editorPage(
     buildApp: (deps: AppDeps) => Hono<AppEnv>;
   },
 ) {
+  const editDeps = { ...deps, check: deps.checkContent };
   return createPanelRouter(deps)
     .use("*", async (c, next) => {
       if (getStaff(c).role === "viewer" || deps.contentSource !== "kv") {
@@ -76,30 +52,39 @@ export default function editorPage(
       }
       await next();
     })
-    .get("/", async (c) => await renderIndex(c, deps))
-    .get("/:part/:key", async (c) => {
-      const target = await loadTarget(
-        deps,
-        c.req.param("part"),
-        c.req.param("key"),
+    .get("/", async (c) => await renderEditorIndex(c, deps))
+    .post("/:part", async (c) => {
+      // A new item: its slug first (pages and links hang on it), then its form.
+      const part = EDITABLE_PARTS.find((p) => p === c.req.param("part"));
+      if (!part) {
+        throw new NotFoundError({ key: "panel_content.editor.noItem" });
+      }
+      const slug = ((await readForm(c)).slug ?? "").trim().toLowerCase();
+      const refusal = await checkNewSlug(deps.kv, part, slug);
+      if (refusal) {
+        return await renderEditorIndex(c, deps, {
+          status: 422,
+          newItem: { part, slug, refusal },
+        });
+      }
+      return c.redirect(
+        `/panel/contenido/editar/${part}/${slug}?nuevo=1`,
+        303,
       );
+    })
+    .get("/:part/:key", async (c) => {
+      const target = await loadTarget(c, deps);
       const draft = await getContentDraft(deps.kv, target.part, target.key);
-      return renderEditor(c, deps, target, {
-        canPublish: await mayPublish(deps, getStaff(c).role),
+      return await renderEditor(c, deps, target, {
         item: draft?.draft.item ?? target.published,
         draft,
       });
     })
     .get("/:part/:key/vista-previa", async (c) => {
-      const target = await loadTarget(
-        deps,
-        c.req.param("part"),
-        c.req.param("key"),
-      );
+      const target = await loadTarget(c, deps);
       const draft = await getContentDraft(deps.kv, target.part, target.key);
-      const lang = getLangs().includes(c.req.query("lang") ?? "")
-        ? c.req.query("lang")!
-        : "es";
+      const asked = c.req.query("lang") ?? "";
+      const lang = getLangs().includes(asked) ? asked : DEFAULT_LANG;
       const data = replaceItem(
         target.data,
         target.part,
@@ -121,17 +106,15 @@ export default function editorPage(
       return await markAsPreview(page, tr("preview.band"));
     })
     .post("/:part/:key", async (c) => {
-      const target = await loadTarget(
-        deps,
-        c.req.param("part"),
-        c.req.param("key"),
-      );
+      const target = await loadTarget(c, deps);
       const form = await readForm(c);
       const staff = getStaff(c);
-      const action = form.accion;
-      const draft = await getContentDraft(deps.kv, target.part, target.key);
-      const url = `/panel/contenido/editar/${target.part}/${target.urlKey}`;
-      if (action === "descartar") {
+      const url = `/panel/contenido/editar/${target.part}/${
+        c.req.param("key")
+      }`;
+      // A new item once saved is found by its draft, without ?nuevo=1.
+      if (form.accion === "descartar") {
+        const draft = await getContentDraft(deps.kv, target.part, target.key);
         if (draft) {
           await deleteContentDraft(
             deps.kv,
@@ -142,274 +125,74 @@ export default function editorPage(
         }
         return c.redirect(`${url}?hecho=descartado`, 303);
       }
-      if (action === "publicar" && !(await mayPublish(deps, staff.role))) {
+      const publish = form.accion === "publicar";
+      if (publish && !(await mayPublish(deps.kv, staff.role))) {
         throw new StaffForbiddenError("role");
       }
-      const langs = getLangs().filter((lang) => lang !== "es");
-      const base = draft?.draft.item ?? target.published;
-      const read = readItemForm(base, target.fields, form, langs);
-      const problems = new Map<string, string[]>(
-        read.problems.map((p) => [p.name, [p.message]]),
-      );
-      const checked = checkEditedItem(
-        replaceItem(target.data, target.part, target.index, read.item),
-        target.part,
-        target.index,
-      );
-      for (const [name, messages] of checked.byField) {
-        problems.set(name, [...(problems.get(name) ?? []), ...messages]);
-      }
-      if (problems.size > 0 || checked.other.length > 0) {
-        return renderEditor(c, deps, target, {
-          canPublish: await mayPublish(deps, getStaff(c).role),
-          item: read.item,
-          draft,
-          status: 422,
-          problems,
-          otherProblems: checked.other,
-          openedDraft: form.borrador ?? "",
-        });
-      }
-      try {
-        await saveContentDraft(deps.kv, {
-          part: target.part,
-          key: target.key,
-          item: read.item,
-          base: draft && form.borrador === draft.versionstamp
-            ? draft.draft.base
-            : target.published,
-          by: staff.email || staff.id,
-          savedAt: deps.now().toISOString(),
-        }, form.borrador || null);
-      } catch (error) {
-        if (!(error instanceof DraftConflictError)) throw error;
-        const theirs = error.current?.draft.item ?? target.published;
-        return renderEditor(c, deps, target, {
-          canPublish: await mayPublish(deps, getStaff(c).role),
-          item: read.item,
-          draft: error.current,
-          status: 409,
-          conflict: {
-            by: error.current?.draft.by,
-            changes: diffItems(target.part, target.published, theirs),
-          },
-          openedDraft: error.current?.versionstamp ?? "",
-        });
-      }
-      if (action !== "publicar") {
-        return c.redirect(`${url}?hecho=guardado`, 303);
-      }
-      try {
-        await publishDraft(
-          { ...deps, check: deps.checkContent },
-          {
-            part: target.part,
-            key: target.key,
-            staff,
-            findIndex: (data) =>
-              findItem(data, target.part, target.key)?.index ?? null,
-          },
-        );
-      } catch (error) {
-        if (error instanceof ItemPublishedMeanwhileError) {
-          return renderEditor(c, deps, target, {
-            canPublish: await mayPublish(deps, getStaff(c).role),
-            item: read.item,
-            draft: await getContentDraft(deps.kv, target.part, target.key),
-            status: 409,
-            conflict: { changes: error.changes, published: true },
+      const outcome = await saveItemEdit(editDeps, {
+        target,
+        form,
+        staff,
+        langs: getLangs().filter((lang) => lang !== DEFAULT_LANG),
+        publish,
+      });
+      switch (outcome.kind) {
+        case "saved":
+          return c.redirect(`${url}?hecho=guardado`, 303);
+        case "published":
+          return c.redirect(`${url}?hecho=publicado`, 303);
+        case "invalid":
+          return await renderEditor(c, deps, target, {
+            ...outcome,
+            status: 422,
+            otherProblems: outcome.other,
+            openedDraft: form.borrador ?? "",
           });
-        }
-        if (
-          error instanceof ContentConflictError ||
-          error instanceof ContentInvalidError
-        ) {
-          return renderEditor(c, deps, target, {
-            canPublish: await mayPublish(deps, getStaff(c).role),
-            item: read.item,
-            draft: await getContentDraft(deps.kv, target.part, target.key),
+        case "saved_meanwhile":
+          return await renderEditor(c, deps, target, {
+            ...outcome,
             status: 409,
-            otherProblems: error instanceof ContentInvalidError
-              ? error.problems
-              : [tr("conflict")],
+            conflict: { by: outcome.draft?.draft.by, changes: outcome.changes },
+            openedDraft: outcome.draft?.versionstamp ?? "",
           });
-        }
-        throw error;
+        case "not_published":
+          return await renderEditor(c, deps, target, {
+            item: outcome.item,
+            draft: outcome.draft,
+            status: 409,
+            conflict: outcome.changes
+              ? { changes: outcome.changes, published: true }
+              : undefined,
+            otherProblems: outcome.changes
+              ? undefined
+              : outcome.problems ?? [tr("conflict")],
+          });
       }
-      return c.redirect(`${url}?hecho=publicado`, 303);
     });
 }
 
-/** Whether `role` publishes drafts: admins, and editors when an admin allows it. */
-async function mayPublish(deps: AppDeps, role: string): Promise<boolean> {
-  if (role === "admin") return true;
-  return role === "editor" &&
-    (await getContentSettings(deps.kv)).editorsMayPublish;
-}
-
-/** The item a URL names, in the published data set. */
-interface Target {
-  part: EditablePart;
-  /** The draft's key ("" for an object part). */
-  key: string;
-  urlKey: string;
-  index: number;
-  data: RawTourismData;
-  published: Record<string, unknown>;
-  fields: FieldSpec[];
-}
-
+/** The item the URL names, or the 404 the console shows. */
 async function loadTarget(
-  deps: AppDeps,
-  partName: string,
-  urlKey: string,
-): Promise<Target> {
-  const part = EDITABLE_PARTS.find((p) => p === partName);
-  if (!part) throw new NotFoundError({ key: "panel_content.editor.noItem" });
-  const data = await readPublishedData(deps);
-  const key = urlKey === OBJECT_KEY ? "" : urlKey;
-  const found = findItem(data, part, key);
-  if (!found) throw new NotFoundError({ key: "panel_content.editor.noItem" });
-  return {
-    part,
-    key,
-    urlKey,
-    index: found.index,
-    data,
-    published: found.item,
-    fields: describeFields(part),
-  };
-}
-
-/** The published data set, guide codes included (from KV; the file's before a first publish). */
-async function readPublishedData(deps: AppDeps): Promise<RawTourismData> {
-  const current = await getPublishedContent(deps.kv);
-  const body = current &&
-    await readContentBody<RawTourismData>(deps.kv, current.version);
-  if (!body) throw new NotFoundError({ key: "panel_content.editor.noItem" });
-  return body.data;
-}
-
-function diffItems(
-  part: string,
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-): FieldChange[] {
-  return diffContent(
-    { [part]: before } as unknown as RawTourismData,
-    { [part]: after } as unknown as RawTourismData,
-  );
-}
-
-async function renderIndex(c: Context<AppEnv>, deps: AppDeps) {
-  const data = await readPublishedData(deps);
-  const drafts = await listContentDrafts(deps.kv);
-  const { timeZone } = deps.data.current().data.municipality;
-  // What lacks a translation once the drafts are published too.
-  let drafted = data;
-  for (const draft of drafts) {
-    const found = findItem(drafted, draft.part as EditablePart, draft.key);
-    if (found) {
-      drafted = replaceItem(
-        drafted,
-        draft.part as EditablePart,
-        found.index,
-        draft.item,
-      );
-    }
-  }
-  const missing = listMissingTranslations(drafted, getLangs());
-  return renderPanelPage(c, deps, {
-    title: tr("editor.title"),
-    active: "contenido",
-    children: (
-      <>
-        <p class="lead">{tr("editor.lead")}</p>
-        <p>
-          <a href="/panel/contenido">{tr("back")}</a>
-        </p>
-        {drafts.length > 0 && (
-          <section aria-labelledby="drafts-title">
-            <h2 id="drafts-title">{tr("editor.drafts")}</h2>
-            <ul>
-              {drafts.map((draft) => (
-                <li key={`${draft.part}/${draft.key}`}>
-                  <a
-                    href={`/panel/contenido/editar/${draft.part}/${
-                      draft.key || OBJECT_KEY
-                    }`}
-                  >
-                    {tr(`part.${draft.part}`)}: {draft.key || "—"}
-                  </a>{" "}
-                  ({tr("editor.draftBy", {
-                    who: draft.by,
-                    when: formatDateTime(draft.savedAt, timeZone),
-                  })})
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-        <section aria-labelledby="missing-title">
-          <h2 id="missing-title">
-            {tr("editor.missing", { count: missing.length })}
-          </h2>
-          {missing.length > 0 && (
-            <ul class="content-missing">
-              {missing.map((m) => {
-                const [, part, key] = /^(\w+)(?:\[([^\]]+)\])?/.exec(m.path) ??
-                  [];
-                const link =
-                  part && EDITABLE_PARTS.includes(part as EditablePart)
-                    ? `/panel/contenido/editar/${part}/${
-                      key && findItem(data, part as EditablePart, key)
-                        ? encodeURIComponent(key)
-                        : key
-                        ? ""
-                        : OBJECT_KEY
-                    }`
-                    : undefined;
-                return (
-                  <li key={`${m.lang}:${m.path}`}>
-                    {link && !link.endsWith("/")
-                      ? <a href={link}>{m.path}</a>
-                      : m.path} ({m.lang}) —{" "}
-                    <span class="content-tag">
-                      {tr("editor.untranslated")}
-                    </span>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </section>
-        {EDITABLE_PARTS.map((part) => (
-          <section key={part} aria-labelledby={`part-${part}`}>
-            <h2 id={`part-${part}`}>{tr(`part.${part}`)}</h2>
-            <ul>
-              {listItemKeys(data, part).map(({ key, label }) => (
-                <li key={key}>
-                  <a
-                    href={`/panel/contenido/editar/${part}/${
-                      key === "" ? OBJECT_KEY : encodeURIComponent(key)
-                    }`}
-                  >
-                    {label || tr(`part.${part}`)}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
-      </>
-    ),
-  });
-}
-
-function renderEditor(
   c: Context<AppEnv>,
   deps: AppDeps,
-  target: Target,
+): Promise<EditTarget> {
+  const key = c.req.param("key");
+  const target = await findEditTarget(
+    deps.kv,
+    c.req.param("part") ?? "",
+    key === OBJECT_URL_KEY ? "" : key ?? "",
+    {
+      allowNew: c.req.query("nuevo") === "1",
+    },
+  );
+  if (!target) throw new NotFoundError({ key: "panel_content.editor.noItem" });
+  return target;
+}
+
+async function renderEditor(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  target: EditTarget,
   options: {
     item: Record<string, unknown>;
     draft: DraftEntry | null;
@@ -418,14 +201,12 @@ function renderEditor(
     otherProblems?: string[];
     conflict?: { by?: string; changes: FieldChange[]; published?: boolean };
     openedDraft?: string;
-    canPublish: boolean;
   },
-): Response {
+): Promise<Response> {
   const { timeZone } = deps.data.current().data.municipality;
   const label = listItemKeys(target.data, target.part).find((i) =>
     i.key === target.key
   )?.label;
-  const done = c.req.query("hecho");
   return renderPanelPage(c, deps, {
     title: tr("editor.itemTitle", {
       part: tr(`part.${target.part}`),
@@ -435,18 +216,21 @@ function renderEditor(
     status: options.status,
     children: (
       <ItemForm
-        action={`/panel/contenido/editar/${target.part}/${target.urlKey}`}
+        action={`/panel/contenido/editar/${target.part}/${
+          target.key === "" ? OBJECT_URL_KEY : encodeURIComponent(target.key)
+        }${target.isNew ? "?nuevo=1" : ""}`}
+        isNew={target.isNew}
         fields={target.fields}
         item={options.item}
         published={target.published}
-        langs={getLangs().filter((lang) => lang !== "es")}
+        langs={getLangs().filter((lang) => lang !== DEFAULT_LANG)}
         draft={options.draft}
         openedDraft={options.openedDraft ?? options.draft?.versionstamp ?? ""}
         problems={options.problems}
         otherProblems={options.otherProblems}
         conflict={options.conflict}
-        canPublish={options.canPublish}
-        done={done}
+        canPublish={await mayPublish(deps.kv, getStaff(c).role)}
+        done={c.req.query("hecho")}
         timeZone={timeZone}
       />
     ),

@@ -4,27 +4,24 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import {
   ContentConflictError,
+  ContentInvalidError,
   getContentSettings,
   getPublishedContent,
   listContentVersions,
-  setEditorsMayPublish,
-} from "@/lib/content/mod.ts";
-import {
-  ContentInvalidError,
   publishText,
   readPublishedText,
+  setEditorsMayPublish,
 } from "@/lib/content/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
-import { readForm } from "@/lib/http/mod.ts";
-import type { AppEnv } from "@/lib/http/mod.ts";
+import { type AppEnv, readForm } from "@/lib/http/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
+import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
 import {
   describeVersionSource,
   trContent as tr,
   VersionTable,
 } from "./_content.tsx";
-import { sendStaffDownload } from "@/routes/_shared/download.ts";
 
 /** The largest data set file the upload takes. */
 const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;

@@ -1,20 +1,17 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import {
   ContentConflictError,
-  getPublishedContent,
-} from "@/lib/content/mod.ts";
-import {
   ContentInvalidError,
   ContentVersionNotFoundError,
   describeVersion,
+  getPublishedContent,
   revertTo,
 } from "@/lib/content/mod.ts";
-import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { NotFoundError } from "@/lib/errors/mod.ts";
-import type { AppEnv } from "@/lib/http/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
-import { readForm } from "@/lib/http/mod.ts";
+import { type AppEnv, readForm } from "@/lib/http/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
 import { describeVersionSource, trContent as tr } from "./_content.tsx";
