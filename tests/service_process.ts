@@ -273,3 +273,34 @@ export function postJsonTo(
     body: JSON.stringify(body),
   });
 }
+
+/** What a task's process printed and how it ended. */
+export interface ScriptRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `scripts/<name>.ts <args>` as its `deno task` would, as its own
+ * process in `cwd` with `serviceEnv(env)` (a `KV_PATH` of its own).
+ */
+export async function runScript(
+  name: string,
+  args: string[],
+  { cwd = ROOT, env }: { cwd?: string; env: Record<string, string> },
+): Promise<ScriptRun> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "-A", `${ROOT}scripts/${name}.ts`, ...args],
+    cwd,
+    env: serviceEnv(env),
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return {
+    code: output.code,
+    stdout: decode(output.stdout),
+    stderr: decode(output.stderr),
+  };
+}

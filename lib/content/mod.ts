@@ -46,6 +46,7 @@ export {
   describeVersion,
   ItemPublishedMeanwhileError,
   publishDraft,
+  type PublishOutcome,
   publishText,
   readPublishedText,
   revertTo,

@@ -21,6 +21,8 @@ import {
   getFreePort,
   postJsonTo,
   ROOT,
+  runScript,
+  type ScriptRun,
   serviceEnv,
   type ServiceProcess,
   startService,
@@ -54,31 +56,13 @@ function startIn(dir: string, kvPath: string, port: number): ServiceProcess {
   });
 }
 
-interface ScriptRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `scripts/<name>.ts` as `deno task <name>` would, in `dir`. */
-async function runScript(
+function runTask(
   name: "backup" | "restore",
   args: string[],
   { dir, kvPath }: { dir: string; kvPath: string },
 ): Promise<ScriptRun> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "-A", `${ROOT}scripts/${name}.ts`, ...args],
-    cwd: dir,
-    env: serviceEnv({ KV_PATH: kvPath }),
-    clearEnv: true,
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return {
-    code: output.code,
-    stdout: decode(output.stdout),
-    stderr: decode(output.stderr),
-  };
+  return runScript(name, args, { cwd: dir, env: { KV_PATH: kvPath } });
 }
 
 /** Asserts a refusal: exit 1, one line on stderr matching `pattern`, nothing on stdout. */
@@ -207,7 +191,7 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
         };
         await waitForAcks(40);
         backupStartedAt = performance.now();
-        backupRun = await runScript("backup", [backupFile], { dir, kvPath });
+        backupRun = await runTask("backup", [backupFile], { dir, kvPath });
         // The burst goes on a little after the backup, then stops.
         await waitForAcks(acks.length + 20);
         stop = true;
@@ -247,10 +231,10 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
         // which a copy of the KV file alone would miss.
         assert.ok(Deno.statSync(`${kvPath}-wal`).size > 0);
         const file = `${dir}/idle-backup.kv`;
-        const run = await runScript("backup", [file], { dir, kvPath });
+        const run = await runTask("backup", [file], { dir, kvPath });
         assert.equal(run.code, 0, run.stderr);
         const restored = `${dir}/restored-idle/turismo.kv`;
-        const restore = await runScript("restore", [file], {
+        const restore = await runTask("restore", [file], {
           dir,
           kvPath: restored,
         });
@@ -274,7 +258,7 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
     await t.step(
       "restored into a new empty store, every write acknowledged before the backup began is there",
       async () => {
-        const run = await runScript("restore", [backupFile], {
+        const run = await runTask("restore", [backupFile], {
           dir,
           kvPath: restoredPath,
         });
@@ -306,7 +290,7 @@ Deno.test("backup: a snapshot taken during a burst of writes restores every writ
     await t.step(
       "a restore into the running service's own KV file is refused: the file is in use",
       async () => {
-        const run = await runScript("restore", [backupFile, "--force"], {
+        const run = await runTask("restore", [backupFile, "--force"], {
           dir,
           kvPath,
         });
@@ -368,7 +352,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
       await using kv = await Deno.openKv(targetPath);
       await kv.set(["tickets", "already-here"], { name: "Beto" });
     }
-    const backup = await runScript("backup", [backupFile], {
+    const backup = await runTask("backup", [backupFile], {
       dir,
       kvPath: sourcePath,
     });
@@ -384,7 +368,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
     await t.step(
       "a store that holds data is refused without --force",
       async () => {
-        const run = await runScript("restore", [backupFile], {
+        const run = await runTask("restore", [backupFile], {
           dir,
           kvPath: targetPath,
         });
@@ -402,7 +386,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
         `${dir}/half.kv`,
         bytes.subarray(0, bytes.length / 2),
       );
-      const run = await runScript("restore", [`${dir}/half.kv`, "--force"], {
+      const run = await runTask("restore", [`${dir}/half.kv`, "--force"], {
         dir,
         kvPath: targetPath,
       });
@@ -415,7 +399,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
         `${dir}/garbage.kv`,
         "not a backup\n".repeat(500),
       );
-      const run = await runScript("restore", [`${dir}/garbage.kv`, "--force"], {
+      const run = await runTask("restore", [`${dir}/garbage.kv`, "--force"], {
         dir,
         kvPath: targetPath,
       });
@@ -433,7 +417,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
         const db = new DatabaseSync(`${dir}/short.kv`);
         db.exec("DELETE FROM kv WHERE k = (SELECT k FROM kv LIMIT 1)");
         db.close();
-        const run = await runScript("restore", [`${dir}/short.kv`, "--force"], {
+        const run = await runTask("restore", [`${dir}/short.kv`, "--force"], {
           dir,
           kvPath: targetPath,
         });
@@ -449,7 +433,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
       "a KV file open in another process (a running service) is refused",
       async () => {
         await using _held = await Deno.openKv(targetPath);
-        const run = await runScript("restore", [backupFile, "--force"], {
+        const run = await runTask("restore", [backupFile, "--force"], {
           dir,
           kvPath: targetPath,
         });
@@ -465,7 +449,7 @@ Deno.test("restore: a store with data, a damaged backup and a file in use are re
       "--force replaces everything, and entries keep their expiry",
       async () => {
         await new Promise((resolve) => setTimeout(resolve, 1_600));
-        const run = await runScript("restore", [backupFile, "--force"], {
+        const run = await runTask("restore", [backupFile, "--force"], {
           dir,
           kvPath: targetPath,
         });
@@ -529,7 +513,7 @@ Deno.test("backup --via-api: the KV Connect export round-trips through a second 
     await t.step(
       "the export reads every entry through the KV API and says so",
       async () => {
-        const run = await runScript("backup", [backupFile, "--via-api"], {
+        const run = await runTask("backup", [backupFile, "--via-api"], {
           dir,
           kvPath: sourcePath,
         });
@@ -563,7 +547,7 @@ Deno.test("backup --via-api: the KV Connect export round-trips through a second 
     await t.step(
       "restored, every key and value is as in the source",
       async () => {
-        const run = await runScript("restore", [backupFile], {
+        const run = await runTask("restore", [backupFile], {
           dir,
           kvPath: restoredPath,
         });

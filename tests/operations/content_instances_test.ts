@@ -10,8 +10,7 @@
 import assert from "node:assert/strict";
 import {
   getFreePort,
-  ROOT,
-  serviceEnv,
+  runScript,
   type ServiceProcess,
   startService,
   stopServices,
@@ -22,24 +21,9 @@ import { DATA_PATH } from "../test_utils.ts";
 /** The promise: a published change shows on every instance within this. */
 const WITHIN_MS = 1_000;
 
-/** Runs `scripts/content.ts <args>` as the content tasks do; returns its output. */
-async function runContentTask(
-  env: Record<string, string>,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "-A", "scripts/content.ts", ...args],
-    cwd: ROOT,
-    env: serviceEnv(env),
-    clearEnv: true,
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return {
-    code: output.code,
-    stdout: decode(output.stdout),
-    stderr: decode(output.stderr),
-  };
+/** Runs `scripts/content.ts <args>` as the content tasks do. */
+function runContentTask(env: Record<string, string>, args: string[]) {
+  return runScript("content", args, { env });
 }
 
 async function pageShows(

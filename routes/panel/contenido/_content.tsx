@@ -1,4 +1,5 @@
-import type { ContentVersion } from "@/lib/content/mod.ts";
+import type { Context } from "hono";
+import type { ContentVersion, PublishOutcome } from "@/lib/content/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
 import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 
@@ -95,5 +96,17 @@ export function VersionTable(
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** After a publish or a restore: the page of the version now published (the same one when nothing changed). */
+export function redirectToVersion(
+  c: Context,
+  outcome: PublishOutcome,
+): Response {
+  const { id } = "published" in outcome ? outcome.published : outcome.unchanged;
+  return c.redirect(
+    `/panel/contenido/versiones/${encodeURIComponent(id)}`,
+    303,
   );
 }

@@ -19,6 +19,7 @@ import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
 import {
   describeVersionSource,
+  redirectToVersion,
   trContent as tr,
   VersionTable,
 } from "./_content.tsx";
@@ -96,13 +97,7 @@ export default function contentPage(deps: AppDeps) {
               expected: base || null,
             },
           );
-          const id = "published" in outcome
-            ? outcome.published.id
-            : outcome.unchanged.id;
-          return c.redirect(
-            `/panel/contenido/versiones/${encodeURIComponent(id)}`,
-            303,
-          );
+          return redirectToVersion(c, outcome);
         } catch (error) {
           if (error instanceof ContentInvalidError) {
             return renderOverview(c, deps, {

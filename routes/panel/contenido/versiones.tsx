@@ -14,7 +14,11 @@ import { formatDateTime } from "@/lib/format/mod.ts";
 import { type AppEnv, readForm } from "@/lib/http/mod.ts";
 import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
-import { describeVersionSource, trContent as tr } from "./_content.tsx";
+import {
+  describeVersionSource,
+  redirectToVersion,
+  trContent as tr,
+} from "./_content.tsx";
 
 /**
  * `/panel/contenido/versiones/:id`: one published version, every field it
@@ -36,13 +40,7 @@ export default function versionPage(deps: AppDeps) {
           { ...deps, check: deps.checkContent },
           { versionId, staff: getStaff(c), expected: form.base || null },
         );
-        const id = "published" in outcome
-          ? outcome.published.id
-          : outcome.unchanged.id;
-        return c.redirect(
-          `/panel/contenido/versiones/${encodeURIComponent(id)}`,
-          303,
-        );
+        return redirectToVersion(c, outcome);
       } catch (error) {
         if (error instanceof ContentVersionNotFoundError) {
           throw new NotFoundError({ key: "panel_content.noVersion" });
