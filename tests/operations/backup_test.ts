@@ -23,7 +23,6 @@ import {
   ROOT,
   runScript,
   type ScriptRun,
-  serviceEnv,
   type ServiceProcess,
   startService,
   stopServices,
