@@ -26,6 +26,7 @@ import {
   type ContentVersion,
   getPublishedContent,
   publishContent,
+  type PublishedContent,
   readContentBody,
 } from "@/lib/db/content.ts";
 import { keys } from "@/lib/db/keys.ts";
@@ -86,9 +87,7 @@ export async function openContent(
 
   let published = await getPublishedContent(kv);
   if (!published) {
-    await seedFromFile(kv, options);
-    published = await getPublishedContent(kv);
-    if (!published) throw new DataError("The content could not be seeded");
+    published = await seedFromFile(kv, options);
     log(
       `Content: KV had none; published ${options.path} (version ${
         published.version.digest.slice(0, 12)
@@ -139,27 +138,43 @@ export async function loadVersion(
   return toLoadedData(body.data, version.digest);
 }
 
+/** How long a start keeps trying to seed a KV that another process holds locked. */
+const SEED_WITHIN_MS = 10_000;
+
+/**
+ * Publishes the file as the first version, unless another instance does
+ * first. A commit refused because another process held the KV file locked
+ * is a conflict with nothing published yet, so it is tried again.
+ */
 async function seedFromFile(
   kv: Deno.Kv,
   options: OpenContentOptions,
-): Promise<void> {
+): Promise<PublishedContent> {
   const text = await readDataSetFile(options.path);
   const { data, digest } = await checkTourismDataText(text, options.path);
   await options.check(toLoadedData(data, digest));
-  try {
-    await publishContent(kv, {
-      body: { text, data },
-      digest,
-      source: "seed",
-      by: options.path,
-      changes: [],
-      expected: null,
-      at: options.now(),
-    });
-  } catch (error) {
-    // Another instance seeded first: its version is the one in force.
-    if (!(error instanceof ContentConflictError)) throw error;
+  const deadline = Date.now() + SEED_WITHIN_MS;
+  while (Date.now() < deadline) {
+    try {
+      await publishContent(kv, {
+        body: { text, data },
+        digest,
+        source: "seed",
+        by: options.path,
+        changes: [],
+        expected: null,
+        at: options.now(),
+      });
+    } catch (error) {
+      if (!(error instanceof ContentConflictError)) throw error;
+    }
+    const published = await getPublishedContent(kv);
+    if (published) return published;
+    await new Promise((resolve) =>
+      setTimeout(resolve, 20 + Math.random() * 80)
+    );
   }
+  throw new DataError("The content could not be seeded: the KV stayed locked");
 }
 
 async function sayWhetherFileDiffers(
