@@ -350,14 +350,14 @@ async function isNewKvFile(kvPath: string | undefined): Promise<boolean> {
 function createLazyVerifier(options: TokenVerifierOptions): TokenVerifier {
   let verifier: Promise<TokenVerifier> | undefined;
   return {
-    async verify(token) {
+    async verify(token, verifyOptions) {
       verifier ??= import("./lib/auth/tokens.ts").then((m) =>
         m.createTokenVerifier(options)
       ).catch((error) => {
         verifier = undefined;
         throw error;
       });
-      return await (await verifier).verify(token);
+      return await (await verifier).verify(token, verifyOptions);
     },
   };
 }

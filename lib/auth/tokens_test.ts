@@ -225,6 +225,31 @@ Deno.test("auth: the service's own tokens", async (t) => {
   );
 
   await t.step(
+    "a caller that checks erasure itself skips the read, but never a session's",
+    async () => {
+      const reads: Array<string | undefined> = [];
+      const standing = createTokenVerifier({
+        ownSecret,
+        getStanding: (_id, handle) => {
+          reads.push(handle);
+          return Promise.resolve({ erased: true, sessionLive: false });
+        },
+      });
+      const options = { erasureCheckedByCaller: true };
+      assert.deepEqual(
+        await standing.verify(await signOwnToken(ownSecret, userId), options),
+        { id: userId },
+      );
+      assert.deepEqual(reads, []);
+      const sessionToken = await signOwnToken(ownSecret, userId, {
+        sessionHandle: "h-gone",
+      });
+      await assertRejected(standing.verify(sessionToken, options), /borró/);
+      assert.deepEqual(reads, ["h-gone"]);
+    },
+  );
+
+  await t.step(
     "without external configuration, external tokens are refused",
     async () => {
       const token = await signExternal(

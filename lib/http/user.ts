@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { TokenVerifier } from "@/lib/auth/tokens.ts";
+import type { TokenVerifier, VerifyOptions } from "@/lib/auth/tokens.ts";
 import type { AuthUser } from "@/lib/types/user.ts";
 import {
   apiMessage,
@@ -8,9 +8,13 @@ import {
 } from "@/lib/errors/mod.ts";
 import type { AppEnv } from "./router.ts";
 
-/** Rejects requests without a valid bearer token (401) and puts the user on the context. */
+/**
+ * Rejects requests without a valid bearer token (401) and puts the user on
+ * the context. `verifyOptions`: see {@linkcode VerifyOptions}.
+ */
 export function requireUser(
   verifier: TokenVerifier,
+  verifyOptions?: VerifyOptions,
 ): MiddlewareHandler<AppEnv> {
   return async function requireUser(c, next) {
     const token = readBearerToken(c);
@@ -21,7 +25,7 @@ export function requireUser(
         }),
       );
     }
-    c.set("user", await verifier.verify(token));
+    c.set("user", await verifier.verify(token, verifyOptions));
     await next();
   };
 }

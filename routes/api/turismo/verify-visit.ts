@@ -29,7 +29,8 @@ function createVerifyVisitRoute(auth: TokenVerifier) {
     tags: [TAGS.passport],
     summary: "Verify a visit with the attraction's guide code",
     security: SECURITY.bearer,
-    middleware: [requireUser(auth)] as const,
+    // The visit's transaction reads and checks the tombstone (readVisitAttempt).
+    middleware: [requireUser(auth, { erasureCheckedByCaller: true })] as const,
     request: {
       body: {
         required: true,
