@@ -355,6 +355,40 @@ export const keys = {
   /** One part (under 64 KiB) of a version's gzipped content. */
   contentPart: (versionId: string, index: number) =>
     ["content_parts", versionId, index] as const,
+
+  // --- Partners and prizes (lib/db/rewards.ts) -------------------------------
+  /** A partner business, by its id. */
+  partner: (partnerId: string) => ["partners", partnerId] as const,
+  /** Every partner (a prefix for `kv.list`). */
+  partners: () => ["partners"] as const,
+  /** A partner's current PIN, by its SHA-256: `{partnerId, pinVersion}`; a new PIN deletes the old one's. */
+  partnerPin: (pinHash: string) => ["partner_pins", pinHash] as const,
+  /** A partner's signed-in phone, by its handle (the SHA-256 of the cookie's id). */
+  partnerSession: (handle: string) => ["partner_sessions", handle] as const,
+  /** A prize, by its id. */
+  prize: (prizeId: string) => ["prizes", prizeId] as const,
+  /** Every prize (a prefix for `kv.list`). */
+  prizes: () => ["prizes"] as const,
+  /** Units of a prize claimed so far, `{claimed}`: checked and moved in every claim's atomic, so stock never goes below zero. */
+  prizeStock: (prizeId: string) => ["prize_stock", prizeId] as const,
+  /** Every prize's stock record (a prefix for `kv.list`). */
+  prizeStocks: () => ["prize_stock"] as const,
+  /** Units of a prize claimed on one day (the municipality's), `{claimed}`: the daily bound. */
+  prizeStockOfDay: (prizeId: string, day: string) =>
+    ["prize_stock_by_day", prizeId, day] as const,
+  /** One passport's claims of one prize, `{claims: PrizeClaim[]}`: the per-passport limit is checked on it. */
+  prizeClaims: (userId: string, prizeId: string) =>
+    ["prize_claims", userId, prizeId] as const,
+  /** Every claim of one passport (a prefix: the passport, export, erasure). */
+  prizeClaimsOfUser: (userId: string) => ["prize_claims", userId] as const,
+  /** A claim by the reference the counter types: `{userId, prizeId, claimId}`. */
+  prizeClaimByReference: (reference: string) =>
+    ["prize_claims_by_reference", reference] as const,
+  /** Claims (`claimed`) or redemptions (`redeemed`) of a prize on one day, a `Deno.KvU64`. */
+  prizeCountByDay: (day: string, prizeId: string, outcome: string) =>
+    ["prize_counts_by_day", day, prizeId, outcome] as const,
+  /** Prefix of the day-keyed prize counts (a range for `kv.list`). */
+  prizeCountsByDay: () => ["prize_counts_by_day"] as const,
 };
 
 const MINUTE_MS = 60_000;
@@ -399,6 +433,8 @@ export const LIFETIMES = {
    * than the oldest check-in a device may still send (72 hours), with room.
    */
   checkInReceiptMs: 7 * DAY_MS,
+  /** A partner's phone stays signed in this long: 90 days. */
+  partnerSessionMs: 90 * DAY_MS,
   /** How long a finished erasure's record (dates and state) is kept. */
   erasureRecordKeptMs: 30 * DAY_MS,
   /**
@@ -618,4 +654,22 @@ export const KEY_FAMILIES: Readonly<Record<KeyFamilyName, KeyFamily>> = {
   // A draft lives until it is published or discarded.
   content_drafts: { owner: "lib/db/content.ts", lifetime: KEPT },
   content_settings: { owner: "lib/db/content.ts", lifetime: KEPT },
+  // Partners, their PINs and prizes are the office's own settings, and the
+  // stock and day counts name no one: kept. A claim names its passport:
+  // erased with it.
+  partners: { owner: "lib/db/rewards.ts", lifetime: KEPT },
+  partner_pins: { owner: "lib/db/rewards.ts", lifetime: KEPT },
+  partner_sessions: {
+    owner: "lib/db/rewards.ts",
+    lifetime: expiresIn(LIFETIMES.partnerSessionMs),
+  },
+  prizes: { owner: "lib/db/rewards.ts", lifetime: KEPT },
+  prize_stock: { owner: "lib/db/rewards.ts", lifetime: KEPT },
+  prize_stock_by_day: { owner: "lib/db/rewards.ts", lifetime: KEPT },
+  prize_claims: { owner: "lib/db/rewards.ts", lifetime: UNTIL_ERASED },
+  prize_claims_by_reference: {
+    owner: "lib/db/rewards.ts",
+    lifetime: UNTIL_ERASED,
+  },
+  prize_counts_by_day: { owner: "lib/db/rewards.ts", lifetime: KEPT },
 };

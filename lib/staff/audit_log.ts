@@ -60,6 +60,9 @@ export const AUDIT_ACTIONS: readonly StaffAction[] = [
   "content_reverted",
   "content_setting_changed",
   "photo_deleted",
+  "partner_saved",
+  "partner_pin_issued",
+  "prize_saved",
 ];
 
 /** An action in words (`panel_audit.action.*`); an unknown one as recorded. */

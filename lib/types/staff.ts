@@ -60,4 +60,10 @@ export type StaffAction =
   /** An admin allowed editors to publish, or stopped allowing it (target: `on` or `off`). */
   | "content_setting_changed"
   /** A photo deleted from the library, every size of it (target: the photo's id). */
-  | "photo_deleted";
+  | "photo_deleted"
+  /** A partner business added or changed (target: the partner's id). */
+  | "partner_saved"
+  /** A new PIN issued to a partner; its phones signed in with the old one are signed out (target: the partner's id). */
+  | "partner_pin_issued"
+  /** A prize added or changed, paused or resumed (target: the prize's id). */
+  | "prize_saved";
