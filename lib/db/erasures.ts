@@ -38,6 +38,8 @@ export const ERASURE_STEPS = [
   "visits",
   /** Badges and the user's counters. */
   "badges",
+  /** Prize claims and their counter references (an unredeemed claim's unit goes back to the stock). */
+  "prizes",
   /** Rate-limit entries keyed by the user id. */
   "rate_limits",
   /** The last-use records. */

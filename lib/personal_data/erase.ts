@@ -1,7 +1,7 @@
 /**
  * Erasing a tourist's personal data (the right to cancellation): the
  * passport's sessions, identity links, ticket, visits (with their
- * check-ins' receipts), ratings, notes, badges, counters, rate-limit entries and last-use records in KV, and the
+ * check-ins' receipts), ratings, notes, badges, counters, prize claims, rate-limit entries and last-use records in KV, and the
  * ticket's post in the CMS. The record is written first (lib/db/erasures.ts,
  * with the share codes' tombstones: the route page and card are 404 from
  * that commit on, on every instance), then each step runs and is marked
@@ -35,6 +35,7 @@ import {
 import { deleteRouteCard } from "@/lib/db/card_images.ts";
 import { deleteTicketRecords, getShareCodeOfUser } from "@/lib/db/tickets.ts";
 import { deleteBadgesOfUser, deleteVisitsOfUser } from "@/lib/db/visits.ts";
+import { deleteClaimsOfUser } from "@/lib/db/rewards.ts";
 import { listVisits } from "@/lib/db/visits.ts";
 import { PAGE_TTL_MS, ROUTE_PAGE_TTL_MS } from "@/lib/pages/page_cache.ts";
 import { ROUTE_CARD_ANSWER_MS } from "@/lib/og/mod.ts";
@@ -189,6 +190,9 @@ async function runStep(
       return;
     case "badges":
       if (userId) await deleteBadgesOfUser(kv, userId);
+      return;
+    case "prizes":
+      if (userId) await deleteClaimsOfUser(kv, userId);
       return;
     case "rate_limits":
       if (userId) await deleteRateLimitsOfSubject(kv, userId);

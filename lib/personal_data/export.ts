@@ -17,6 +17,11 @@ import {
 } from "@/lib/db/tickets.ts";
 import { listCheckInReceipts } from "@/lib/db/check_ins.ts";
 import { getUserStats, listBadges, listVisits } from "@/lib/db/visits.ts";
+import {
+  listClaimsOfUser,
+  listPartners,
+  listPrizes,
+} from "@/lib/db/rewards.ts";
 
 /** The format's name and version, first in the file. */
 export const EXPORT_FORMAT = "turismo-datos-personales/1";
@@ -74,6 +79,18 @@ export interface PersonalDataExport {
    * position.
    */
   checkIns: { checkInId: string; answeredAt: string; status: number }[];
+  /**
+   * The passport's prize claims: which prize, its reference at the counter,
+   * when claimed and redeemed. Never the secret that makes its code.
+   */
+  prizes: {
+    claimId: string;
+    prize: { id: string; name: string | null };
+    partner: string | null;
+    reference: string;
+    claimedAt: string;
+    redeemedAt: string | null;
+  }[];
   tickets: ExportedTicket[];
   sessions: {
     createdAt: string;
@@ -112,6 +129,7 @@ export async function exportPersonalData(
   let visits: PersonalDataExport["visits"] = [];
   let badges: PersonalDataExport["badges"] = [];
   let checkIns: PersonalDataExport["checkIns"] = [];
+  let prizes: PersonalDataExport["prizes"] = [];
   let sessions: PersonalDataExport["sessions"] = [];
   let identities: PersonalDataExport["identities"] = [];
   if (userId) {
@@ -134,6 +152,7 @@ export async function exportPersonalData(
       getShareCodeOfUser(kv, userId),
       listCheckInReceipts(kv, userId),
     ]);
+    prizes = await exportClaims(kv, userId);
     if (own) codes.add(own.toLowerCase());
     visits = storedVisits.map((visit) => ({
       visitId: visit.visitId,
@@ -198,10 +217,34 @@ export async function exportPersonalData(
     visits,
     badges,
     checkIns,
+    prizes,
     tickets,
     sessions,
     identities,
   };
+}
+
+async function exportClaims(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<PersonalDataExport["prizes"]> {
+  const claims = await listClaimsOfUser(kv, userId);
+  if (claims.length === 0) return [];
+  const [prizes, partners] = await Promise.all([
+    listPrizes(kv),
+    listPartners(kv),
+  ]);
+  return claims.map((claim) => ({
+    claimId: claim.claimId,
+    prize: {
+      id: claim.prizeId,
+      name: prizes.find((p) => p.id === claim.prizeId)?.name.es ?? null,
+    },
+    partner: partners.find((p) => p.id === claim.partnerId)?.name ?? null,
+    reference: claim.reference,
+    claimedAt: claim.claimedAt,
+    redeemedAt: claim.redeemedAt,
+  }));
 }
 
 function toExportedTicket(ticket: Ticket, cmsKind: string): ExportedTicket {

@@ -195,6 +195,13 @@ export function listPersonalRecords(
       exported: true,
     },
     {
+      id: "prize_claims",
+      store: "kv",
+      keyFamilies: ["prize_claims", "prize_claims_by_reference"],
+      retention: passportRules(months),
+      exported: true,
+    },
+    {
       id: "ticket",
       store: "kv",
       keyFamilies: ["tickets", "tickets_by_user", "tickets_by_email"],
