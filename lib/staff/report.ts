@@ -11,6 +11,7 @@
  * counts, as the dashboard's: the report is the office's. The loader
  * returns facts; the words come from `locales/<lang>/panel_exports.json`.
  */
+import { loadPrizeReport, type PrizeReportRow } from "@/lib/rewards/report.ts";
 import { addMonths, getLocalClockTime } from "@/lib/calendar/mod.ts";
 import { formatDate, formatMonth, formatRating } from "@/lib/format/mod.ts";
 import { DEFAULT_LANG, getLangMeta, type Lang, t } from "@/lib/i18n/mod.ts";
@@ -104,6 +105,8 @@ export interface MonthlyReport {
   questionsGone: boolean;
   /** How many days questions are kept. */
   questionRetentionDays: number;
+  /** The partners' prizes over the month. */
+  prizes: PrizeReportRow[];
 }
 
 async function getMonth(
@@ -206,13 +209,18 @@ export async function loadMonthlyReport(
   const slugs = [...names.keys()];
   const previousMonth = addMonths(month, -1);
   const span = getMonthSpan(month, { now, timeZone });
-  const [current, previous, questions] = await Promise.all([
+  const [current, previous, questions, prizes] = await Promise.all([
     getMonth(kv, { span, slugs }),
     getMonth(kv, {
       span: getMonthSpan(previousMonth, { now, timeZone }),
       slugs,
     }),
     listMonthQuestions(kv, { span, now }),
+    loadPrizeReport(kv, {
+      from: span.days[0],
+      to: span.runningUntil ?? span.days.at(-1)!,
+      attractionCount: data.attractions.length,
+    }),
   ]);
   // The dashboard's own table of attractions: the same order and names.
   const noCharts = {} as DashboardCharts;
@@ -243,6 +251,7 @@ export async function loadMonthlyReport(
     questions,
     questionsGone: span.endMs <= now.getTime() - QUESTION_RETENTION_MS,
     questionRetentionDays: Math.round(QUESTION_RETENTION_MS / 86_400_000),
+    prizes: prizes.prizes,
   };
 }
 
@@ -467,6 +476,32 @@ export async function renderMonthlyReportPdf(
         integer(question.count),
         day(question.lastAskedAt),
         say(question.resolved ? "statusResolved" : "statusOpen"),
+      ]),
+    },
+  });
+
+  tableSection(say("reportPrizes"), {
+    intro: say("reportPrizesIntro", { month: monthName }),
+    empty: say("reportPrizesNone"),
+    table: report.prizes.length === 0 ? null : {
+      head: [
+        say("colPartner"),
+        say("colPrize"),
+        say("colUnlocked"),
+        say("colClaimed"),
+        say("colRedeemed"),
+        say("colStockLeft"),
+      ],
+      widths: [0.22, 0.26, 0.16, 0.12, 0.12, 0.12].map((share) =>
+        share * width
+      ),
+      rows: report.prizes.map((row) => [
+        row.partner?.name ?? row.prize.partnerId,
+        row.prize.name[lang === "en" ? "en" : "es"],
+        row.unlocked === null ? say("notCounted") : integer(row.unlocked),
+        integer(row.claimed),
+        integer(row.redeemed),
+        integer(row.stockLeft),
       ]),
     },
   });

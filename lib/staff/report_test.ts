@@ -48,6 +48,7 @@ async function readReport(
     })),
     questionsGone: false,
     questionRetentionDays: 90,
+    prizes: [],
   };
   const bytes = await renderMonthlyReportPdf(report, {
     colors: { primary: "#1f5c63", accent: "#e0a526" },

@@ -23,6 +23,7 @@ import {
 } from "@/lib/figures/mod.ts";
 import type { TourismData } from "@/lib/data/tourism_data.ts";
 import { DEFAULT_LANG, type Lang, t } from "@/lib/i18n/mod.ts";
+import { loadPrizeReport } from "@/lib/rewards/report.ts";
 import { getMonthSpan } from "./month.ts";
 
 /** The newest notes the workbook reads its month's from: the rest stay in the console. */
@@ -79,8 +80,8 @@ function addSheet(
  * The workbook of one month as XLSX bytes: visits per day (a total and a
  * column per attraction), the month's ratings per attraction, its notes
  * that show (among the newest {@linkcode WORKBOOK_NOTES_LIMIT}, with their
- * rating and time), and passports, tickets and the assistant's questions
- * per day. Exact counts.
+ * rating and time), passports, tickets and the assistant's questions
+ * per day, and the partners' prizes (in all and per day). Exact counts.
  */
 export async function buildStaffWorkbook(
   { kv, data, now, month, lang = DEFAULT_LANG }: WorkbookSource,
@@ -95,11 +96,16 @@ export async function buildStaffWorkbook(
     ? span.days.filter((day) => day <= span.runningUntil!)
     : span.days;
   const [from, to] = [days[0], days.at(-1)!];
-  const [visits, ratings, notes, dashboard] = await Promise.all([
+  const [visits, ratings, notes, dashboard, prizes] = await Promise.all([
     listDailyVisitCounts(kv, { from, to }),
     listMonthlyRatingCounts(kv, { fromMonth: span.month, toMonth: span.month }),
     listShownNotes(kv, { limit: WORKBOOK_NOTES_LIMIT }),
     getDashboard(kv, { from, to, notesLimit: 0 }),
+    loadPrizeReport(kv, {
+      from,
+      to,
+      attractionCount: data.attractions.length,
+    }),
   ]);
 
   // Every attraction of the data set, then any other the counters name.
@@ -223,6 +229,48 @@ export async function buildStaffWorkbook(
       refused: chat.get(d)?.refused ?? 0,
       failed: chat.get(d)?.failed ?? 0,
     })),
+  });
+
+  const prizeNames = new Map(
+    prizes.prizes.map((row) => [row.prize.id, row]),
+  );
+  const prizeColumns = [
+    { header: say("colPartner"), key: "partner", width: 28 },
+    { header: say("colPrize"), key: "prize", width: 32 },
+    { header: say("colUnlocked"), key: "unlocked", width: 18 },
+    { header: say("colClaimed"), key: "claimed", width: 10 },
+    { header: say("colRedeemed"), key: "redeemed", width: 11 },
+  ];
+  addSheet(book, say("sheetPrizes"), {
+    columns: [
+      ...prizeColumns,
+      { header: say("colStockLeft"), key: "left", width: 14 },
+      { header: say("colStockTotal"), key: "total", width: 14 },
+    ],
+    rows: prizes.prizes.map((row) => ({
+      partner: row.partner?.name ?? row.prize.partnerId,
+      prize: row.prize.name[lang === "en" ? "en" : "es"],
+      // An empty cell: no counter holds who unlocked a prize of attractions.
+      unlocked: row.unlocked,
+      claimed: row.claimed,
+      redeemed: row.redeemed,
+      left: row.stockLeft,
+      total: row.prize.stockTotal,
+    })),
+  });
+  addSheet(book, say("sheetPrizesByDay"), {
+    columns: [day, ...prizeColumns],
+    rows: prizes.days.map((row) => {
+      const prize = prizeNames.get(row.prizeId)!;
+      return {
+        day: toSheetDay(row.day),
+        partner: prize.partner?.name ?? prize.prize.partnerId,
+        prize: prize.prize.name[lang === "en" ? "en" : "es"],
+        unlocked: row.unlocked,
+        claimed: row.claimed,
+        redeemed: row.redeemed,
+      };
+    }),
   });
 
   return new Uint8Array(await book.xlsx.writeBuffer());

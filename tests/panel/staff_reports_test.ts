@@ -291,6 +291,8 @@ Deno.test("GET /panel/exportar/libro.xlsx: the staff's exact figures", async (t)
         "Notas",
         "Pasaportes y boletos",
         "Asistente",
+        "Premios",
+        "Premios por día",
       ]);
 
       const visits = book.getWorksheet("Visitas por día")!;
