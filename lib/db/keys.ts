@@ -384,7 +384,7 @@ export const keys = {
   /** A claim by the reference the counter types: `{userId, prizeId, claimId}`. */
   prizeClaimByReference: (reference: string) =>
     ["prize_claims_by_reference", reference] as const,
-  /** Claims (`claimed`) or redemptions (`redeemed`) of a prize on one day, a `Deno.KvU64`. */
+  /** Claims (`claimed`), redemptions (`redeemed`) or passports redeeming it for the first time (`people`) of a prize on one day, a `Deno.KvU64`. */
   prizeCountByDay: (day: string, prizeId: string, outcome: string) =>
     ["prize_counts_by_day", day, prizeId, outcome] as const,
   /** Prefix of the day-keyed prize counts (a range for `kv.list`). */

@@ -633,6 +633,11 @@ export async function redeemPrizeClaim(
     const operation = kv.atomic().check(claimsEntry)
       .set(keys.prizeClaims(userId, prizeId), { claims: redeemed })
       .sum(keys.prizeCountByDay(day, prizeId, "redeemed"), ONE.value);
+    // A passport's first claim of a prize is redeemed once at most: this
+    // count is of distinct people, as the open data's threshold needs.
+    if (claims[0].claimId === claimId) {
+      operation.sum(keys.prizeCountByDay(day, prizeId, "people"), ONE.value);
+    }
     return (await commit(operation)).ok
       ? { status: "redeemed", prize, redeemedAt }
       : CONFLICT;
@@ -641,17 +646,22 @@ export async function redeemPrizeClaim(
 
 // --- Reports, export and erasure ------------------------------------------------
 
+/** One prize's counts on one day. */
+export interface PrizeDayCount {
+  day: string;
+  prizeId: string;
+  claimed: number;
+  redeemed: number;
+  /** Passports that redeemed the prize for the first time: distinct people. */
+  people: number;
+}
+
 /** Claims and redemptions of each prize on each day, from `from` to `to` (inclusive, `YYYY-MM-DD`). */
 export async function listPrizeCounts(
   kv: Deno.Kv,
   { from, to }: { from: string; to: string },
-): Promise<
-  { day: string; prizeId: string; claimed: number; redeemed: number }[]
-> {
-  const rows = new Map<
-    string,
-    { day: string; prizeId: string; claimed: number; redeemed: number }
-  >();
+): Promise<PrizeDayCount[]> {
+  const rows = new Map<string, PrizeDayCount>();
   const prefix = keys.prizeCountsByDay();
   for await (
     const entry of kv.list<Deno.KvU64>({
@@ -666,8 +676,11 @@ export async function listPrizeCounts(
       string,
     ];
     const id = `${day}|${prizeId}`;
-    const row = rows.get(id) ?? { day, prizeId, claimed: 0, redeemed: 0 };
-    if (outcome === "claimed" || outcome === "redeemed") {
+    const row = rows.get(id) ??
+      { day, prizeId, claimed: 0, redeemed: 0, people: 0 };
+    if (
+      outcome === "claimed" || outcome === "redeemed" || outcome === "people"
+    ) {
       row[outcome] = Number(entry.value.value);
     }
     rows.set(id, row);

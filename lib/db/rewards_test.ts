@@ -179,6 +179,7 @@ Deno.test("rewards: 50 concurrent claims on 10 units, from two instances on one 
       prizeId: "cafe",
       claimed: 10,
       redeemed: 0,
+      people: 0,
     });
   });
 });

@@ -11,6 +11,7 @@ export {
   buildDailyVisitsCsv,
   buildDataPackage,
   buildMonthlyRatingsCsv,
+  buildMonthlyRedemptionsCsv,
   getAttractionFigures,
   getOpenDataUpdatedAt,
   MIN_PEOPLE,

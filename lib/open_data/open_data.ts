@@ -1,6 +1,6 @@
 /**
- * The portal's open data: daily visits per attraction and monthly ratings
- * per attraction, as CSV files (UTF-8, a header row, ISO dates) described
+ * The portal's open data: daily visits per attraction, monthly ratings
+ * per attraction and monthly redemptions of the partners' prizes, as CSV files (UTF-8, a header row, ISO dates) described
  * by a Frictionless Data Package (`datapackage.json`) that a city's
  * open-data portal can harvest, and the same figures the attraction pages
  * show. Nothing personal goes in: no notes, no user, and every figure
@@ -8,6 +8,7 @@
  * frozen once published, and a blank where fewer than
  * {@linkcode MIN_PEOPLE} people are behind it.
  */
+import { listPartners, listPrizeCounts, listPrizes } from "@/lib/db/rewards.ts";
 import { toCsv } from "./csv.ts";
 import {
   freezeClosedPeriods,
@@ -35,6 +36,7 @@ export { MIN_PEOPLE };
 export const OPEN_DATA_FILES = {
   visits: "visitas-diarias.csv",
   ratings: "calificaciones-mensuales.csv",
+  redemptions: "premios-canjeados-mensuales.csv",
   descriptor: "datapackage.json",
 } as const;
 
@@ -131,6 +133,58 @@ export async function buildMonthlyRatingsCsv(
   return toCsv(rows, {
     header: true,
     columns: ["mes", "atractivo", "nombre", "calificaciones", "promedio"],
+  });
+}
+
+/**
+ * `mes,comercio,nombre_comercio,premio,nombre_premio,personas`: one row per
+ * closed month and prize of a partner business redeemed that month, the
+ * passports that redeemed it (each counted once: a passport's first claim
+ * of a prize), blank under {@linkcode MIN_PEOPLE}. No total by partner or
+ * month: it would add up blanks. A closed month's counts no longer move.
+ */
+export async function buildMonthlyRedemptionsCsv(
+  { kv, data, now }: Pick<OpenDataSource, "kv" | "data" | "now">,
+): Promise<string> {
+  const { month } = getClosedPeriods(now, data.municipality.timeZone);
+  const [counts, prizes, partners] = await Promise.all([
+    listPrizeCounts(kv, { from: "0000-01-01", to: `${month}-31` }),
+    listPrizes(kv),
+    listPartners(kv),
+  ]);
+  const people = new Map<string, number>();
+  for (const row of counts) {
+    if (row.people === 0) continue;
+    const key = `${row.day.slice(0, 7)}|${row.prizeId}`;
+    people.set(key, (people.get(key) ?? 0) + row.people);
+  }
+  const prizeById = new Map(prizes.map((p) => [p.id, p]));
+  const partnerById = new Map(partners.map((p) => [p.id, p]));
+  const rows = [...people].sort(([a], [b]) => a < b ? -1 : 1).map(
+    ([key, count]) => {
+      const [rowMonth, prizeId] = key.split("|");
+      const prize = prizeById.get(prizeId);
+      const partnerId = prize?.partnerId ?? "";
+      return [
+        rowMonth,
+        partnerId,
+        partnerById.get(partnerId)?.name ?? "",
+        prizeId,
+        prize?.name.es ?? "",
+        publishCount(count) ?? "",
+      ];
+    },
+  );
+  return toCsv(rows, {
+    header: true,
+    columns: [
+      "mes",
+      "comercio",
+      "nombre_comercio",
+      "premio",
+      "nombre_premio",
+      "personas",
+    ],
   });
 }
 
@@ -273,6 +327,54 @@ export function buildDataPackage(
           ],
           missingValues: [""],
           primaryKey: ["mes", "atractivo"],
+        },
+      },
+      {
+        name: "premios-canjeados-mensuales",
+        path: `${base}/${OPEN_DATA_FILES.redemptions}`,
+        profile: "tabular-data-resource",
+        title: "Premios canjeados en los comercios adheridos, por mes",
+        description:
+          "Una fila por mes terminado y premio de un comercio adherido canjeado ese mes: cuántos pasaportes lo canjearon (cada pasaporte cuenta una vez por premio). Sin totales por comercio ni por mes. Un mes publicado no cambia después.",
+        format: "csv",
+        mediatype: "text/csv",
+        encoding: "utf-8",
+        schema: {
+          fields: [
+            {
+              name: "mes",
+              type: "yearmonth",
+              title: "Mes (AAAA-MM)",
+              constraints: { required: true },
+            },
+            {
+              name: "comercio",
+              type: "string",
+              title: "Comercio adherido (identificador)",
+              constraints: { required: true },
+            },
+            {
+              name: "nombre_comercio",
+              type: "string",
+              title: "Nombre del comercio",
+            },
+            {
+              name: "premio",
+              type: "string",
+              title: "Premio (identificador)",
+              constraints: { required: true },
+            },
+            { name: "nombre_premio", type: "string", title: "Premio" },
+            {
+              name: "personas",
+              type: "integer",
+              title: "Pasaportes que lo canjearon",
+              description: SUPPRESSION_NOTE,
+              constraints: { minimum: MIN_PEOPLE },
+            },
+          ],
+          missingValues: [""],
+          primaryKey: ["mes", "premio"],
         },
       },
     ],

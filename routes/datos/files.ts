@@ -6,6 +6,7 @@ import {
   buildDailyVisitsCsv,
   buildDataPackage,
   buildMonthlyRatingsCsv,
+  buildMonthlyRedemptionsCsv,
   OPEN_DATA_FILES,
 } from "@/lib/open_data/mod.ts";
 import { csvResponse } from "@/routes/_shared/download.ts";
@@ -24,7 +25,8 @@ function openCsv(body: BodyInit, name: string): Response {
 
 /**
  * The open data's files: `GET /datos/visitas-diarias.csv`,
- * `/datos/calificaciones-mensuales.csv` and `/datos/datapackage.json`
+ * `/datos/calificaciones-mensuales.csv`,
+ * `/datos/premios-canjeados-mensuales.csv` and `/datos/datapackage.json`
  * (lib/open_data/open_data.ts says what is in them).
  */
 export default function openDataFiles(deps: AppDeps) {
@@ -46,6 +48,11 @@ export default function openDataFiles(deps: AppDeps) {
       openCsv(
         await buildMonthlyRatingsCsv(source()),
         OPEN_DATA_FILES.ratings,
+      ))
+    .get(`/${OPEN_DATA_FILES.redemptions}`, async () =>
+      openCsv(
+        await buildMonthlyRedemptionsCsv(source()),
+        OPEN_DATA_FILES.redemptions,
       ))
     .get(`/${OPEN_DATA_FILES.descriptor}`, (c: Context) =>
       c.json(

@@ -99,6 +99,11 @@ export default function openDataPage(deps: AppDeps) {
                     })}
                   </li>
                   <li>
+                    {tRich(lang, "page_data.redemptionsFile", {
+                      link: link(`/datos/${OPEN_DATA_FILES.redemptions}`),
+                    })}
+                  </li>
+                  <li>
                     {tRich(lang, "page_data.descriptorFile", {
                       link: link(`/datos/${OPEN_DATA_FILES.descriptor}`),
                     })}

@@ -161,7 +161,7 @@ Deno.test("GET /datos: open data a city's portal can harvest", async (t) => {
       );
       assert.equal(descriptor.updated, "2026-04-11T00:00:00-06:00");
       assert.equal(descriptor.created, descriptor.updated);
-      assert.equal(descriptor.resources.length, 2);
+      assert.equal(descriptor.resources.length, 3);
       for (const resource of descriptor.resources) {
         const url = new URL(resource.path);
         const { rows } = await getCsv(ctx, url.pathname);
@@ -188,6 +188,7 @@ Deno.test("GET /datos: open data a city's portal can harvest", async (t) => {
         const file of [
           "visitas-diarias.csv",
           "calificaciones-mensuales.csv",
+          "premios-canjeados-mensuales.csv",
           "datapackage.json",
         ]
       ) {
