@@ -66,19 +66,24 @@ export function getRequiredStamps(
 
 export async function loadPrizeReport(
   kv: Deno.Kv,
-  { from, to, attractionCount }: {
+  { from, to, attractionCount, partnerId }: {
     from: string;
     to: string;
     attractionCount: number;
+    /** One partner's prizes only (its own report). */
+    partnerId?: string;
   },
 ): Promise<PrizeReport> {
-  const [prizes, partners, stock, counts, stamps] = await Promise.all([
+  const [allPrizes, partners, stock, counts, stamps] = await Promise.all([
     listPrizes(kv),
     listPartners(kv),
     listPrizeStock(kv),
     listPrizeCounts(kv, { from, to }),
     listStampCounts(kv, { from, to }),
   ]);
+  const prizes = partnerId === undefined
+    ? allPrizes
+    : allPrizes.filter((prize) => prize.partnerId === partnerId);
   const reached = new Map<string, number>();
   for (const { day, stamps: n, n: count } of stamps) {
     reached.set(`${day}|${n}`, count);

@@ -15,7 +15,14 @@ import { loadPrizeReport, type PrizeReportRow } from "@/lib/rewards/report.ts";
 import { addMonths, getLocalClockTime } from "@/lib/calendar/mod.ts";
 import { formatDate, formatMonth, formatRating } from "@/lib/format/mod.ts";
 import { DEFAULT_LANG, getLangMeta, type Lang, t } from "@/lib/i18n/mod.ts";
-import { A4, openPdf, type PdfDoc } from "@/lib/pdf/mod.ts";
+import {
+  A4,
+  drawTable,
+  measureTable,
+  openPdf,
+  type PdfDoc,
+  type TableSpec,
+} from "@/lib/pdf/mod.ts";
 import {
   type Dashboard,
   getDashboard,
@@ -359,7 +366,7 @@ export async function renderMonthlyReportPdf(
     makeRoom(top + body.whole, top + body.first);
     heading(title);
     if (intro) paragraph(intro, MUTED);
-    if (table) drawTable(doc, table, left);
+    if (table) drawTable(doc, table, { left, bottom: BOTTOM, ink: INK });
     else paragraph(empty);
   };
 
@@ -531,78 +538,6 @@ export async function renderMonthlyReportPdf(
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** A table: its head row, its rows, and each column's width. */
-interface TableSpec {
-  head: string[];
-  rows: string[][];
-  widths: number[];
-}
-
-const CELL_PAD = 4;
-
-function measureRow(
-  doc: PdfDoc,
-  cells: string[],
-  { widths, bold }: { widths: number[]; bold: boolean },
-): number {
-  doc.font(bold ? "Inter-Bold" : "Inter").fontSize(10);
-  return Math.max(
-    ...cells.map((cell, i) =>
-      doc.heightOfString(cell || " ", { width: widths[i] - 2 * CELL_PAD })
-    ),
-  ) + 2 * CELL_PAD;
-}
-
-/** A table's whole height, and that of its head with its first row. */
-function measureTable(
-  doc: PdfDoc,
-  { head, rows, widths }: TableSpec,
-): { whole: number; first: number } {
-  const headHeight = measureRow(doc, head, { widths, bold: true });
-  const heights = rows.map((row) =>
-    measureRow(doc, row, { widths, bold: false })
-  );
-  return {
-    whole: headHeight + heights.reduce((a, b) => a + b, 0),
-    first: headHeight + (heights[0] ?? 0),
-  };
-}
-
-/**
- * A table with a bold head row. A row that would not fit starts a new
- * page, where the head is drawn again; the head never ends a page alone.
- */
-function drawTable(doc: PdfDoc, table: TableSpec, left: number): void {
-  const { head, rows, widths } = table;
-  const line = (cells: string[], bold: boolean, height: number) => {
-    const top = doc.y;
-    let x = left;
-    doc.font(bold ? "Inter-Bold" : "Inter").fontSize(10).fillColor(INK);
-    cells.forEach((cell, i) => {
-      doc.text(cell, x + CELL_PAD, top + CELL_PAD, {
-        width: widths[i] - 2 * CELL_PAD,
-        align: i === 0 ? "left" : "right",
-      });
-      x += widths[i];
-    });
-    const bottom = top + height;
-    doc.moveTo(left, bottom).lineTo(x, bottom).lineWidth(bold ? 1 : 0.4)
-      .strokeColor(bold ? INK : "#bbbbbb").stroke();
-    doc.x = left;
-    doc.y = bottom;
-  };
-  const headHeight = measureRow(doc, head, { widths, bold: true });
-  rows.forEach((row, i) => {
-    const height = measureRow(doc, row, { widths, bold: false });
-    const needed = height + (i === 0 ? headHeight : 0);
-    if (doc.y + needed > BOTTOM) doc.addPage();
-    if (i === 0 || doc.y === doc.page.margins.top) {
-      line(head, true, headHeight);
-    }
-    line(row, false, height);
-  });
 }
 
 /** Columns of visits per day, with the scale's top and the first and last days labelled. */

@@ -3,7 +3,8 @@
  * would: the council's PDF report to its text and the workbook to its
  * cells, each matching the figures the console reads
  * (lib/rewards/report.ts). Six passports reach five stamps in October,
- * three claim the prize, one is redeemed at the counter.
+ * three claim the prize, one is redeemed at the counter. The partner's own
+ * monthly PDF shows its part of the same figures.
  */
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
@@ -145,6 +146,32 @@ Deno.test("the partners' prizes in the PDF report and the workbook", async (t) =
     assert.match(text, /Premios de los comercios adheridos/);
     assert.match(text, /Café Central Café de olla de regalo 6 3 1 7/);
   });
+
+  await t.step(
+    "the partner's own PDF: its prizes and days, no tourist",
+    async () => {
+      const res = await ctx.app.request(
+        "/panel/premios/cafe-central/informe.pdf?mes=2026-10",
+        { headers: { cookie } },
+      );
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-type"), "application/pdf");
+      const pdf = await getDocumentProxy(
+        new Uint8Array(await res.arrayBuffer()),
+      );
+      const text = (await extractText(pdf, { mergePages: true })).text
+        .replace(/\s+/g, " ");
+      assert.match(text, /Café Central/);
+      assert.match(text, /Café de olla de regalo 3 1 7/);
+      assert.match(text, /5 de octubre de 2026 Café de olla de regalo 1/);
+      assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-/, "no user id");
+      const unknown = await ctx.app.request(
+        "/panel/premios/nadie/informe.pdf?mes=2026-10",
+        { headers: { cookie } },
+      );
+      assert.equal(unknown.status, 404);
+    },
+  );
 
   await t.step("the workbook's sheets hold the same cells", async () => {
     const res = await ctx.app.request(
