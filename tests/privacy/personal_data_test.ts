@@ -6,6 +6,7 @@
  * for good), retention of unused guest passports, and the panel's requests
  * by e-mail (audited).
  */
+import { claimPrize, savePartner, savePrize } from "@/lib/db/rewards.ts";
 import assert from "node:assert/strict";
 import { createKvCms } from "@/lib/cms/kv.ts";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
@@ -81,6 +82,68 @@ async function seedTourist(ctx: TestContext) {
   });
   assert.equal(res.status, 200, await res.text());
   return { ...guest, token: token as string, notes, ticket };
+}
+
+/** A partner's prize of three stamps, claimed by the passport: its claim. */
+async function claimSeededPrize(ctx: TestContext, userId: string) {
+  const { kv } = ctx.deps;
+  const now = ctx.clock.now();
+  const staff = {
+    id: "admin@municipio.gob.mx",
+    email: "admin@municipio.gob.mx",
+    role: "admin",
+  } as const;
+  const partnerId = `p${crypto.randomUUID().slice(0, 8)}`;
+  const at = now.toISOString();
+  await savePartner(kv, {
+    partner: {
+      id: partnerId,
+      name: "Café Central",
+      providerSlug: null,
+      address: "Portal Hidalgo 4",
+      hours: "",
+      location: null,
+      active: true,
+      pinVersion: 0,
+      createdAt: at,
+      updatedAt: at,
+    },
+    versionstamp: null,
+    staff,
+    now,
+  });
+  const prizeId = `${partnerId}-cafe`;
+  const { timeZone } = ctx.deps.data.current().data.municipality;
+  await savePrize(kv, {
+    prize: {
+      id: prizeId,
+      partnerId,
+      name: { es: "Café", en: "Coffee" },
+      description: { es: "", en: "" },
+      requirement: { kind: "stamps", count: 3 },
+      validFrom: "2000-01-01",
+      validUntil: "2999-12-31",
+      stockTotal: 5,
+      stockPerDay: null,
+      perPassport: 1,
+      requiresAccount: false,
+      status: "active",
+      createdAt: at,
+      updatedAt: at,
+    },
+    versionstamp: null,
+    staff,
+    now,
+  });
+  const { claim } = await claimPrize(kv, {
+    userId,
+    prizeId,
+    guest: true,
+    data: { attractionCount: SHIPPED.attractions.length, routes: new Map() },
+    now,
+    timeZone,
+  });
+  return claim;
 }
 
 function bearer(token: string) {
@@ -270,6 +333,7 @@ Deno.test("POST /api/turismo/users/:userId/erase", async (t) => {
     async () => {
       const tourist = await seedTourist(ctx);
       const code = tourist.ticket.shareCode.toLowerCase();
+      const claim = await claimSeededPrize(ctx, tourist.userId);
       // Warm the caches: the page and the card.
       assert.equal((await ctx.app.request(`/ruta/${code}`)).status, 200);
       await (await ctx.app.request(`/api/turismo/og/${code}`)).body?.cancel();
@@ -305,7 +369,14 @@ Deno.test("POST /api/turismo/users/:userId/erase", async (t) => {
         "share code": code,
         "first note": tourist.notes[0],
         "second note": tourist.notes[1],
+        "prize claim": claim.claimId,
+        "counter reference": claim.reference,
       });
+      // The unredeemed claim's unit is back in the stock.
+      assert.deepEqual(
+        (await ctx.deps.kv.get(keys.prizeStock(claim.prizeId))).value,
+        { claimed: 0 },
+      );
       // The attractions' anonymous totals still count the visits.
       const stats = await ctx.app.request(
         `/turismo/atractivos/${SHIPPED.attractions[0].slug}`,
