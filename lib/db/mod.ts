@@ -42,3 +42,14 @@ export {
   type QuestionGroup,
   resolveQuestionGroup,
 } from "./unanswered_questions.ts";
+export {
+  closePartnerSession,
+  getPartner,
+  getPartnerOfSession,
+  listPrizeCounts,
+  listPrizes,
+  openPartnerSession,
+  type Partner,
+  type Prize,
+  redeemPrizeClaim,
+} from "./rewards.ts";

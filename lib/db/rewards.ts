@@ -28,13 +28,13 @@ import {
   type PassportProgress,
   type PrizeProgress,
   type RewardsData,
-} from "@/lib/rewards/eligibility.ts";
+} from "@/lib/prizes/eligibility.ts";
 import {
   isCurrentCounterCode,
   newClaimReference,
   newClaimSecret,
-} from "@/lib/rewards/counter_code.ts";
-import type { Partner, Prize, PrizeClaim } from "@/lib/rewards/types.ts";
+} from "@/lib/prizes/counter_code.ts";
+import type { Partner, Prize, PrizeClaim } from "@/lib/prizes/types.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { getErasedUserKey, UserErasedError } from "./erased_users.ts";

@@ -17,8 +17,8 @@ import {
   COUNTER_CODE_STEP_MS,
   counterCode,
   parseCounterCode,
-} from "@/lib/rewards/counter_code.ts";
-import type { RewardsData } from "@/lib/rewards/eligibility.ts";
+} from "@/lib/prizes/counter_code.ts";
+import type { RewardsData } from "@/lib/prizes/eligibility.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 

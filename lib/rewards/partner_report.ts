@@ -9,7 +9,7 @@ import { formatDate, formatMonth } from "@/lib/format/mod.ts";
 import { DEFAULT_LANG, getLangMeta, type Lang, t } from "@/lib/i18n/mod.ts";
 import { A4, drawTable, measureTable, openPdf } from "@/lib/pdf/mod.ts";
 import type { PrizeReport } from "./report.ts";
-import type { Partner } from "./types.ts";
+import type { Partner } from "@/lib/prizes/types.ts";
 
 const MARGIN = 56.7;
 const BOTTOM = A4.height - MARGIN;

@@ -12,7 +12,7 @@ import {
   listPrizeStock,
 } from "@/lib/db/rewards.ts";
 import { BADGES } from "@/lib/badges/badges.ts";
-import type { Partner, Prize, PrizeRequirement } from "./types.ts";
+import type { Partner, Prize, PrizeRequirement } from "@/lib/prizes/types.ts";
 
 /** One prize's figures over the span. */
 export interface PrizeReportRow {

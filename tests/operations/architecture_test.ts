@@ -120,12 +120,13 @@ chat             calendar data db errors events format geo hours http i18n servi
 oauth            auth config data db http text types
 og               branding crypto data db errors format i18n passport text tickets
 pages            calendar config data db events http photos
-staff            calendar check_in config data db errors figures format http i18n open_data pdf types
+staff            calendar check_in config data db errors figures format http i18n open_data pdf rewards types
 cms              config db errors types
 open_data        calendar config data db
 passport         check_in data db errors text types
 check_in         check_in/names.ts badges crypto data db errors geo types
 posters          branding data i18n pdf
+rewards          badges calendar db format i18n pdf prizes
 services         calendar data geo
 tickets          crypto data db errors i18n text types
 branding         data
@@ -140,12 +141,13 @@ content          crypto data db i18n types
 http             auth config errors i18n types
 auth             errors types
 # Storage: db owns every KV key and transaction.
-db               badges calendar check_in/names.ts config crypto errors types
+db               badges calendar check_in/names.ts config crypto errors prizes prizes/counter_code.ts types
 # Foundations: the config, the data set, words, named errors, shared types, rule tables.
 config           data types
 data             calendar check_in/names.ts crypto hours i18n
 hours            calendar i18n
 errors           i18n
+prizes           badges
 badges           i18n
 calendar
 crypto
@@ -154,6 +156,7 @@ types
 i18n
 # Leaves the browser shares: modules that import nothing, each its own row.
 check_in/names.ts
+prizes/counter_code.ts
 `;
 
 /**
@@ -162,7 +165,10 @@ check_in/names.ts
  * folder, so its capability's folder may import what its own leaf is
  * imported by (lib/data reads the check-in's method names).
  */
-const BROWSER_LEAVES = ["lib/check_in/names.ts"];
+const BROWSER_LEAVES = [
+  "lib/check_in/names.ts",
+  "lib/prizes/counter_code.ts",
+];
 
 /** The folder of a module, as {@linkcode LAYERS} names it. */
 function getFolder(path: string): string {

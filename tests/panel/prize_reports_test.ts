@@ -17,7 +17,7 @@ import {
   savePartner,
   savePrize,
 } from "@/lib/db/rewards.ts";
-import { counterCode } from "@/lib/rewards/counter_code.ts";
+import { counterCode } from "@/lib/prizes/counter_code.ts";
 import { loadPrizeReport } from "@/lib/rewards/report.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { createTestContext, type TestContext } from "../test_utils.ts";

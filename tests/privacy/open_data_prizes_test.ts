@@ -15,8 +15,8 @@ import {
   savePrize,
 } from "@/lib/db/rewards.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
-import { counterCode } from "@/lib/rewards/counter_code.ts";
-import type { Prize } from "@/lib/rewards/types.ts";
+import { counterCode } from "@/lib/prizes/counter_code.ts";
+import type { Prize } from "@/lib/prizes/types.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { createTestContext, type TestContext } from "../test_utils.ts";
 

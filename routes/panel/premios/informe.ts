@@ -1,9 +1,8 @@
 import type { AppDeps } from "@/deps.ts";
-import { getPartner } from "@/lib/db/rewards.ts";
+import { getPartner } from "@/lib/db/mod.ts";
 import { apiMessage, NotFoundError } from "@/lib/errors/mod.ts";
 import { negotiateLang } from "@/lib/i18n/mod.ts";
-import { renderPartnerReportPdf } from "@/lib/rewards/partner_report.ts";
-import { loadPrizeReport } from "@/lib/rewards/report.ts";
+import { loadPrizeReport, renderPartnerReportPdf } from "@/lib/rewards/mod.ts";
 import { getMonthSpan, parseExportMonth } from "@/lib/staff/mod.ts";
 import { sendStaffDownload } from "@/routes/_shared/download.ts";
 import { createPanelRouter } from "../_page.tsx";

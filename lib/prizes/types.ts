@@ -69,7 +69,7 @@ export interface Prize {
 
 /**
  * One claim of a prize by one passport: what the phone shows at the
- * counter. The secret makes the changing digits (lib/rewards/counter_code.ts).
+ * counter. The secret makes the changing digits (lib/prizes/counter_code.ts).
  */
 export interface PrizeClaim {
   claimId: string;
