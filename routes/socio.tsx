@@ -4,7 +4,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ComponentChildren } from "preact";
 import type { AppDeps } from "@/deps.ts";
 import { getLocalClockTime, getLocalDate } from "@/lib/calendar/mod.ts";
-import { hitRateLimit } from "@/lib/db/rate_limits.ts";
 import {
   closePartnerSession,
   getPartnerOfSession,
@@ -14,12 +13,13 @@ import {
   type Partner,
   type Prize,
   redeemPrizeClaim,
-} from "@/lib/db/rewards.ts";
+} from "@/lib/db/mod.ts";
 import { HttpError } from "@/lib/errors/mod.ts";
 import { formatDate, formatLongDate } from "@/lib/format/mod.ts";
 import { getClientIp, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
-import { parseCounterCode } from "@/lib/rewards/counter_code.ts";
+import { hitPartnerPinLimit } from "@/lib/limits/mod.ts";
+import { parseCounterCode } from "@/lib/rewards/mod.ts";
 import { createPageRouter } from "@/routes/_app.tsx";
 import { renderStaffPage } from "@/routes/_shared/staff_page.tsx";
 
@@ -34,8 +34,6 @@ import { renderStaffPage } from "@/routes/_shared/staff_page.tsx";
 const LANG = DEFAULT_LANG;
 const PATH = "/socio";
 const SESSION_DAYS = 90;
-/** PIN tries per address (docs/SECURITY.md): eight digits must not be guessable. */
-export const PIN_RATE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
 const DAYS_SHOWN = 14;
 const REQUEST_ID = /^[\w-]{8,64}$/;
 
@@ -198,10 +196,8 @@ export default function socio(deps: AppDeps) {
     })
     .post("/entrar", async (c) => {
       c.header("Cache-Control", "no-store");
-      const limit = await hitRateLimit(deps.kv, {
-        scope: "partner-pin",
-        subject: getClientIp(c, deps.config.trustedProxyHops),
-        ...PIN_RATE_LIMIT,
+      const limit = await hitPartnerPinLimit(deps.kv, {
+        clientIp: getClientIp(c, deps.config.trustedProxyHops),
         now: deps.now(),
       });
       if (!limit.allowed) {

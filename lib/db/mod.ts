@@ -42,3 +42,13 @@ export {
   type QuestionGroup,
   resolveQuestionGroup,
 } from "./unanswered_questions.ts";
+export {
+  closePartnerSession,
+  getPartnerOfSession,
+  listPrizeCounts,
+  listPrizes,
+  openPartnerSession,
+  type Partner,
+  type Prize,
+  redeemPrizeClaim,
+} from "./rewards.ts";

@@ -125,7 +125,7 @@ Deno.test("the partner page: signing in with the PIN", async (t) => {
     const res = await postForm(fresh, "/socio/entrar", { pin: "12345678" });
     assert.equal(res.status, 429);
     assert.ok(Number(res.headers.get("retry-after")) > 0);
-    assert.ok((await res.text()).includes("Vuelva a intentarlo en 15 minutos"));
+    assert.ok((await res.text()).includes("Vuelve a intentarlo en 15 minutos"));
     fresh.clock.advance(15 * 60_000 + 1);
     const later = await postForm(fresh, "/socio/entrar", { pin: "12345678" });
     assert.equal(later.status, 401);
@@ -186,7 +186,7 @@ Deno.test("the partner page: a code is redeemed exactly once", async (t) => {
       await codeAt(ctx, claim),
     );
     assert.equal(status, 404);
-    assert.ok(html.includes("no corresponde a ningún premio de su comercio"));
+    assert.ok(html.includes("no corresponde a ningún premio de tu comercio"));
     assert.ok(!html.includes("10 % de descuento"));
   });
 
