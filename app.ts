@@ -279,6 +279,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ], // GET
     ["/auth/personal", () => import("./routes/staff_auth/[token].tsx")], // GET, POST /:token
   ], staffForms);
+  // A partner business's own page: its PIN, then its customers' prize codes
+  routes.mount("/socio", () => import("./routes/socio.tsx"), touristForms); // GET, POST /entrar|canjear|salir
   // Staff console (behind requireStaff; admin-only pages use requireAdmin)
   routes.mount("/panel", [
     ["/panel", () => import("./routes/panel/index.tsx")], // GET

@@ -147,7 +147,7 @@ config           data types
 data             calendar check_in/names.ts crypto hours i18n
 hours            calendar i18n
 errors           i18n
-prizes           badges
+prizes           badges prizes/counter_code.ts
 badges           i18n
 calendar
 crypto

@@ -1,0 +1,92 @@
+/** A partner, its prize and PIN, and a tourist's claim, for the rewards tests. */
+import {
+  claimPrize,
+  issuePartnerPin,
+  newRewardsId,
+  type Partner,
+  type Prize,
+  savePartner,
+  savePrize,
+} from "@/lib/db/rewards.ts";
+import type { StaffMember } from "@/lib/types/staff.ts";
+import { type TestContext, verifyVisits } from "./test_utils.ts";
+
+export const STAFF: StaffMember = {
+  id: "ana@municipio.gob.mx",
+  email: "ana@municipio.gob.mx",
+  role: "admin",
+};
+
+export function timeZone(ctx: TestContext): string {
+  return ctx.deps.data.current().data.municipality.timeZone;
+}
+
+/** A partner with one prize (five stamps) and its PIN. */
+export async function seedPartner(
+  ctx: TestContext,
+  name = "Café La Parroquia",
+): Promise<{ partner: Partner; prize: Prize; pin: string }> {
+  const now = ctx.clock.now();
+  const partner = await savePartner(ctx.deps.kv, {
+    partner: {
+      id: newRewardsId(),
+      name,
+      providerSlug: null,
+      address: "Calle Juárez 10",
+      hours: "9:00–20:00",
+      location: null,
+      active: true,
+      pinVersion: 0,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    },
+    versionstamp: null,
+    staff: STAFF,
+    now,
+  });
+  const prize = await savePrize(ctx.deps.kv, {
+    prize: {
+      id: newRewardsId(),
+      partnerId: partner.id,
+      name: { es: "10 % de descuento", en: "10% off" },
+      description: {
+        es: "En cualquier bebida de la carta",
+        en: "On any drink on the menu",
+      },
+      requirement: { kind: "stamps", count: 5 },
+      validFrom: "2020-01-01",
+      validUntil: "2099-12-31",
+      stockTotal: 10,
+      stockPerDay: null,
+      perPassport: 1,
+      requiresAccount: false,
+      status: "active",
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    },
+    versionstamp: null,
+    staff: STAFF,
+    now,
+  });
+  const pin = await issuePartnerPin(ctx.deps.kv, {
+    partnerId: partner.id,
+    staff: STAFF,
+    now,
+  });
+  return { partner, prize, pin };
+}
+
+/** A tourist with five verified stamps who claims `prize`: the claim. */
+export async function seedClaim(ctx: TestContext, prize: Prize) {
+  const userId = crypto.randomUUID();
+  await verifyVisits(ctx, userId, 5);
+  const { claim } = await claimPrize(ctx.deps.kv, {
+    userId,
+    prizeId: prize.id,
+    guest: false,
+    data: { attractionCount: 17, routes: new Map() },
+    now: ctx.clock.now(),
+    timeZone: timeZone(ctx),
+  });
+  return { userId, claim };
+}
