@@ -292,6 +292,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ["/panel/preguntas", () => import("./routes/panel/preguntas.tsx")], // GET, POST /resolver, admin
     ["/panel/exportar", () => import("./routes/panel/exportar.tsx")], // GET, GET /<file>.csv, /libro.xlsx (audited)
     ["/panel/informe", () => import("./routes/panel/informe.tsx")], // GET ?mes=YYYY-MM: the monthly PDF report (audited)
+    ["/panel/premios", () => import("./routes/panel/premios/index.tsx")], // GET, GET|POST /comercio[/:id], /premio[/:id], POST /comercio/:id/pin (audited), admin to change
     ["/panel/premios", () => import("./routes/panel/premios/informe.ts")], // GET /:partnerId/informe.pdf ?mes=YYYY-MM: a partner's own monthly PDF (audited)
     ["/panel/carteles.pdf", () => import("./routes/panel/carteles.ts")], // GET: every poster, one page each (audited), admin
     ["/panel/solicitudes", () => import("./routes/panel/solicitudes.tsx")], // GET ?correo=, GET /:code/datos.json, POST /:code/borrar (audited), admin

@@ -12,6 +12,7 @@ export type PanelSection =
   | "atractivos"
   | "contenido"
   | "fotos"
+  | "premios"
   | "codigos"
   | "notas"
   | "preguntas"
@@ -31,6 +32,7 @@ const NAV: {
   { section: "atractivos", href: "/panel/atractivos" },
   { section: "contenido", href: "/panel/contenido" },
   { section: "fotos", href: "/panel/fotos" },
+  { section: "premios", href: "/panel/premios" },
   { section: "codigos", href: "/panel/codigos", adminOnly: true },
   { section: "notas", href: "/panel/notas", adminOnly: true },
   { section: "preguntas", href: "/panel/preguntas", adminOnly: true },

@@ -17,3 +17,9 @@ export {
   type PartnerReport,
   renderPartnerReportPdf,
 } from "./partner_report.ts";
+export {
+  type FieldErrors,
+  type FormResult,
+  parsePartnerForm,
+  parsePrizeForm,
+} from "./forms.ts";

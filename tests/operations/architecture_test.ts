@@ -126,7 +126,7 @@ open_data        calendar config data db
 passport         check_in data db errors text types
 check_in         check_in/names.ts badges crypto data db errors geo types
 posters          branding data i18n pdf
-rewards          badges calendar db format i18n pdf prizes
+rewards          badges calendar data db format i18n pdf prizes
 services         calendar data geo
 tickets          crypto data db errors i18n text types
 branding         data
