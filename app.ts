@@ -162,6 +162,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       })),
     api,
   ); // GET /:erasureId
+  routes.mount(
+    "/api/turismo/prizes",
+    () => import("./routes/api/turismo/prizes.ts"),
+    api,
+  ); // GET, POST /:prizeId/claim, bearer (issue 43)
   routes.mount("/api/chat", () => import("./routes/api/chat.ts"), api); // POST
   routes.mount(
     "/api/session-token",
