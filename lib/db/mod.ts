@@ -42,7 +42,9 @@ export {
   type QuestionGroup,
   resolveQuestionGroup,
 } from "./unanswered_questions.ts";
+export { listIdentitiesOfUser } from "./sessions.ts";
 export {
+  claimPrize,
   closePartnerSession,
   getPartner,
   getPartnerOfSession,
@@ -51,9 +53,12 @@ export {
   listPartners,
   listPrizeCounts,
   listPrizes,
+  listPrizesOfPassport,
   openPartnerSession,
   type Partner,
   type Prize,
+  type PrizeClaim,
+  type PrizeView,
   redeemPrizeClaim,
   savePartner,
   savePrize,

@@ -1,21 +1,20 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { AppDeps } from "@/deps.ts";
-import { requireUser } from "@/lib/http/mod.ts";
-import { getApiLang } from "@/lib/http/api_lang.ts";
+import { getApiLang, requireUser } from "@/lib/http/mod.ts";
 import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { UnauthorizedError } from "@/lib/errors/mod.ts";
 import { apiMessage } from "@/lib/errors/mod.ts";
 import {
   claimPrize,
+  listIdentitiesOfUser,
   listPrizesOfPassport,
   type PrizeClaim,
   type PrizeView,
-} from "@/lib/db/rewards.ts";
-import { listIdentitiesOfUser } from "@/lib/db/sessions.ts";
-import type { RewardsData } from "@/lib/rewards/eligibility.ts";
-import type { Lang } from "@/lib/i18n/catalogue.ts";
-import type { LoadedData } from "@/lib/data/tourism_data.ts";
+} from "@/lib/db/mod.ts";
+import type { RewardsData } from "@/lib/prizes/mod.ts";
+import type { Lang } from "@/lib/i18n/mod.ts";
+import type { LoadedData } from "@/lib/data/mod.ts";
 
 const PrizeClaimSchema = z.object({
   claimId: z.guid(),
