@@ -160,7 +160,7 @@ Deno.test({
             `${origin}/datos/datapackage.json`,
           );
           assert.equal(descriptor.status(), 200);
-          assert.equal((await descriptor.json()).resources.length, 2);
+          assert.equal((await descriptor.json()).resources.length, 3);
         },
       );
 

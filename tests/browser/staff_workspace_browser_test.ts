@@ -128,6 +128,7 @@ Deno.test({
               "/panel/atractivos",
               "/panel/contenido",
               "/panel/fotos",
+              "/panel/premios",
               "/panel/codigos",
               "/panel/notas",
               "/panel/preguntas",
@@ -152,7 +153,7 @@ Deno.test({
               path,
             );
             const nav = page.getByRole("navigation", { name: "Panel" });
-            assert.equal(await nav.getByRole("link").count(), 12, path);
+            assert.equal(await nav.getByRole("link").count(), 13, path);
             // The current section is marked and in view (on a phone the
             // strip of sections opens scrolled to it).
             const box = await nav.locator('[aria-current="page"]')
