@@ -19,6 +19,7 @@ import { formatDate, formatMonth } from "@/lib/format/mod.ts";
 import { type AppEnv, getPublicOrigin, readForm } from "@/lib/http/mod.ts";
 import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
 import {
+  type FormResult,
   loadPrizeReport,
   parsePartnerForm,
   parsePrizeForm,
@@ -310,6 +311,46 @@ export default function prizesPage(deps: AppDeps) {
       ),
     });
   };
+  /**
+   * A submitted partner or prize form: shown again with its errors and what
+   * was typed (422); refused with the version stored now when another save
+   * of the version it was shown with came first (409); else saved.
+   */
+  const submit = async <T,>(
+    c: Context<AppEnv>,
+    { form, read, parse, save, show }: {
+      form: Record<string, string>;
+      read: (id: string) => Promise<Deno.KvEntryMaybe<T>>;
+      parse: (form: Record<string, string>, current: T | null) => FormResult<T>;
+      save: (value: T, versionstamp: string | null) => Promise<unknown>;
+      show: (
+        shown: ShownForm<T>,
+        status: ContentfulStatusCode,
+      ) => Response | Promise<Response>;
+    },
+  ) => {
+    const stored = form.id ? await read(form.id) : null;
+    const current = stored?.value ?? null;
+    const versionstamp = form.version || null;
+    const parsed = parse(form, current);
+    if (!parsed.ok) {
+      return show(
+        { current, versionstamp, typed: form, errors: parsed.errors },
+        422,
+      );
+    }
+    try {
+      await save(parsed.value, versionstamp);
+    } catch (error) {
+      if (!(error instanceof ConflictError) || !stored) throw error;
+      const now = await read(form.id);
+      return show(
+        { current: now.value, versionstamp: now.versionstamp, conflict: true },
+        409,
+      );
+    }
+    return c.redirect("/panel/premios?aviso=guardado", 303);
+  };
   const found = <T,>(entry: Deno.KvEntryMaybe<T>) => {
     if (entry.value === null) throw new NotFoundError("No existe");
     return entry as Deno.KvEntry<T>;
@@ -336,42 +377,25 @@ export default function prizesPage(deps: AppDeps) {
         versionstamp: entry.versionstamp,
       });
     })
-    .post("/comercio", async (c) => {
-      const form = await readForm(c);
-      const stored = form.id ? await getPartner(deps.kv, form.id) : null;
-      const current = stored?.value ?? null;
-      const versionstamp = form.version || null;
-      const parsed = parsePartnerForm(form, {
-        data: deps.data.current().data,
-        current,
-        now: deps.now(),
-      });
-      if (!parsed.ok) {
-        return partnerForm(c, {
-          current,
-          versionstamp,
-          typed: form,
-          errors: parsed.errors,
-        }, 422);
-      }
-      try {
-        await savePartner(deps.kv, {
-          partner: parsed.value,
-          versionstamp,
-          staff: getStaff(c),
-          now: deps.now(),
-        });
-      } catch (error) {
-        if (!(error instanceof ConflictError) || !stored) throw error;
-        const now = await getPartner(deps.kv, form.id);
-        return partnerForm(c, {
-          current: now.value,
-          versionstamp: now.versionstamp,
-          conflict: true,
-        }, 409);
-      }
-      return c.redirect("/panel/premios?aviso=guardado", 303);
-    })
+    .post("/comercio", async (c) =>
+      submit(c, {
+        form: await readForm(c),
+        read: (id) => getPartner(deps.kv, id),
+        parse: (form, current) =>
+          parsePartnerForm(form, {
+            data: deps.data.current().data,
+            current,
+            now: deps.now(),
+          }),
+        save: (partner, versionstamp) =>
+          savePartner(deps.kv, {
+            partner,
+            versionstamp,
+            staff: getStaff(c),
+            now: deps.now(),
+          }),
+        show: (shown, status) => partnerForm(c, shown, status),
+      }))
     .post("/comercio/:id/pin", async (c) => {
       const partner = found(await getPartner(deps.kv, c.req.param("id"))).value;
       const pin = await issuePartnerPin(deps.kv, {
@@ -409,40 +433,25 @@ export default function prizesPage(deps: AppDeps) {
       });
     })
     .post("/premio", async (c) => {
-      const form = await readForm(c);
-      const stored = form.id ? await getPrize(deps.kv, form.id) : null;
-      const current = stored?.value ?? null;
-      const versionstamp = form.version || null;
-      const parsed = parsePrizeForm(form, {
-        data: deps.data.current().data,
-        partners: await listPartners(deps.kv),
-        current,
-        now: deps.now(),
+      const partners = await listPartners(deps.kv);
+      return submit(c, {
+        form: await readForm(c),
+        read: (id) => getPrize(deps.kv, id),
+        parse: (form, current) =>
+          parsePrizeForm(form, {
+            data: deps.data.current().data,
+            partners,
+            current,
+            now: deps.now(),
+          }),
+        save: (prize, versionstamp) =>
+          savePrize(deps.kv, {
+            prize,
+            versionstamp,
+            staff: getStaff(c),
+            now: deps.now(),
+          }),
+        show: (shown, status) => prizeForm(c, shown, status),
       });
-      if (!parsed.ok) {
-        return prizeForm(c, {
-          current,
-          versionstamp,
-          typed: form,
-          errors: parsed.errors,
-        }, 422);
-      }
-      try {
-        await savePrize(deps.kv, {
-          prize: parsed.value,
-          versionstamp,
-          staff: getStaff(c),
-          now: deps.now(),
-        });
-      } catch (error) {
-        if (!(error instanceof ConflictError) || !stored) throw error;
-        const now = await getPrize(deps.kv, form.id);
-        return prizeForm(c, {
-          current: now.value,
-          versionstamp: now.versionstamp,
-          conflict: true,
-        }, 409);
-      }
-      return c.redirect("/panel/premios?aviso=guardado", 303);
     });
 }
