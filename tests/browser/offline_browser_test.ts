@@ -100,7 +100,11 @@ async function openOffline(page: Page, url: string): Promise<void> {
   const failed: string[] = [];
   const notFromWorker: string[] = [];
   const onFailed = (
-    request: { url(): string; resourceType(): string },
+    request: {
+      url(): string;
+      resourceType(): string;
+      failure(): { errorText: string } | null;
+    },
   ) => {
     // "other": the browser's own favicon request, which no worker answers;
     // a map's tiles are another host's, never kept (docs/OFFLINE.md).
@@ -108,7 +112,9 @@ async function openOffline(page: Page, url: string): Promise<void> {
       request.resourceType() !== "other" &&
       !request.url().startsWith(`${TEST_TILE_ORIGIN}/`)
     ) {
-      failed.push(`${request.resourceType()} ${request.url()}`);
+      failed.push(
+        `${request.resourceType()} ${request.url()} (${request.failure()?.errorText})`,
+      );
     }
   };
   const onResponse = (
@@ -130,6 +136,9 @@ async function openOffline(page: Page, url: string): Promise<void> {
   try {
     await page.goto(url, { waitUntil: "load" });
     await page.evaluate(() => document.fonts.ready);
+    // The map's chunk loads after "load": wait for it here, on its own page,
+    // or the next page's navigation aborts it and blames that page.
+    await page.waitForLoadState("networkidle");
     const styled = await page.evaluate(() => ({
       inter: document.fonts.check('16px "Inter"'),
       font: getComputedStyle(document.body).fontFamily,
