@@ -124,5 +124,6 @@ async function clearDevice(): Promise<void> {
     clearPersonalCaches(),
     import("./check_in_queue.ts").then((m) => m.clearCheckInQueue()),
     import("./device_passport.ts").then((m) => m.clearDevicePassport()),
+    import("./prizes.ts").then((m) => m.clearCachedPrizes()),
   ]);
 }

@@ -100,7 +100,25 @@ export function createSessionApi(
     };
   }
 
+  async function read(path: string, token: string) {
+    const res = await fetchFn(path, {
+      credentials: "same-origin",
+      headers: { authorization: `Bearer ${token}`, ...language },
+    });
+    const json = await res.json().catch(() => ({}));
+    return {
+      status: res.status,
+      body: json && typeof json === "object" ? json : {},
+    };
+  }
+
   return {
+    /** GETs `path` with the session's token, renewed once after a 401 like {@linkcode post}. */
+    async get(path: string): Promise<ApiResult> {
+      const result = await read(path, (await getToken(false)).token);
+      if (result.status !== 401) return result;
+      return await read(path, (await getToken(true)).token);
+    },
     /**
      * POSTs `body` as JSON to `path` with the session's token; a function
      * body is given the session's user id (the API wants it as `userId`).

@@ -7,6 +7,7 @@ import {
   VisitList,
 } from "@/components/PassportLists.tsx";
 import { StampGrid } from "@/components/StampGrid.tsx";
+import { PassportPrizes } from "@/components/PassportPrizes.tsx";
 import { CheckInReportView } from "@/components/CheckInReport.tsx";
 import {
   type CheckInReport,
@@ -300,6 +301,13 @@ export default function Passport(props: PassportProps) {
         </p>
         <progress max={100} value={percent} aria-labelledby="progreso-titulo" />
       </section>
+
+      <PassportPrizes
+        t={t}
+        lang={lang}
+        locale={locale}
+        timeZone={props.timeZone}
+      />
 
       <StampGrid
         attractions={props.attractionNames}

@@ -107,7 +107,7 @@ routes/          islands/ components/ client/ deps.ts *
 scripts/         auth backup config content data db og pages passport posters staff types
 # Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
 islands/         components/ client/ check_in/names.ts
-components/      client/ *
+components/      client/ prizes/counter_code.ts *
 client/          check_in/names.ts
 # Wiring: deps.ts opens what the app is built from (KV, the data set, the clients).
 deps.ts          *
