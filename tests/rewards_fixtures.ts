@@ -22,12 +22,23 @@ export function timeZone(ctx: TestContext): string {
 }
 
 /** A partner with one prize (five stamps) and its PIN. */
-export async function seedPartner(
+export function seedPartner(
   ctx: TestContext,
   name = "Café La Parroquia",
 ): Promise<{ partner: Partner; prize: Prize; pin: string }> {
-  const now = ctx.clock.now();
-  const partner = await savePartner(ctx.deps.kv, {
+  return seedPartnerInKv(ctx.deps.kv, ctx.clock.now(), name);
+}
+
+/**
+ * {@linkcode seedPartner} on any KV handle: a test of running services
+ * opens their KV file and seeds it as the console would have.
+ */
+export async function seedPartnerInKv(
+  kv: Deno.Kv,
+  now: Date,
+  name = "Café La Parroquia",
+): Promise<{ partner: Partner; prize: Prize; pin: string }> {
+  const partner = await savePartner(kv, {
     partner: {
       id: newRewardsId(),
       name,
@@ -44,7 +55,7 @@ export async function seedPartner(
     staff: STAFF,
     now,
   });
-  const prize = await savePrize(ctx.deps.kv, {
+  const prize = await savePrize(kv, {
     prize: {
       id: newRewardsId(),
       partnerId: partner.id,
@@ -68,7 +79,7 @@ export async function seedPartner(
     staff: STAFF,
     now,
   });
-  const pin = await issuePartnerPin(ctx.deps.kv, {
+  const pin = await issuePartnerPin(kv, {
     partnerId: partner.id,
     staff: STAFF,
     now,
