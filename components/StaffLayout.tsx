@@ -70,10 +70,22 @@ export interface StaffOffice {
  * new guide code's copy button, routes/panel/codigos.tsx).
  */
 export function StaffLayout(
-  { office, title, description, assets, staff, active, refreshTo, children }: {
+  {
+    office,
+    title,
+    kicker,
+    description,
+    assets,
+    staff,
+    active,
+    refreshTo,
+    children,
+  }: {
     office: StaffOffice;
     /** The document's `<title>`. */
     title: string;
+    /** What the frame says it is, above the office's name: the console by default. */
+    kicker?: string;
     description: string;
     /** A same-site path the page goes on to by itself (`<meta http-equiv="refresh">`). */
     refreshTo?: string;
@@ -129,7 +141,7 @@ export function StaffLayout(
               />
               <span class="staff-brand__text">
                 <span class="staff-brand__kicker">
-                  {t(LANG, "panel_frame.kicker")}
+                  {kicker ?? t(LANG, "panel_frame.kicker")}
                 </span>
                 <span class="staff-brand__office">{office.name}</span>
               </span>

@@ -68,7 +68,8 @@ export default function socio(deps: AppDeps) {
     status: ContentfulStatusCode = 200,
   ): Response {
     return renderStaffPage(c, deps, {
-      title: tr("title"),
+      title: tr("signInHeading"),
+      kicker: tr("title"),
       description: tr("description"),
       status,
       children: <div class="partner-page">{children}</div>,

@@ -23,6 +23,7 @@ export function renderStaffPage(
   deps: Pick<AppDeps, "data">,
   {
     title,
+    kicker,
     description,
     staff,
     active,
@@ -32,6 +33,11 @@ export function renderStaffPage(
   }: {
     /** The `<title>`, before the brand. */
     title: string;
+    /**
+     * What the frame says it is, for a page that is not the console (the
+     * partner's): it replaces "Panel del personal" and "Panel" in the title.
+     */
+    kicker?: string;
     description?: string;
     /** A same-site path to go on to by itself (the staff sign-in's end). */
     refreshTo?: string;
@@ -50,7 +56,8 @@ export function renderStaffPage(
         themeColor: branding.colors.primary,
         dataVersion: loaded.version,
       }}
-      title={`${title} · Panel · ${branding.name}`}
+      title={`${title} · ${kicker ?? "Panel"} · ${branding.name}`}
+      kicker={kicker}
       description={description ?? t(LANG, "panel_frame.description")}
       assets={getAssets()}
       staff={staff}

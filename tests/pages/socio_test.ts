@@ -86,6 +86,9 @@ Deno.test("the partner page: signing in with the PIN", async (t) => {
       html.includes('name="pin"') && html.includes('inputmode="numeric"'),
     );
     assert.ok(!html.includes("staff-nav"), "no console navigation");
+    // The partner's own frame: never called the staff console.
+    assert.ok(html.includes("Comercio adherido"));
+    assert.ok(!/Panel del personal|· Panel ·/.test(html), "not the console");
   });
 
   await t.step("a wrong PIN: 401 and a clear message", async () => {
