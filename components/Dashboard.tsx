@@ -7,6 +7,8 @@ import type {
   LegendItem,
 } from "@/lib/staff/mod.ts";
 import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
+import type { PrizeReport } from "@/lib/rewards/mod.ts";
+import { PrizeFigures } from "@/components/PrizeFigures.tsx";
 
 /** The console is Spanish only. */
 const LANG = DEFAULT_LANG;
@@ -229,7 +231,9 @@ export function ChartGrid({ charts }: { charts: DashboardView["charts"] }) {
   );
 }
 
-export function DashboardPage({ view }: { view: DashboardView }) {
+export function DashboardPage(
+  { view, prizes }: { view: DashboardView; prizes: PrizeReport },
+) {
   return (
     <div class="dashboard">
       <PeriodForm action="/panel" view={view} />
@@ -251,6 +255,11 @@ export function DashboardPage({ view }: { view: DashboardView }) {
       </section>
 
       <ChartGrid charts={view.charts} />
+
+      <PrizeFigures
+        report={prizes}
+        heading={t(LANG, "panel_rewards.figures", { period: view.period })}
+      />
 
       <section class="chart" aria-labelledby="ultimas-notas">
         <h2 id="ultimas-notas">{t(LANG, "panel_figures.ui.latestNotes")}</h2>

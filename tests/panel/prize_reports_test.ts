@@ -3,11 +3,12 @@
  * would: the council's PDF report to its text and the workbook to its
  * cells, each matching the figures the console reads
  * (lib/rewards/report.ts). Six passports reach five stamps in October,
- * three claim the prize, one is redeemed at the counter. The partner's own
- * monthly PDF shows its part of the same figures.
+ * three claim the prize, one is redeemed at the counter. The dashboard
+ * shows the same row; the partner's own monthly PDF its part of it.
  */
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
+import { parseHTML } from "linkedom";
 import { extractText, getDocumentProxy } from "unpdf";
 import { createStaffSession } from "@/lib/db/staff_sessions.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
@@ -119,7 +120,18 @@ async function adminCookie(ctx: TestContext) {
   return `staff=${sessionId}`;
 }
 
-Deno.test("the partners' prizes in the PDF report and the workbook", async (t) => {
+/** The rows of the page's table `name` (`data-table`), each cell's text. */
+function tableRows(html: string, name: string): string[][] {
+  const { document } = parseHTML(html);
+  return [...document.querySelectorAll(`[data-table="${name}"] tbody tr`)]
+    .map((row) =>
+      [...row.querySelectorAll("th, td")].map((cell) =>
+        cell.textContent!.trim()
+      )
+    );
+}
+
+Deno.test("the partners' prizes in the dashboard, the PDF report and the workbook", async (t) => {
   await using ctx = await createTestContext({ clockStart: NOW });
   await seed(ctx);
   const cookie = await adminCookie(ctx);
@@ -134,6 +146,29 @@ Deno.test("the partners' prizes in the PDF report and the workbook", async (t) =
     [row.unlocked, row.claimed, row.redeemed, row.stockLeft],
     [6, 3, 1, 7],
   );
+
+  await t.step("the dashboard shows the loader's figures", async () => {
+    const res = await ctx.app.request(
+      "/panel?desde=2026-10-01&hasta=2026-10-31",
+      { headers: { cookie } },
+    );
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.deepEqual(tableRows(html, "prize-figures"), [
+      ["Café de olla de regalo", "Café Central", "6", "3", "1", "7"],
+    ]);
+    assert.deepEqual(tableRows(html, "prize-days"), [
+      ["lunes 5 de octubre", "Café de olla de regalo", "6", "3", "1"],
+    ]);
+    // A span without them: the counts are zero, the units left stay.
+    const before = await ctx.app.request(
+      "/panel?desde=2026-09-01&hasta=2026-09-30",
+      { headers: { cookie } },
+    );
+    assert.deepEqual(tableRows(await before.text(), "prize-figures"), [
+      ["Café de olla de regalo", "Café Central", "0", "0", "0", "7"],
+    ]);
+  });
 
   await t.step("the PDF's prize table says what the console does", async () => {
     const res = await ctx.app.request("/panel/informe?mes=2026-10", {

@@ -252,7 +252,7 @@ export function PrizeFields(
           )}
         </Field>
       </div>
-      <fieldset>
+      <fieldset class="prize-requirement">
         <legend>{tr("field.requisito")}</legend>
         {(["stamps", "badge", "route", "attractions"] as const).map((each) => (
           <label class="choice">

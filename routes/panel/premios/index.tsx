@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { PrizeFigures } from "@/components/PrizeFigures.tsx";
 import type { AppDeps } from "@/deps.ts";
 import { addMonths, getLocalTime } from "@/lib/calendar/mod.ts";
 import { getBadgeName } from "@/lib/badges/mod.ts";
@@ -108,6 +109,7 @@ export default function prizesPage(deps: AppDeps) {
             </p>
           ))}
           {!admin && <p>{tr("readOnly")}</p>}
+          <PrizeFigures report={report} heading={tr("figuresThisMonth")} />
 
           <h2>{tr("partners")}</h2>
           {admin && (
