@@ -179,7 +179,6 @@ Deno.test({
             );
             assert.match(await item.innerText(), new RegExp(partner.name));
             await assertAxeClean(page, `the passport's prizes (${lang})`);
-            await saveScreenshot(page, `passport-prizes-${lang}`);
           },
         );
 
@@ -188,7 +187,15 @@ Deno.test({
           async () => {
             await checkIn(page, a.url, words, FIVE[4]);
             await page.goto(passportUrl);
-            await item.getByRole("button", { name: words.claim }).click();
+            const claim = item.getByRole("button", { name: words.claim });
+            await claim.waitFor();
+            await page.locator(".passport-prizes").evaluate((section) =>
+              section.scrollIntoView({ block: "start", behavior: "instant" })
+            );
+            await saveScreenshot(page, `passport-prize-${lang}`, {
+              fullPage: false,
+            });
+            await claim.click();
             shown = await readCounterScreen(page);
             assert.match(shown.reference, /^[2-9A-HJKMNP-Z]{5}$/);
             assert.match(
