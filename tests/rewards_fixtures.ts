@@ -21,6 +21,87 @@ export function timeZone(ctx: TestContext): string {
   return ctx.deps.data.current().data.municipality.timeZone;
 }
 
+/** A partner as the console saves it: `overrides` change any field. */
+export function partnerFixture(
+  now: Date,
+  overrides: Partial<Partner> = {},
+): Partner {
+  return {
+    id: newRewardsId(),
+    name: "Café La Parroquia",
+    providerSlug: null,
+    address: "Calle Juárez 10",
+    hours: "9:00–20:00",
+    location: null,
+    active: true,
+    pinVersion: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    ...overrides,
+  };
+}
+
+/** A prize of `partnerId` for five stamps, 10 units, once a passport. */
+export function prizeFixture(
+  partnerId: string,
+  now: Date,
+  overrides: Partial<Prize> = {},
+): Prize {
+  return {
+    id: newRewardsId(),
+    partnerId,
+    name: { es: "10 % de descuento", en: "10% off" },
+    description: {
+      es: "En cualquier bebida de la carta",
+      en: "On any drink on the menu",
+    },
+    requirement: { kind: "stamps", count: 5 },
+    validFrom: "2020-01-01",
+    validUntil: "2099-12-31",
+    stockTotal: 10,
+    stockPerDay: null,
+    perPassport: 1,
+    requiresAccount: false,
+    status: "active",
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    ...overrides,
+  };
+}
+
+/**
+ * Stores a partner and its prizes through the store's own saves, as the
+ * console does, on any KV handle (a test of running services opens their
+ * KV file). One prize of {@linkcode prizeFixture} unless `prizes` says.
+ */
+export async function storePartnerWithPrizes(
+  kv: Deno.Kv,
+  now: Date,
+  { partner: partnerFields = {}, prizes = [{}] }: {
+    partner?: Partial<Partner>;
+    prizes?: Partial<Prize>[];
+  } = {},
+): Promise<{ partner: Partner; prizes: Prize[] }> {
+  const partner = await savePartner(kv, {
+    partner: partnerFixture(now, partnerFields),
+    versionstamp: null,
+    staff: STAFF,
+    now,
+  });
+  const saved: Prize[] = [];
+  for (const fields of prizes) {
+    saved.push(
+      await savePrize(kv, {
+        prize: prizeFixture(partner.id, now, fields),
+        versionstamp: null,
+        staff: STAFF,
+        now,
+      }),
+    );
+  }
+  return { partner, prizes: saved };
+}
+
 /** A partner with one prize (five stamps) and its PIN. */
 export function seedPartner(
   ctx: TestContext,
@@ -29,55 +110,14 @@ export function seedPartner(
   return seedPartnerInKv(ctx.deps.kv, ctx.clock.now(), name);
 }
 
-/**
- * {@linkcode seedPartner} on any KV handle: a test of running services
- * opens their KV file and seeds it as the console would have.
- */
+/** {@linkcode seedPartner} on any KV handle. */
 export async function seedPartnerInKv(
   kv: Deno.Kv,
   now: Date,
   name = "Café La Parroquia",
 ): Promise<{ partner: Partner; prize: Prize; pin: string }> {
-  const partner = await savePartner(kv, {
-    partner: {
-      id: newRewardsId(),
-      name,
-      providerSlug: null,
-      address: "Calle Juárez 10",
-      hours: "9:00–20:00",
-      location: null,
-      active: true,
-      pinVersion: 0,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    },
-    versionstamp: null,
-    staff: STAFF,
-    now,
-  });
-  const prize = await savePrize(kv, {
-    prize: {
-      id: newRewardsId(),
-      partnerId: partner.id,
-      name: { es: "10 % de descuento", en: "10% off" },
-      description: {
-        es: "En cualquier bebida de la carta",
-        en: "On any drink on the menu",
-      },
-      requirement: { kind: "stamps", count: 5 },
-      validFrom: "2020-01-01",
-      validUntil: "2099-12-31",
-      stockTotal: 10,
-      stockPerDay: null,
-      perPassport: 1,
-      requiresAccount: false,
-      status: "active",
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    },
-    versionstamp: null,
-    staff: STAFF,
-    now,
+  const { partner, prizes: [prize] } = await storePartnerWithPrizes(kv, now, {
+    partner: { name },
   });
   const pin = await issuePartnerPin(kv, {
     partnerId: partner.id,

@@ -13,69 +13,33 @@ import {
   type TestContext,
   verifyVisits,
 } from "@/tests/test_utils.ts";
-import {
-  listPrizeStock,
-  newRewardsId,
-  type Partner,
-  type Prize,
-  savePartner,
-  savePrize,
-} from "@/lib/db/rewards.ts";
+import { listPrizeStock, type Partner, type Prize } from "@/lib/db/rewards.ts";
 import { getOrCreateUserForIdentity } from "@/lib/db/sessions.ts";
-import type { StaffMember } from "@/lib/types/staff.ts";
-
-const STAFF: StaffMember = {
-  id: "admin@example.mx",
-  email: "admin@example.mx",
-  role: "admin",
-};
+import { storePartnerWithPrizes } from "@/tests/rewards_fixtures.ts";
 
 /** A partner and a prize of it, stored the way the console saves them. */
-export async function seedPrize(
+async function seedPrize(
   ctx: TestContext,
   prizeOverrides: Partial<Prize> = {},
 ): Promise<{ partner: Partner; prize: Prize }> {
-  const now = ctx.deps.now();
-  const at = now.toISOString();
-  const partner = await savePartner(ctx.deps.kv, {
-    partner: {
-      id: newRewardsId(),
-      name: "Cafetería La Parroquia",
-      providerSlug: null,
-      address: "Calle Hidalgo 5, Centro",
-      hours: "Todos los días, de 8:00 a 20:00",
-      location: { lat: 20.8826, lng: -103.8366 },
-      active: true,
-      pinVersion: 0,
-      createdAt: at,
-      updatedAt: at,
+  const { partner, prizes: [prize] } = await storePartnerWithPrizes(
+    ctx.deps.kv,
+    ctx.deps.now(),
+    {
+      partner: {
+        name: "Cafetería La Parroquia",
+        address: "Calle Hidalgo 5, Centro",
+        hours: "Todos los días, de 8:00 a 20:00",
+        location: { lat: 20.8826, lng: -103.8366 },
+      },
+      prizes: [{
+        name: { es: "Café de olla gratis", en: "A free café de olla" },
+        description: { es: "Con cinco sellos", en: "With five stamps" },
+        stockTotal: 100,
+        ...prizeOverrides,
+      }],
     },
-    versionstamp: null,
-    staff: STAFF,
-    now,
-  });
-  const prize = await savePrize(ctx.deps.kv, {
-    prize: {
-      id: newRewardsId(),
-      partnerId: partner.id,
-      name: { es: "Café de olla gratis", en: "A free café de olla" },
-      description: { es: "Con cinco sellos", en: "With five stamps" },
-      requirement: { kind: "stamps", count: 5 },
-      validFrom: "2000-01-01",
-      validUntil: "2999-12-31",
-      stockTotal: 100,
-      stockPerDay: null,
-      perPassport: 1,
-      requiresAccount: false,
-      status: "active",
-      createdAt: at,
-      updatedAt: at,
-      ...prizeOverrides,
-    },
-    versionstamp: null,
-    staff: STAFF,
-    now,
-  });
+  );
   return { partner, prize };
 }
 

@@ -12,16 +12,12 @@ import { parseHTML } from "linkedom";
 import { extractText, getDocumentProxy } from "unpdf";
 import { createStaffSession } from "@/lib/db/staff_sessions.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
-import {
-  claimPrize,
-  redeemPrizeClaim,
-  savePartner,
-  savePrize,
-} from "@/lib/db/rewards.ts";
+import { claimPrize, redeemPrizeClaim } from "@/lib/db/rewards.ts";
 import { counterCode } from "@/lib/prizes/counter_code.ts";
 import { loadPrizeReport } from "@/lib/rewards/report.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { createTestContext, type TestContext } from "../test_utils.ts";
+import { storePartnerWithPrizes } from "../rewards_fixtures.ts";
 
 const TZ = "America/Mexico_City";
 /** Monday 5 October 2026, 12:00 in the municipality. */
@@ -37,43 +33,20 @@ async function seed(ctx: TestContext) {
   const { kv } = ctx.deps;
   const { data } = ctx.deps.data.current();
   const total = data.attractions.length;
-  await savePartner(kv, {
+  await storePartnerWithPrizes(kv, OCTOBER, {
     partner: {
       id: "cafe-central",
       name: "Café Central",
-      providerSlug: null,
       address: "Portal Hidalgo 4",
       hours: "De 8:00 a 20:00",
-      location: null,
-      active: true,
-      pinVersion: 0,
-      createdAt: OCTOBER.toISOString(),
-      updatedAt: OCTOBER.toISOString(),
     },
-    versionstamp: null,
-    staff: ADMIN,
-    now: OCTOBER,
-  });
-  await savePrize(kv, {
-    prize: {
+    prizes: [{
       id: "cafe-de-olla",
-      partnerId: "cafe-central",
       name: { es: "Café de olla de regalo", en: "A free café de olla" },
       description: { es: "Con cinco sellos", en: "With five stamps" },
-      requirement: { kind: "stamps", count: 5 },
       validFrom: "2026-10-01",
       validUntil: "2026-12-31",
-      stockTotal: 10,
-      stockPerDay: null,
-      perPassport: 1,
-      requiresAccount: false,
-      status: "active",
-      createdAt: OCTOBER.toISOString(),
-      updatedAt: OCTOBER.toISOString(),
-    },
-    versionstamp: null,
-    staff: ADMIN,
-    now: OCTOBER,
+    }],
   });
   const users = Array.from({ length: 6 }, () => crypto.randomUUID());
   for (const userId of users) {

@@ -8,44 +8,27 @@
  */
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
-import {
-  claimPrize,
-  redeemPrizeClaim,
-  savePartner,
-  savePrize,
-} from "@/lib/db/rewards.ts";
+import { claimPrize, redeemPrizeClaim } from "@/lib/db/rewards.ts";
 import { recordVisit } from "@/lib/db/visits.ts";
 import { counterCode } from "@/lib/prizes/counter_code.ts";
 import type { Prize } from "@/lib/prizes/types.ts";
-import type { StaffMember } from "@/lib/types/staff.ts";
 import { createTestContext, type TestContext } from "../test_utils.ts";
+import { storePartnerWithPrizes } from "../rewards_fixtures.ts";
 
 const TZ = "America/Mexico_City";
 const OCTOBER = new Date("2026-10-05T18:00:00Z");
 const NOVEMBER = new Date("2026-11-03T18:00:00Z");
 const NOW = new Date("2026-11-10T18:00:00Z");
-const ADMIN: StaffMember = {
-  id: "a",
-  email: "a@municipio.gob.mx",
-  role: "admin",
-};
 
-function prize(id: string, over: Partial<Prize> = {}): Prize {
+function prize(id: string, over: Partial<Prize> = {}): Partial<Prize> {
   return {
     id,
-    partnerId: "cafe-central",
     name: { es: `Premio ${id}`, en: `Prize ${id}` },
     description: { es: "", en: "" },
     requirement: { kind: "stamps", count: 1 },
     validFrom: "2026-10-01",
     validUntil: "2026-12-31",
     stockTotal: 100,
-    stockPerDay: null,
-    perPassport: 1,
-    requiresAccount: false,
-    status: "active",
-    createdAt: OCTOBER.toISOString(),
-    updatedAt: OCTOBER.toISOString(),
     ...over,
   };
 }
@@ -98,37 +81,14 @@ async function getRows(ctx: TestContext): Promise<string[][]> {
 Deno.test("open data: prizes redeemed per business and month, no one singled out", async (t) => {
   await using ctx = await createTestContext({ clockStart: NOW });
   const { kv } = ctx.deps;
-  await savePartner(kv, {
-    partner: {
-      id: "cafe-central",
-      name: "Café Central",
-      providerSlug: null,
-      address: "Portal Hidalgo 4",
-      hours: "",
-      location: null,
-      active: true,
-      pinVersion: 0,
-      createdAt: OCTOBER.toISOString(),
-      updatedAt: OCTOBER.toISOString(),
-    },
-    versionstamp: null,
-    staff: ADMIN,
-    now: OCTOBER,
-  });
-  for (
-    const each of [
+  await storePartnerWithPrizes(kv, OCTOBER, {
+    partner: { id: "cafe-central", name: "Café Central", hours: "" },
+    prizes: [
       prize("cuatro"),
       prize("cinco"),
       prize("dos", { perPassport: 2 }),
-    ]
-  ) {
-    await savePrize(kv, {
-      prize: each,
-      versionstamp: null,
-      staff: ADMIN,
-      now: OCTOBER,
-    });
-  }
+    ],
+  });
   for (let i = 0; i < 4; i++) await redeemBy(ctx, "cuatro", OCTOBER);
   for (let i = 0; i < 5; i++) await redeemBy(ctx, "cinco", OCTOBER);
   // Four passports, one of them twice: four people, five redemptions.

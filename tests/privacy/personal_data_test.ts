@@ -6,7 +6,8 @@
  * for good), retention of unused guest passports, and the panel's requests
  * by e-mail (audited).
  */
-import { claimPrize, savePartner, savePrize } from "@/lib/db/rewards.ts";
+import { claimPrize } from "@/lib/db/rewards.ts";
+import { storePartnerWithPrizes } from "@/tests/rewards_fixtures.ts";
 import assert from "node:assert/strict";
 import { createKvCms } from "@/lib/cms/kv.ts";
 import { getCmsPost } from "@/lib/db/cms_posts.ts";
@@ -88,52 +89,15 @@ async function seedTourist(ctx: TestContext) {
 async function claimSeededPrize(ctx: TestContext, userId: string) {
   const { kv } = ctx.deps;
   const now = ctx.clock.now();
-  const staff = {
-    id: "admin@municipio.gob.mx",
-    email: "admin@municipio.gob.mx",
-    role: "admin",
-  } as const;
-  const partnerId = `p${crypto.randomUUID().slice(0, 8)}`;
-  const at = now.toISOString();
-  await savePartner(kv, {
-    partner: {
-      id: partnerId,
-      name: "Café Central",
-      providerSlug: null,
-      address: "Portal Hidalgo 4",
-      hours: "",
-      location: null,
-      active: true,
-      pinVersion: 0,
-      createdAt: at,
-      updatedAt: at,
-    },
-    versionstamp: null,
-    staff,
-    now,
-  });
-  const prizeId = `${partnerId}-cafe`;
   const { timeZone } = ctx.deps.data.current().data.municipality;
-  await savePrize(kv, {
-    prize: {
-      id: prizeId,
-      partnerId,
+  const { prizes: [{ id: prizeId }] } = await storePartnerWithPrizes(kv, now, {
+    partner: { name: "Café Central", address: "Portal Hidalgo 4", hours: "" },
+    prizes: [{
       name: { es: "Café", en: "Coffee" },
       description: { es: "", en: "" },
       requirement: { kind: "stamps", count: 3 },
-      validFrom: "2000-01-01",
-      validUntil: "2999-12-31",
       stockTotal: 5,
-      stockPerDay: null,
-      perPassport: 1,
-      requiresAccount: false,
-      status: "active",
-      createdAt: at,
-      updatedAt: at,
-    },
-    versionstamp: null,
-    staff,
-    now,
+    }],
   });
   const { claim } = await claimPrize(kv, {
     userId,
