@@ -36,22 +36,33 @@ export interface PassportPrize {
 
 const CACHE_KEY = "pasaporte-premios";
 
-/** The cached list, or null (none yet, or storage refused). */
-export function readCachedPrizes(lang: string): PassportPrize[] | null {
+/** The cached list and when it was saved (ms), or null (none yet, or storage refused). */
+export function readCachedPrizes(
+  lang: string,
+): { prizes: PassportPrize[]; savedAt: number } | null {
   try {
     // The names are in the language of the page that fetched them.
     const stored = JSON.parse(
       localStorage.getItem(`${CACHE_KEY}-${lang}`) ?? "null",
     );
-    return Array.isArray(stored?.prizes) ? stored.prizes : null;
+    return Array.isArray(stored?.prizes)
+      ? { prizes: stored.prizes, savedAt: Number(stored.savedAt) || 0 }
+      : null;
   } catch {
     return null;
   }
 }
 
-export function saveCachedPrizes(lang: string, prizes: PassportPrize[]) {
+export function saveCachedPrizes(
+  lang: string,
+  prizes: PassportPrize[],
+  savedAt = Date.now(),
+) {
   try {
-    localStorage.setItem(`${CACHE_KEY}-${lang}`, JSON.stringify({ prizes }));
+    localStorage.setItem(
+      `${CACHE_KEY}-${lang}`,
+      JSON.stringify({ prizes, savedAt }),
+    );
   } catch {
     // A full or refused storage: the list still shows while the page is open.
   }

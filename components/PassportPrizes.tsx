@@ -24,21 +24,31 @@ interface Showing {
  * redemption screen, computed on the device from the cached claim.
  */
 export function PassportPrizes(
-  { t, lang, locale, timeZone }: {
+  { t, lang, locale, timeZone, rendered, renderedAt, hasPassport, stamps }: {
     t: Translate;
     lang: string;
     locale: string;
     timeZone: string;
+    /** The list the server rendered with the page, if it had a passport. */
+    rendered: PassportPrize[] | null;
+    /** When the server rendered it (ISO 8601). */
+    renderedAt?: string;
+    /** Whether the visitor has a passport to ask the API about. */
+    hasPassport: boolean;
+    /** The passport's verified stamps: a new one may unlock a prize. */
+    stamps: number;
   },
 ) {
   // No guest passport opened for a look: a visitor without one has no prizes.
   const api = useMemo(() => createSessionApi({ lang }), []);
-  const [prizes, setPrizes] = useState<PassportPrize[] | null>(null);
+  const [prizes, setPrizes] = useState<PassportPrize[] | null>(rendered);
   const [showing, setShowing] = useState<Showing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
   async function refresh() {
+    // No passport, nothing to ask; no signal, the cached list stays.
+    if (!hasPassportNow.current || !navigator.onLine) return;
     try {
       const result = await api.get("/api/turismo/prizes");
       if (result.status !== 200) return;
@@ -50,12 +60,31 @@ export function PassportPrizes(
     }
   }
 
+  // Read by refresh(), which the "online" listener keeps from the first render.
+  const hasPassportNow = useRef(hasPassport);
+  hasPassportNow.current = hasPassport;
+
   useEffect(() => {
-    setPrizes(readCachedPrizes(lang) ?? []);
-    refresh();
+    // The newer of the page's list and the device's: a page the service
+    // worker kept may be older than a claim made since.
+    const cached = readCachedPrizes(lang);
+    const renderedMs = renderedAt ? Date.parse(renderedAt) : 0;
+    if (rendered !== null && (cached === null || cached.savedAt < renderedMs)) {
+      saveCachedPrizes(lang, rendered, renderedMs);
+      setPrizes(rendered);
+    } else setPrizes(cached?.prizes ?? []);
     addEventListener("online", refresh);
     return () => removeEventListener("online", refresh);
   }, []);
+
+  // After a code typed here (not at load: the page brought the list), a
+  // new stamp may unlock a prize.
+  const seenStamps = useRef(stamps);
+  useEffect(() => {
+    if (seenStamps.current === stamps) return;
+    seenStamps.current = stamps;
+    refresh();
+  }, [stamps]);
 
   // At the counter: the partner's confirmation shows within seconds.
   useEffect(() => {

@@ -8,6 +8,7 @@ import {
 } from "@/components/PassportLists.tsx";
 import { StampGrid } from "@/components/StampGrid.tsx";
 import { PassportPrizes } from "@/components/PassportPrizes.tsx";
+import type { PassportPrize } from "@/client/prizes.ts";
 import { CheckInReportView } from "@/components/CheckInReport.tsx";
 import {
   type CheckInReport,
@@ -49,6 +50,11 @@ export type PassportProps = IslandLanguage & {
   totalAttractions: number;
   /** When the server rendered this passport (ISO 8601). */
   renderedAt?: string;
+  /**
+   * The passport's prizes as the server rendered them (the API's list);
+   * null for a visitor without a passport.
+   */
+  prizes?: PassportPrize[] | null;
 };
 
 type Notice = {
@@ -307,6 +313,10 @@ export default function Passport(props: PassportProps) {
         lang={lang}
         locale={locale}
         timeZone={props.timeZone}
+        rendered={props.prizes ?? null}
+        renderedAt={props.renderedAt}
+        hasPassport={(props.prizes ?? null) !== null || visits.length > 0}
+        stamps={visits.length}
       />
 
       <StampGrid

@@ -14,6 +14,7 @@ import { Island } from "@/components/Island.tsx";
 import { createPageRouter, renderPage } from "./_app.tsx";
 import { getEmptyRoute, getTouristRoute } from "@/lib/passport/mod.ts";
 import Passport from "@/islands/Passport.tsx";
+import { listPassportPrizes } from "@/routes/_shared/passport_prizes.ts";
 import TicketForm from "@/islands/TicketForm.tsx";
 
 /** A message of the passport pages (`locales/<lang>/page_passport.json`). */
@@ -49,12 +50,18 @@ export default function passportPage(deps: AppDeps) {
     const brand = data.branding.name;
     const { timeZone } = loaded.data.municipality;
     const session = findTourist(c);
-    const [route, shareCode] = session
+    const [route, shareCode, prizes] = session
       ? await Promise.all([
         getTouristRoute(deps.kv, session.userId, loaded, { owner: true }),
         getShareCodeOfUser(deps.kv, session.userId),
+        listPassportPrizes(deps.kv, {
+          userId: session.userId,
+          loaded,
+          lang,
+          now: deps.now(),
+        }),
       ])
-      : [getEmptyRoute(loaded), null];
+      : [getEmptyRoute(loaded), null, null];
     const ticket = shareCode ? await getTicket(deps.kv, shareCode) : null;
     const notice = c.req.query("aviso") === "nombre" && ticket
       ? tr("nameChanged", { name: ticket.name })
@@ -103,6 +110,7 @@ export default function passportPage(deps: AppDeps) {
               })),
               totalAttractions: route.totalAttractions,
               renderedAt: deps.now().toISOString(),
+              prizes,
             }}
           />
           <section id="boleto" aria-labelledby="boleto-titulo">

@@ -5,16 +5,12 @@ import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
 import { UnauthorizedError } from "@/lib/errors/mod.ts";
 import { apiMessage } from "@/lib/errors/mod.ts";
+import { claimPrize, listIdentitiesOfUser } from "@/lib/db/mod.ts";
 import {
-  claimPrize,
-  listIdentitiesOfUser,
-  listPrizesOfPassport,
-  type PrizeClaim,
-  type PrizeView,
-} from "@/lib/db/mod.ts";
-import type { RewardsData } from "@/lib/prizes/mod.ts";
-import type { Lang } from "@/lib/i18n/mod.ts";
-import type { LoadedData } from "@/lib/data/mod.ts";
+  getRewardsData,
+  listPassportPrizes,
+  toClaim,
+} from "@/routes/_shared/passport_prizes.ts";
 
 const PrizeClaimSchema = z.object({
   claimId: z.guid(),
@@ -66,16 +62,6 @@ const bearerErrors = {
   503: "The identity provider's keys (AUTH_JWKS_URL) could not be fetched",
 };
 
-/** What a prize's requirement reads of the data set. */
-export function getRewardsData(loaded: LoadedData): RewardsData {
-  return {
-    attractionCount: loaded.totalAttractions,
-    routes: new Map(
-      loaded.data.routes.map((route) => [route.slug, route.attractions]),
-    ),
-  };
-}
-
 /**
  * Whether a passport is a guest's: it has no identity link. A sign-in
  * always links one (lib/db/sessions.ts) and merges a guest passport into
@@ -84,48 +70,6 @@ export function getRewardsData(loaded: LoadedData): RewardsData {
  */
 async function isGuestPassport(kv: Deno.Kv, userId: string) {
   return (await listIdentitiesOfUser(kv, userId)).length === 0;
-}
-
-function toClaim(claim: PrizeClaim) {
-  const { claimId, reference, secret, claimedAt, redeemedAt } = claim;
-  return { claimId, reference, secret, claimedAt, redeemedAt };
-}
-
-function mapUrl(location: { lat: number; lng: number } | null) {
-  if (!location) return null;
-  const { lat, lng } = location;
-  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=18/${lat}/${lng}`;
-}
-
-function toPassportPrize(view: PrizeView, loaded: LoadedData, lang: Lang) {
-  const { prize, partner } = view;
-  const said = lang === "en" ? "en" : "es";
-  const provider = partner.providerSlug === null
-    ? undefined
-    : loaded.data.providers.find((p) => p.slug === partner.providerSlug);
-  const providerHours = provider
-    ? provider.i18n?.en?.schedule && said === "en"
-      ? provider.i18n.en.schedule
-      : provider.schedule ??
-        provider.openingHours ?? null
-    : null;
-  return {
-    prizeId: prize.id,
-    name: prize.name[said],
-    description: prize.description[said],
-    partner: {
-      name: partner.name,
-      address: partner.address || provider?.address || "",
-      hours: partner.hours || providerHours,
-      mapUrl: mapUrl(partner.location ?? provider?.location ?? null),
-    },
-    validUntil: prize.validUntil,
-    progress: view.progress,
-    refusal: view.refusal,
-    requiresAccount: prize.requiresAccount,
-    claimsLeft: view.claimsLeft,
-    claims: view.claims.map(toClaim),
-  };
 }
 
 function createRoutes(deps: AppDeps) {
@@ -223,18 +167,14 @@ export default function prizesRoute(deps: AppDeps) {
     .openapi(routes.list, async (c) => {
       const user = c.get("user");
       if (!user) throw new UnauthorizedError(apiMessage("auth.missingToken"));
-      const loaded = deps.data.current();
-      const views = await listPrizesOfPassport(deps.kv, {
+      const prizes = await listPassportPrizes(deps.kv, {
         userId: user.id,
-        data: getRewardsData(loaded),
+        loaded: deps.data.current(),
+        lang: getApiLang(c),
         now: deps.now(),
-        timeZone: timeZone(),
       });
-      const lang = getApiLang(c);
       c.header("Cache-Control", "private, no-store");
-      return c.json({
-        prizes: views.map((view) => toPassportPrize(view, loaded, lang)),
-      }, 200);
+      return c.json({ prizes }, 200);
     })
     .openapi(routes.claim, async (c) => {
       const user = c.get("user");
