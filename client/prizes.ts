@@ -1,9 +1,10 @@
 /**
- * The passport's prizes on the device: the last list the API gave
- * (`GET /api/turismo/prizes`), claims and their secrets included, kept in
- * localStorage so the redemption screen opens at a counter with no signal.
- * The server is the truth: the list is replaced at each online load and
- * sync; the device never marks a claim redeemed itself.
+ * The passport's prizes on the device: the newest list the passport page
+ * brought or the API gave (`GET /api/turismo/prizes`), claims and their
+ * secrets included, kept in localStorage with when it was saved, so the
+ * redemption screen opens at a counter with no signal. The server is the
+ * truth: a newer list replaces it; the device never marks a claim
+ * redeemed itself.
  */
 
 /** A claim as the API gives it to the passport's own bearer. */
