@@ -7,18 +7,30 @@ import type { Context } from "hono";
  * is a form without fields: the route's own check of what it needs answers
  * it, as it answers an empty form (a 4xx page), never a 500.
  */
-export async function readForm(c: Context): Promise<Record<string, string>> {
+export async function readForm(
+  c: Context,
+  { repeated = false }: {
+    /**
+     * A name sent more than once (a list of checkboxes) gives its values
+     * one per line, in the form's order; otherwise the last one wins.
+     */
+    repeated?: boolean;
+  } = {},
+): Promise<Record<string, string>> {
   let body: Record<string, unknown>;
   try {
-    body = await c.req.parseBody();
+    body = await c.req.parseBody({ all: repeated });
   } catch (error) {
     // What the platform's FormData parser throws for a body it cannot read.
     if (error instanceof TypeError) return {};
     throw error;
   }
-  return Object.fromEntries(
-    Object.entries(body).filter((entry): entry is [string, string] =>
-      typeof entry[1] === "string"
-    ),
-  );
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    const texts = (Array.isArray(value) ? value : [value]).filter((
+      v,
+    ): v is string => typeof v === "string");
+    if (texts.length > 0) fields[name] = texts.join("\n");
+  }
+  return fields;
 }

@@ -15,6 +15,6 @@ export {
   PhotoUploadError,
 } from "./library.ts";
 export { MAX_PHOTO_BYTES } from "./refusal.ts";
-export { type PhotoSources, photoSources } from "./sources.ts";
+export { type PhotoSources, photoSources, photoUrl } from "./sources.ts";
 export { findPhotoUses, type PhotoUse } from "./uses.ts";
 export type { StoredPhoto } from "@/lib/db/photos.ts";

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { listContentVersions } from "@/lib/db/content.ts";
+import { makeJpeg } from "../photo_fixtures.ts";
 import {
   createTestContext,
   SHIPPED,
@@ -425,4 +426,110 @@ Deno.test("a new event from the editor: its slug, its form, a draft, published o
       await again.body?.cancel();
     },
   );
+});
+
+Deno.test("the photo picker: the library's photos to tick, the main one first, none left when all are unticked", async (t) => {
+  await using ctx = await createTestContext({ data: undefined });
+  const admin = await signInStaff(ctx, { role: "admin" });
+  const staff = {
+    id: "ana@municipio.gob.mx",
+    email: "ana@municipio.gob.mx",
+    role: "admin",
+  } as const;
+  const upload = async (width: number, altEs: string, altEn: string) =>
+    await ctx.deps.photos.upload({
+      file: { bytes: await makeJpeg(width, 600), name: "a.jpg" },
+      altEs,
+      altEn,
+      credit: "Oficina de Turismo",
+      staff,
+    });
+  const facade = await upload(
+    800,
+    "La fachada del museo",
+    "The museum's facade",
+  );
+  const hall = await upload(808, "La sala de las barricas", "The barrel hall");
+  const pageUrl = `/turismo/atractivos/${MUSEUM.slug}`;
+  const send = async (pairs: [string, string][]) =>
+    await ctx.app.request(EDITOR_URL, {
+      method: "POST",
+      headers: {
+        cookie: admin,
+        origin: "http://localhost",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams(pairs),
+    });
+  /** The form's fields but the picker's, as the browser sends them. */
+  const otherFields = async () =>
+    [...(await openForm(ctx, admin)).fields].filter(([name]) =>
+      name !== "es:photos" && name !== "fotoPrincipal"
+    );
+  const photoOrder = (html: string) =>
+    [...html.matchAll(/<img src="\/fotos\/([0-9a-f]{32})-\d+\.(?:webp|jpg)"/g)]
+      .map((m) => m[1]);
+
+  await t.step("every library photo offered, none ticked", async () => {
+    const { html } = await openForm(ctx, admin);
+    for (const photo of [facade, hall]) {
+      assert.match(
+        html,
+        new RegExp(`type="checkbox" name="es:photos" value="${photo.id}"/>`),
+      );
+    }
+    assert.match(html, /La fachada del museo/);
+    assert.match(html, /Crédito: Oficina de Turismo/);
+    assert.doesNotMatch(html, /name="es:photos"[^>]*checked/);
+  });
+
+  await t.step(
+    "two ticked, the second marked main: published in that order",
+    async () => {
+      const res = await send([
+        ...await otherFields(),
+        ["es:photos", facade.id],
+        ["es:photos", hall.id],
+        ["fotoPrincipal", hall.id],
+        ["accion", "publicar"],
+      ]);
+      assert.equal(res.status, 303, await res.text());
+      const page = await publicPage(ctx, pageUrl);
+      const shown = photoOrder(page);
+      assert.deepEqual([...new Set(shown)], [hall.id, facade.id]);
+      const { html } = await openForm(ctx, admin);
+      assert.match(
+        html,
+        new RegExp(
+          `value="${hall.id}" checked/>[\\s\\S]*value="${facade.id}" checked/>`,
+        ),
+      );
+      assert.match(
+        html,
+        new RegExp(`name="fotoPrincipal" value="${hall.id}" checked/>`),
+      );
+    },
+  );
+
+  await t.step("a main photo left unticked is ticked with it", async () => {
+    const res = await send([
+      ...await otherFields(),
+      ["es:photos", hall.id],
+      ["fotoPrincipal", facade.id],
+      ["accion", "publicar"],
+    ]);
+    assert.equal(res.status, 303);
+    await res.body?.cancel();
+    assert.deepEqual(
+      [...new Set(photoOrder(await publicPage(ctx, pageUrl)))],
+      [facade.id, hall.id],
+    );
+  });
+
+  await t.step("all unticked: the page shows none", async () => {
+    const res = await send([...await otherFields(), ["accion", "publicar"]]);
+    assert.equal(res.status, 303);
+    await res.body?.cancel();
+    assert.deepEqual(photoOrder(await publicPage(ctx, pageUrl)), []);
+  });
 });

@@ -8,7 +8,9 @@ import {
 } from "@/lib/content/mod.ts";
 import { formatDateTime } from "@/lib/format/mod.ts";
 import { getLangMeta } from "@/lib/i18n/mod.ts";
+import type { StoredPhoto } from "@/lib/photos/mod.ts";
 import { trContent as tr } from "./_content.tsx";
+import { PhotoPicker } from "./_photo_picker.tsx";
 
 /** One item's form: each field's Spanish value with its translations beside it, errors under each field. */
 export function ItemForm(
@@ -28,6 +30,8 @@ export function ItemForm(
     timeZone: string;
     /** An item not published yet. */
     isNew?: boolean;
+    /** For a part with photos: the item's chosen photos and the library's newest. */
+    photoLibrary?: StoredPhoto[];
   },
 ) {
   const { fields, item, langs, problems } = props;
@@ -117,8 +121,15 @@ export function ItemForm(
         </div>
         {fields.map((field) => {
           const id = `campo-${field.path.join("-")}`;
+          const isPhotos = props.photoLibrary !== undefined &&
+            field.path.join(".") === "photos";
           return (
-            <div class="content-form__row" key={id}>
+            <div
+              class={`content-form__row${
+                isPhotos ? " content-form__row--wide" : ""
+              }`}
+              key={id}
+            >
               <span class="content-form__label" id={`${id}-label`}>
                 {describeField(field)}
                 {!field.optional && field.input !== "boolean" && (
@@ -128,15 +139,28 @@ export function ItemForm(
                   </span>
                 )}
               </span>
-              <FieldInput
-                field={field}
-                lang="es"
-                id={`${id}-es`}
-                labelId={`${id}-label`}
-                value={formValue(item, field, "es")}
-                errors={problems?.get(inputName(field, "es"))}
-              />
-              {langs.map((lang) =>
+              {isPhotos
+                ? (
+                  <PhotoPicker
+                    name={inputName(field, "es")}
+                    labelId={`${id}-label`}
+                    chosen={(item.photos as string[] | undefined) ?? []}
+                    library={props.photoLibrary!}
+                    errorId={`${id}-es-error`}
+                    errors={problems?.get(inputName(field, "es"))}
+                  />
+                )
+                : (
+                  <FieldInput
+                    field={field}
+                    lang="es"
+                    id={`${id}-es`}
+                    labelId={`${id}-label`}
+                    value={formValue(item, field, "es")}
+                    errors={problems?.get(inputName(field, "es"))}
+                  />
+                )}
+              {!isPhotos && langs.map((lang) =>
                 field.translated
                   ? (
                     <FieldInput

@@ -18,6 +18,7 @@ import {
   saveItemEdit,
 } from "@/lib/content/mod.ts";
 import { NotFoundError } from "@/lib/errors/mod.ts";
+import type { StoredPhoto } from "@/lib/photos/mod.ts";
 import { DEFAULT_LANG, getLangs } from "@/lib/i18n/mod.ts";
 import { type AppEnv, readForm, ReplayedAnswers } from "@/lib/http/mod.ts";
 import { getStaff, StaffForbiddenError } from "@/lib/staff/mod.ts";
@@ -107,7 +108,9 @@ export default function editorPage(
     })
     .post("/:part/:key", async (c) => {
       const target = await loadTarget(c, deps);
-      const form = await readForm(c);
+      // The photo picker sends one `es:photos` per ticked photo.
+      const form = await readForm(c, { repeated: true });
+      if (form.fotoPrincipal) putPhotoFirst(form, form.fotoPrincipal);
       const staff = getStaff(c);
       const url = `/panel/contenido/editar/${target.part}/${
         c.req.param("key")
@@ -207,6 +210,9 @@ async function renderEditor(
   const label = listItemKeys(target.data, target.part).find((i) =>
     i.key === target.key
   )?.label;
+  const photoLibrary = target.fields.some((f) => f.path.join(".") === "photos")
+    ? await listPhotoChoices(deps, options.item)
+    : undefined;
   return renderPanelPage(c, deps, {
     title: tr("editor.itemTitle", {
       part: tr(`part.${target.part}`),
@@ -232,9 +238,36 @@ async function renderEditor(
         canPublish={await mayPublish(deps.kv, getStaff(c).role)}
         done={c.req.query("hecho")}
         timeZone={timeZone}
+        photoLibrary={photoLibrary}
       />
     ),
   });
+}
+
+/** The photo marked main goes first among the ticked ones (ticked, if it was not). */
+function putPhotoFirst(form: Record<string, string>, photoId: string): void {
+  const ids = (form["es:photos"] ?? "").split("\n").filter(Boolean);
+  form["es:photos"] = [photoId, ...ids.filter((id) => id !== photoId)]
+    .join("\n");
+}
+
+/** How many of the library's newest photos the picker offers besides the chosen ones. */
+const PICKER_PHOTOS = 200;
+
+/** The item's chosen photos the library holds, then its newest others. */
+async function listPhotoChoices(
+  deps: AppDeps,
+  item: Record<string, unknown>,
+): Promise<StoredPhoto[]> {
+  const chosen = Array.isArray(item.photos)
+    ? item.photos.filter((id): id is string => typeof id === "string")
+    : [];
+  const [held, newest] = await Promise.all([
+    deps.photos.getPhotos(chosen),
+    deps.photos.list({ limit: PICKER_PHOTOS }),
+  ]);
+  const heldIds = new Set(held.map((photo) => photo.id));
+  return [...held, ...newest.values.filter((photo) => !heldIds.has(photo.id))];
 }
 
 /** The public page that shows an item of `part`, in `lang`. */
