@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { parseTourismData } from "@/lib/data/tourism_data.ts";
-import { decodePixels } from "@/lib/photos/codecs.ts";
 import { makeJpeg } from "@/tests/photo_fixtures.ts";
 import { ensureBuild } from "@/scripts/build.ts";
+import { readCardPhotoContrast } from "../card_pixels.ts";
 import {
   createTestContext,
   mutateShipped,
@@ -26,35 +26,13 @@ const STAFF = {
   role: "admin",
 } as const;
 
-/** Inside the photo's box (right of the text), where a card without one is plain background. */
-const IN_PHOTO = { x: 956, y: 420 };
-/** Background on every card, right of the text, below the photo. */
-const BACKGROUND = { x: 1100, y: 500 };
-
-/** The card the page's `og:image` names, as RGBA pixels. */
+/** The card the page's `og:image` names: how far its photo box is from plain. */
 async function readCard(ctx: TestContext, page: string) {
-  const html = await (await ctx.app.request(page)).text();
-  const url = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
-  assert.ok(url, "the page names its card");
-  const res = await ctx.app.request(
-    new URL(url).pathname + new URL(url).search,
-  );
-  assert.equal(res.status, 200);
-  assert.equal(res.headers.get("content-type"), "image/png");
-  const pixels = await decodePixels(
-    new Uint8Array(await res.arrayBuffer()),
-    "png",
-  );
-  assert.deepEqual([pixels.width, pixels.height], [1200, 630]);
-  const at = ({ x, y }: { x: number; y: number }) => {
-    const i = (y * pixels.width + x) * 4;
-    return [...pixels.data.slice(i, i + 3)];
-  };
-  const distance = (a: number[], b: number[]) =>
-    a.reduce((sum, v, i) => sum + Math.abs(v - b[i]), 0);
   return {
-    /** How far the photo box's point is from the card's background colour. */
-    photoContrast: distance(at(IN_PHOTO), at(BACKGROUND)),
+    photoContrast: await readCardPhotoContrast(
+      (path) => ctx.app.request(path),
+      page,
+    ),
   };
 }
 
