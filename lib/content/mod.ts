@@ -49,6 +49,9 @@ export {
   type PublishOutcome,
   publishText,
   readPublishedText,
+  REMOVABLE_PARTS,
+  type RemovablePart,
+  removeItem,
   revertTo,
 } from "./publish.ts";
 export {

@@ -15,6 +15,11 @@ import {
 } from "@/lib/data/tourism_data.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import {
+  type DataSetIssue,
+  listDataSetIssues,
+} from "@/lib/data/tourism_data_schema.ts";
+import { DEFAULT_LANG, t } from "@/lib/i18n/mod.ts";
+import {
   type ContentSource,
   type ContentVersion,
   deleteContentDraft,
@@ -274,4 +279,71 @@ export async function publishDraft(
   });
   await deleteContentDraft(deps.kv, part, key, entry.versionstamp);
   return outcome;
+}
+
+/**
+ * The parts whose items the office takes off the portal. Not attractions:
+ * their guide codes, visits, badges and the passport's full set hang on
+ * them (an attraction the office no longer shows is a data set change a
+ * developer reviews).
+ */
+export const REMOVABLE_PARTS = [
+  "events",
+  "routes",
+  "packages",
+  "providers",
+] as const;
+export type RemovablePart = (typeof REMOVABLE_PARTS)[number];
+
+/**
+ * Publishes the data set without the item `slug` of `part`, as a new
+ * version (the history keeps the item: a restore brings it back), and
+ * drops the item's draft. Throws `ContentConflictError` when the published
+ * version moved since `expected` (the confirmation the publisher read),
+ * {@linkcode ContentInvalidError} when something else still names it (a
+ * package its provider, a route its stop), and
+ * {@linkcode ContentVersionNotFoundError} for an item not published.
+ */
+export async function removeItem(
+  deps: PublishDeps,
+  { part, slug, staff, expected }: {
+    part: RemovablePart;
+    slug: string;
+    staff: StaffMember;
+    expected: string | null;
+  },
+): Promise<PublishOutcome> {
+  const current = await getPublishedContent(deps.kv);
+  const body = current &&
+    await readContentBody<RawTourismData>(deps.kv, current.version);
+  const items = body?.data[part] as { slug: string }[] | undefined;
+  if (!current || !items?.some((item) => item.slug === slug)) {
+    throw new ContentVersionNotFoundError(`No ${part} ${slug} is published`);
+  }
+  const next = { ...body!.data, [part]: items.filter((i) => i.slug !== slug) };
+  const issues = listDataSetIssues(next);
+  if (issues.length > 0) {
+    throw new ContentInvalidError(issues.map((issue) => sayWhere(next, issue)));
+  }
+  const outcome = await publishText(deps, {
+    text: JSON.stringify(next, null, 2) + "\n",
+    source: "console",
+    staff,
+    expected,
+  });
+  const draft = await getContentDraft(deps.kv, part, slug);
+  if (draft) await deleteContentDraft(deps.kv, part, slug, draft.versionstamp);
+  return outcome;
+}
+
+/** `Paquetes «Tequila en un día» (provider): no existe «rutas-del-agave»`. */
+function sayWhere(data: RawTourismData, issue: DataSetIssue): string {
+  const [part, index, ...rest] = issue.path.map(String);
+  const partName = t(DEFAULT_LANG, `panel_content.part.${part}`);
+  const list = (data as unknown as Record<string, unknown>)[part];
+  const item = Array.isArray(list) ? list[Number(index)] : undefined;
+  const label = item?.name ?? item?.slug ?? index;
+  return `${partName} «${label}»${
+    rest.length ? ` (${rest.join(".")})` : ""
+  }: ${issue.message}`;
 }

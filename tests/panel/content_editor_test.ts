@@ -533,3 +533,172 @@ Deno.test("the photo picker: the library's photos to tick, the main one first, n
     assert.deepEqual(photoOrder(await publicPage(ctx, pageUrl)), []);
   });
 });
+
+Deno.test("taking an item off the portal: asked first, published without it, refused when named elsewhere or stale, restored from the history", async (t) => {
+  await using ctx = await createTestContext({
+    data: undefined,
+    // Before every shipped event but the past ones: all are in the feed.
+    clockStart: new Date("2026-10-20T16:00:00Z"),
+  });
+  const admin = await signInStaff(ctx, { role: "admin" });
+  const event = SHIPPED.events.find((e) =>
+    e.slug === "mercado-de-productores"
+  )!;
+  const formUrl = `/panel/contenido/editar/events/${event.slug}`;
+  const post = (path: string, body: Record<string, string>, cookie = admin) =>
+    ctx.app.request(path, {
+      method: "POST",
+      headers: {
+        cookie,
+        origin: "http://localhost",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams(body),
+    });
+  const baseOf = (html: string) =>
+    /name="base" value="([^"]*)"/.exec(html)?.[1] ?? "";
+  const shown = async () => ({
+    es: (await publicPage(ctx, "/turismo/informacion-practica"))
+      .includes(event.name),
+    feed: (await publicPage(ctx, "/turismo/eventos.ics"))
+      .includes(`${event.slug}`),
+  });
+
+  assert.deepEqual(await shown(), { es: true, feed: true });
+
+  await t.step(
+    "the question names it and what happens; a stale one is refused",
+    async () => {
+      const form = await (await ctx.app.request(formUrl, {
+        headers: { cookie: admin },
+      })).text();
+      assert.match(
+        form,
+        new RegExp(`href="${formUrl}/quitar">Quitar del portal…`),
+      );
+      const res = await ctx.app.request(`${formUrl}/quitar`, {
+        headers: { cookie: admin },
+      });
+      const html = await res.text();
+      assert.equal(res.status, 200);
+      assert.match(html, new RegExp(`¿Quitar «${event.name}» del portal\\?`));
+      assert.match(html, /Restaurar esta versión/);
+      // Someone publishes meanwhile (another item): this question is stale.
+      const other = await post(
+        `/panel/contenido/editar/events/${SHIPPED.events[0].slug}`,
+        {
+          ...Object.fromEntries(
+            await openFormAt(
+              ctx,
+              admin,
+              `/panel/contenido/editar/events/${SHIPPED.events[0].slug}`,
+            ),
+          ),
+          "es:place": "Panteón municipal, entrada principal",
+          accion: "publicar",
+        },
+      );
+      assert.equal(other.status, 303);
+      const stale = await post(`${formUrl}/quitar`, { base: baseOf(html) });
+      assert.equal(stale.status, 409);
+      assert.match(await stale.text(), /publicó/);
+      assert.deepEqual(await shown(), { es: true, feed: true });
+    },
+  );
+
+  await t.step(
+    "confirmed: gone from the pages and the feed, one version saying so",
+    async () => {
+      const html = await (await ctx.app.request(`${formUrl}/quitar`, {
+        headers: { cookie: admin },
+      })).text();
+      const res = await post(`${formUrl}/quitar`, { base: baseOf(html) });
+      assert.equal(res.status, 303, await res.text());
+      assert.match(
+        res.headers.get("location")!,
+        /^\/panel\/contenido\/versiones\//,
+      );
+      assert.deepEqual(await shown(), { es: false, feed: false });
+      const [latest] = await listContentVersions(ctx.deps.kv);
+      assert.deepEqual(latest.changes, [`events[${event.slug}]: removed`]);
+      assert.equal(latest.by, "ana@municipio.gob.mx");
+      const gone = await ctx.app.request(formUrl, {
+        headers: { cookie: admin },
+      });
+      assert.equal(gone.status, 404);
+      await gone.body?.cancel();
+    },
+  );
+
+  await t.step("a provider a package names is kept, with why", async () => {
+    const provider = SHIPPED.packages[0].provider;
+    const url = `/panel/contenido/editar/providers/${provider}/quitar`;
+    const html = await (await ctx.app.request(url, {
+      headers: { cookie: admin },
+    })).text();
+    const res = await post(url, { base: baseOf(html) });
+    const refused = await res.text();
+    assert.equal(res.status, 409);
+    assert.match(refused, /otra parte del contenido todavía lo menciona/);
+    assert.match(
+      refused,
+      new RegExp(
+        `Paquetes «${
+          SHIPPED.packages[0].name
+        }» \\(provider\\): no existe «${provider}»`,
+      ),
+    );
+    const page = await ctx.app.request(`/turismo/servicios/${provider}`);
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+  });
+
+  await t.step(
+    "not for attractions, nor for whoever may not publish",
+    async () => {
+      const attraction = await ctx.app.request(
+        `/panel/contenido/editar/attractions/${MUSEUM.slug}/quitar`,
+        { headers: { cookie: admin } },
+      );
+      assert.equal(attraction.status, 404);
+      await attraction.body?.cancel();
+      const editor = await signInStaff(ctx, {
+        role: "editor",
+        email: "edicion@municipio.gob.mx",
+      });
+      const url = `/panel/contenido/editar/events/${SHIPPED.events[0].slug}`;
+      const refused = await post(`${url}/quitar`, { base: "" }, editor);
+      assert.equal(refused.status, 403);
+      await refused.body?.cancel();
+      const form = await (await ctx.app.request(url, {
+        headers: { cookie: editor },
+      })).text();
+      assert.doesNotMatch(form, /Quitar del portal/);
+    },
+  );
+
+  await t.step(
+    "restored from the history: back on the page and in the feed",
+    async () => {
+      const versions = await listContentVersions(ctx.deps.kv);
+      const before = versions[1];
+      const page = await (await ctx.app.request(
+        `/panel/contenido/versiones/${before.id}`,
+        { headers: { cookie: admin } },
+      )).text();
+      const res = await post(
+        `/panel/contenido/versiones/${before.id}/restaurar`,
+        {
+          base: baseOf(page),
+        },
+      );
+      assert.equal(res.status, 303);
+      assert.deepEqual(await shown(), { es: true, feed: true });
+    },
+  );
+});
+
+async function openFormAt(ctx: TestContext, cookie: string, url: string) {
+  const res = await ctx.app.request(url, { headers: { cookie } });
+  return readFormFields(await res.text());
+}

@@ -32,6 +32,8 @@ export function ItemForm(
     isNew?: boolean;
     /** For a part with photos: the item's chosen photos and the library's newest. */
     photoLibrary?: StoredPhoto[];
+    /** A published event, route, package or provider: it may be taken off the portal. */
+    removable?: boolean;
   },
 ) {
   const { fields, item, langs, problems } = props;
@@ -211,6 +213,11 @@ export function ItemForm(
         </div>
         {!props.canPublish && <p>{tr("editor.askToPublish")}</p>}
       </form>
+      {props.removable && props.canPublish && (
+        <p class="content-remove">
+          <a href={`${props.action}/quitar`}>{tr("remove.link")}</a>
+        </p>
+      )}
     </>
   );
 }

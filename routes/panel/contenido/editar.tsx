@@ -3,6 +3,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppDeps } from "@/deps.ts";
 import {
   checkNewSlug,
+  ContentConflictError,
+  ContentInvalidError,
   deleteContentDraft,
   type DraftEntry,
   EDITABLE_PARTS,
@@ -10,10 +12,14 @@ import {
   type FieldChange,
   findEditTarget,
   getContentDraft,
+  getPublishedContent,
   listItemKeys,
   markAsPreview,
   mayPublish,
   previewDataStore,
+  REMOVABLE_PARTS,
+  type RemovablePart,
+  removeItem,
   replaceItem,
   saveItemEdit,
 } from "@/lib/content/mod.ts";
@@ -23,7 +29,12 @@ import { DEFAULT_LANG, getLangs } from "@/lib/i18n/mod.ts";
 import { type AppEnv, readForm, ReplayedAnswers } from "@/lib/http/mod.ts";
 import { getStaff, StaffForbiddenError } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
-import { OBJECT_URL_KEY, trContent as tr } from "./_content.tsx";
+import {
+  OBJECT_URL_KEY,
+  redirectToVersion,
+  trContent as tr,
+} from "./_content.tsx";
+import { RemoveItemConfirmation } from "./_remove_item.tsx";
 import { renderEditorIndex } from "./_editor_index.tsx";
 import { ItemForm } from "./_item_form.tsx";
 
@@ -105,6 +116,37 @@ export default function editorPage(
         getPreviewPath(target.part, target.key, lang),
       );
       return await markAsPreview(page, tr("preview.band"));
+    })
+    .get("/:part/:key/quitar", async (c) => {
+      const target = await loadRemovable(c, deps);
+      return await renderRemoval(c, deps, target);
+    })
+    .post("/:part/:key/quitar", async (c) => {
+      const target = await loadRemovable(c, deps);
+      const form = await readForm(c);
+      try {
+        const outcome = await removeItem(editDeps, {
+          part: target.part as RemovablePart,
+          slug: target.key,
+          staff: getStaff(c),
+          expected: form.base || null,
+        });
+        return redirectToVersion(c, outcome);
+      } catch (error) {
+        if (error instanceof ContentConflictError) {
+          return await renderRemoval(c, deps, target, {
+            status: 409,
+            problems: [tr("conflict")],
+          });
+        }
+        if (error instanceof ContentInvalidError) {
+          return await renderRemoval(c, deps, target, {
+            status: 409,
+            problems: [tr("remove.refused"), ...error.problems],
+          });
+        }
+        throw error;
+      }
     })
     .post("/:part/:key", async (c) => {
       const target = await loadTarget(c, deps);
@@ -192,6 +234,54 @@ async function loadTarget(
   return target;
 }
 
+/** A published item that may be removed, for someone who may publish; else the 404 or 403. */
+async function loadRemovable(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+): Promise<EditTarget> {
+  const target = await loadTarget(c, deps);
+  if (target.isNew || !isRemovable(target.part)) {
+    throw new NotFoundError({ key: "panel_content.editor.noItem" });
+  }
+  if (!(await mayPublish(deps.kv, getStaff(c).role))) {
+    throw new StaffForbiddenError("role");
+  }
+  return target;
+}
+
+function isRemovable(part: string): boolean {
+  return (REMOVABLE_PARTS as readonly string[]).includes(part);
+}
+
+async function renderRemoval(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  target: EditTarget,
+  options: { status?: ContentfulStatusCode; problems?: string[] } = {},
+): Promise<Response> {
+  const name =
+    listItemKeys(target.data, target.part).find((i) => i.key === target.key)
+      ?.label || target.key;
+  const formUrl = `/panel/contenido/editar/${target.part}/${
+    encodeURIComponent(target.key)
+  }`;
+  const published = await getPublishedContent(deps.kv);
+  return renderPanelPage(c, deps, {
+    title: tr("remove.title", { part: tr(`part.${target.part}`), name }),
+    active: "contenido",
+    status: options.status,
+    children: (
+      <RemoveItemConfirmation
+        action={`${formUrl}/quitar`}
+        formUrl={formUrl}
+        name={name}
+        base={published?.versionstamp ?? ""}
+        problems={options.problems}
+      />
+    ),
+  });
+}
+
 async function renderEditor(
   c: Context<AppEnv>,
   deps: AppDeps,
@@ -239,6 +329,7 @@ async function renderEditor(
         done={c.req.query("hecho")}
         timeZone={timeZone}
         photoLibrary={photoLibrary}
+        removable={!target.isNew && isRemovable(target.part)}
       />
     ),
   });
