@@ -220,6 +220,7 @@ export async function openDeps(
   const shareCards = new ShareCards({ kv, data, renderPool }, {
     buildDir: BUILD_DIR,
     photos,
+    now: () => now().getTime(),
   });
   const requestLog = overrides.requestLog ??
     (config.logRequests ? new RequestLog() : undefined);

@@ -77,7 +77,16 @@ export interface ShareCardsOptions {
    * (default {@linkcode ROUTE_CARD_ANSWER_MS}; 0: every request reads KV).
    */
   rememberMs?: number;
+  /** The clock of the photo checks, in ms (default `performance.now`). */
+  now?: () => number;
 }
+
+/**
+ * How often a page card kept in memory asks whether its photo is still in
+ * the library: a deletion on another instance reaches this one's cards
+ * within this time, as it reaches its photo files (`PHOTO_FILE_CHECK_MS`).
+ */
+export const PAGE_CARD_PHOTO_CHECK_MS = 30_000;
 
 /** A card as it must be now: what it shows and the hash naming its PNG. */
 /** What the page cards read of the photo library (lib/photos's `PhotoLibrary`). */
@@ -97,6 +106,8 @@ interface CurrentCard {
   etag: string;
   /** What a route card is drawn from (see `CardStamps`). */
   stamps?: CardStamps;
+  /** A page card with a photo: when the library last said it holds it. */
+  photoCheckedAt?: number;
 }
 
 /** Route cards' PNGs kept in memory at most, by count and by bytes (46 KB each, usually). */
@@ -250,6 +261,7 @@ export class ShareCards {
   /** Moved by every drop: an answer read before it is not kept. */
   #generation = 0;
   readonly #stats: ShareCardStats = { hits: 0, misses: 0, coalesced: 0 };
+  readonly #now: () => number;
   #closed = false;
 
   constructor(
@@ -263,6 +275,7 @@ export class ShareCards {
       buildDir,
       rememberMs = ROUTE_CARD_ANSWER_MS,
       photos,
+      now = () => performance.now(),
     }: ShareCardsOptions = {},
   ) {
     this.#kv = kv;
@@ -272,6 +285,7 @@ export class ShareCards {
     this.#buildDir = buildDir;
     this.#rememberMs = rememberMs;
     this.#photos = photos;
+    this.#now = now;
   }
 
   get stats(): Readonly<ShareCardStats> {
@@ -481,7 +495,7 @@ export class ShareCards {
     const loaded = this.#data.current();
     if (this.#pageDataVersion !== loaded.version) return undefined;
     const current = this.#pageCards.get(pageSlotKey(id));
-    if (!current) return undefined;
+    if (!current || this.#isPhotoCheckDue(current)) return undefined;
     const v = getPageCardVersion(loaded.version);
     if (ifNoneMatch && matchesEtag(ifNoneMatch, current.etag)) {
       return { etag: current.etag, v };
@@ -775,7 +789,18 @@ export class ShareCards {
     }
     const slot = pageSlotKey(id);
     const known = this.#pageCards.get(slot);
-    if (known) return known;
+    if (known && !this.#isPhotoCheckDue(known)) return known;
+    if (known) {
+      // Deleted on another instance? Once per PAGE_CARD_PHOTO_CHECK_MS.
+      const [photo] = await this.#photos!.getPhotos([
+        (known.card as PageCard).photo!.id,
+      ]);
+      if (photo) {
+        known.photoCheckedAt = this.#now();
+        return known;
+      }
+      this.#pageCards.delete(slot);
+    }
     let card: PageCard | undefined = getPageCard(loaded, id);
     if (!card) throw new NotFoundError(apiMessage("attraction.unknownName"));
     if (card.photo) {
@@ -786,11 +811,22 @@ export class ShareCards {
       if (!photo) card = { ...card, photo: undefined };
     }
     const renderKey = await pageCardCacheKey(card);
-    const current = { card, renderKey, etag: `"${renderKey.slice(8, 40)}"` };
+    const current: CurrentCard = {
+      card,
+      renderKey,
+      etag: `"${renderKey.slice(8, 40)}"`,
+      ...(card.photo ? { photoCheckedAt: this.#now() } : {}),
+    };
     if (this.#pageDataVersion === loaded.version) {
       this.#pageCards.set(slot, current);
     }
     return current;
+  }
+
+  /** Whether a page card kept in memory must ask the library for its photo before it is served. */
+  #isPhotoCheckDue(current: CurrentCard): boolean {
+    return current.photoCheckedAt !== undefined && this.#photos !== undefined &&
+      this.#now() - current.photoCheckedAt >= PAGE_CARD_PHOTO_CHECK_MS;
   }
 
   /** A page card with its photo's JPEG as a data URI, to draw; any other card as it is. */

@@ -2,13 +2,15 @@
  * An attraction's share card shows its first photo (issue 42 item 4): drawn
  * at run time from the library, beside the card's text; an id the library
  * does not hold draws the card without one, and deleting the photo draws
- * the card again without it.
+ * the card again without it: at once on the instance that deleted it,
+ * within {@linkcode PAGE_CARD_PHOTO_CHECK_MS} on another on the same KV.
  */
 import assert from "node:assert/strict";
 import { DataStore } from "@/lib/data/data_store.ts";
 import { parseTourismData } from "@/lib/data/tourism_data.ts";
 import { makeJpeg } from "@/tests/photo_fixtures.ts";
 import { ensureBuild } from "@/scripts/build.ts";
+import { PAGE_CARD_PHOTO_CHECK_MS } from "@/lib/og/share_cards.ts";
 import { readCardPhotoContrast } from "../card_pixels.ts";
 import {
   createTestContext,
@@ -80,6 +82,18 @@ Deno.test("an attraction's card shows its first photo; without it, or once delet
     },
   );
 
+  // Another instance on the same KV, which has drawn the card with the photo.
+  await using other = await createTestContext({
+    kv: setup.deps.kv,
+    data: new DataStore(
+      await parseTourismData(mutateShipped((data) => {
+        data.attractions[0].photos = [photo.id];
+      })),
+    ),
+  });
+  const otherCard = () => readCard(other, page(withPhoto.slug));
+  assert.ok((await otherCard()).photoContrast > 150);
+
   await t.step(
     "deleting the photo in the console draws the card without it",
     async () => {
@@ -90,6 +104,20 @@ Deno.test("an attraction's card shows its first photo; without it, or once delet
       });
       assert.equal(res.status, 303);
       const card = await readCard(ctx, page(withPhoto.slug));
+      assert.ok(card.photoContrast < 10, `no photo: ${card.photoContrast}`);
+    },
+  );
+
+  await t.step(
+    "another instance's card drops it within PAGE_CARD_PHOTO_CHECK_MS",
+    async () => {
+      other.clock.advance(PAGE_CARD_PHOTO_CHECK_MS - 1_000);
+      assert.ok(
+        (await otherCard()).photoContrast > 150,
+        "kept in memory until its check is due",
+      );
+      other.clock.advance(1_000);
+      const card = await otherCard();
       assert.ok(card.photoContrast < 10, `no photo: ${card.photoContrast}`);
     },
   );
