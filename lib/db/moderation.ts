@@ -32,6 +32,9 @@ export interface ModeratedNote {
   hiddenAt: string | null;
 }
 
+const VISIT_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * Hides (`hidden: true`) or shows a visit's notes, with its audit entry, in
  * one atomic. Returns the visit (its user and slug say which pages to
@@ -46,6 +49,8 @@ export async function setNotesHidden(
     now: Date;
   },
 ): Promise<Visit | null> {
+  // Visit ids are UUIDs; anything else (a 3 KB path segment) is no visit.
+  if (!VISIT_ID.test(visitId)) return null;
   return await runTransaction(async () => {
     const index = await kv.get<[string, string]>(keys.visitById(visitId));
     if (!index.value) return null;
