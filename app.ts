@@ -322,6 +322,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Assets
   routes.mount("/theme.css", () => import("./routes/theme.css.ts"));
   routes.mount("/logo.svg", () => import("./routes/logo.svg.ts"));
+  routes.mount("/icons", () => import("./routes/icons.ts")); // GET /<purpose>-<size>.png?v= (a logo published after the build)
   routes.mount("/fotos", () => import("./routes/fotos/[file].ts")); // GET /<id>-<width>.webp|.jpg
   routes.mount("/sw.js", () => import("./routes/sw.js.ts")); // the service worker, scope /
   routes.mount("/static", () => import("./routes/static.ts"));

@@ -11,6 +11,7 @@ import {
   tRich,
 } from "@/lib/i18n/mod.ts";
 import { Fallback } from "./DataText.tsx";
+import { type IconBranding, listAppIcons } from "@/lib/branding/mod.ts";
 import { Icon } from "./Icon.tsx";
 
 /** What every page shows of the municipality, from the current data set. */
@@ -25,6 +26,8 @@ export interface SiteInfo {
   themeColor: string;
   /** Cache-busts `/theme.css` and `/logo.svg` when the data set changes. */
   dataVersion: string;
+  /** The logo and background the app icons are drawn from. */
+  iconBranding: IconBranding;
   /** The data set's demo notice, when it is a demo. */
   demoNotice?: string;
   /** `nameFallback`: the language the name is really in, when not the page's. */
@@ -300,7 +303,8 @@ export function Layout(
             rel="manifest"
             href={localizePath(lang, "/manifest.webmanifest")}
           />
-          {assets?.icons?.filter((icon) => icon.purpose === "apple-touch-icon")
+          {listAppIcons(assets, site.iconBranding, site.dataVersion)
+            .filter((icon) => icon.purpose === "apple-touch-icon")
             .map((icon) => (
               <link rel="apple-touch-icon" href={icon.src} key={icon.src} />
             ))}

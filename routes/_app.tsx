@@ -57,6 +57,7 @@ export function getSiteInfo(
     country: municipality.country,
     themeColor: branding.colors.primary,
     dataVersion: loaded.version,
+    iconBranding: loaded.data.branding,
     demoNotice: meta.demo ? meta.notice : undefined,
     emergency: emergency.map((entry) => ({
       name: entry.name,

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
+import { listAppIcons } from "@/lib/branding/mod.ts";
 import { localizeData } from "@/lib/data/mod.ts";
 import { type AppEnv, getLang } from "@/lib/http/mod.ts";
 import { getLangMeta, localizePath, t } from "@/lib/i18n/mod.ts";
@@ -9,7 +10,8 @@ import { getAssets } from "@/lib/pages/mod.ts";
  * `/manifest.webmanifest` (and `/en/manifest.webmanifest`): the web app
  * manifest in the page's language, so a phone can put the passport on its
  * home screen: it opens at the passport, standalone, in the data set's
- * colours, with the icons the build draws from its logo.
+ * colours, with the icons drawn from its logo (the build's, or
+ * `/icons/…` once another logo is published).
  */
 export default function webAppManifest(deps: AppDeps) {
   return new Hono<AppEnv>().get("/", (c) => {
@@ -18,7 +20,12 @@ export default function webAppManifest(deps: AppDeps) {
       deps.data.current().data,
       lang,
     );
-    const icons = (getAssets()?.icons ?? [])
+    const loaded = deps.data.current();
+    const icons = listAppIcons(
+      getAssets(),
+      loaded.data.branding,
+      loaded.version,
+    )
       .filter((icon) => icon.purpose === "any" || icon.purpose === "maskable")
       .map(({ src, size, purpose }) => ({
         src,

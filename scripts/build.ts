@@ -38,6 +38,7 @@ import {
   loadTourismData,
 } from "@/lib/data/mod.ts";
 import { drawPageCards } from "@/lib/og/mod.ts";
+import { APP_ICONS, drawAppIcon } from "@/lib/branding/app_icons.ts";
 
 /** The repository (this file is scripts/build.ts). */
 const ROOT = import.meta.dirname!.slice(0, -"/scripts".length);
@@ -186,6 +187,12 @@ export async function build(): Promise<
       size,
       purpose,
     })),
+    ...(loaded && {
+      iconsFrom: {
+        logoSvg: loaded.data.branding.logoSvg,
+        background: loaded.data.branding.colors.background,
+      },
+    }),
     precacheBytes: precache.bytes,
   };
 
@@ -233,65 +240,15 @@ async function drawDataSetCards(
 }
 
 /** The app icons the web app manifests name, drawn from the data set's logo. */
-const ICONS = [
-  { size: 192, purpose: "any" },
-  { size: 512, purpose: "any" },
-  { size: 192, purpose: "maskable" },
-  { size: 512, purpose: "maskable" },
-  // iOS's home screen: opaque, it rounds the corners itself.
-  { size: 180, purpose: "apple-touch-icon" },
-] as const;
-
-/**
- * Of a maskable icon's side, the logo's box: the safe zone is the centred
- * circle of 80% of the side, and a square inside it is 80% / √2 ≈ 56.6%,
- * so no logo shape is cut by a launcher's circle or squircle.
- */
-const MASKABLE_LOGO = 0.56;
-
-/**
- * Draws {@linkcode ICONS} into `icons/` from the data set's SVG logo with
- * resvg: `any` on a transparent background, the maskable and Apple ones on
- * the data set's background colour, the logo inside the safe zone.
- */
+/** Draws the app icons into `icons/` from the data set's logo (lib/branding/app_icons.ts). */
 async function drawIcons(
   loaded: LoadedData,
   write: (name: string, content: Uint8Array) => Promise<void>,
 ): Promise<{ name: string; size: number; purpose: string }[]> {
-  const [{ initWasm, Resvg }, { default: wasm }] = await Promise.all([
-    import("@resvg/resvg-wasm"),
-    import("@resvg/resvg-wasm/index_bg.wasm", { with: { type: "bytes" } }),
-  ]);
-  await initWasm(wasm).catch((error: Error) => {
-    // A watch rebuild finds it initialised already.
-    if (!/already/i.test(error.message)) throw error;
-  });
-  const { logoSvg, colors } = loaded.data.branding;
-  const logo = `data:image/svg+xml;base64,${
-    btoa(String.fromCharCode(...new TextEncoder().encode(logoSvg)))
-  }`;
   await Deno.mkdir(`${BUILD_DIR}/icons`, { recursive: true });
   const out = [];
-  for (const { size, purpose } of ICONS) {
-    const opaque = purpose !== "any";
-    const box = purpose === "maskable"
-      ? size * MASKABLE_LOGO
-      : opaque
-      ? size * 0.8
-      : size;
-    const at = (size - box) / 2;
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" ` +
-      `height="${size}" viewBox="0 0 ${size} ${size}">${
-        opaque
-          ? `<rect width="${size}" height="${size}" fill="${colors.background}"/>`
-          : ""
-      }<image x="${at}" y="${at}" width="${box}" height="${box}" ` +
-      `preserveAspectRatio="xMidYMid meet" href="${logo}"/></svg>`;
-    const resvg = new Resvg(svg, { font: { loadSystemFonts: false } });
-    const image = resvg.render();
-    const png = image.asPng();
-    image.free();
-    resvg.free();
+  for (const { size, purpose } of APP_ICONS) {
+    const png = await drawAppIcon(loaded.data.branding, size, purpose);
     const name = `icons/${purpose}-${size}-${await hash(png)}.png`;
     await write(name, png);
     out.push({ name, size, purpose });
