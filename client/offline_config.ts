@@ -17,6 +17,8 @@ export const PAGES_CACHE = "pasaporte-paginas";
 export const PERSONAL_CACHE = "pasaporte-personal";
 /** The data set's theme and logo, and hashed files outside the precache. */
 export const ASSETS_CACHE = "pasaporte-archivos";
+/** The library's photos a page showed online, for that page offline. */
+export const PHOTOS_CACHE = "pasaporte-fotos";
 
 /** The worker's configuration, from the data set and the build in force. */
 export interface OfflineConfig {

@@ -54,6 +54,7 @@ import {
   type OfflineConfig,
   PAGES_CACHE,
   PERSONAL_CACHE,
+  PHOTOS_CACHE,
   WARM_UP_HEADER,
   type WorkerMessage,
 } from "./offline_config.ts";
@@ -230,6 +231,23 @@ const hashedFiles = new CacheFirst({
   ],
 });
 
+/**
+ * The library's photos (`/fotos/<id>-<width>.webp|.jpg`: content-hash
+ * names, never changed) as a page loaded them online, so the page kept for
+ * offline use still shows them; bounded, the oldest dropped first.
+ */
+const photoFiles = new CacheFirst({
+  cacheName: PHOTOS_CACHE,
+  plugins: [
+    storeOnly({ personal: false }),
+    new ExpirationPlugin({
+      maxEntries: 60,
+      maxAgeSeconds: 30 * 24 * 3600,
+      purgeOnQuotaError: true,
+    }),
+  ],
+});
+
 /** Fetches `url` through `strategy` into its cache; a failure is ignored. */
 async function warm(
   strategy: Strategy,
@@ -335,6 +353,12 @@ registerRoute(
     sameOrigin && url.pathname.startsWith("/static/build/") &&
     /[-.][A-Za-z0-9]{8}\.(?:js|css|woff2|png)$/.test(url.pathname),
   hashedFiles,
+);
+registerRoute(
+  ({ url, sameOrigin }) =>
+    sameOrigin &&
+    /^\/fotos\/[0-9a-f]{32}-\d+\.(?:webp|jpg)$/.test(url.pathname),
+  photoFiles,
 );
 registerRoute(
   ({ url, sameOrigin }) =>

@@ -19,6 +19,7 @@ import {
   PHONE,
   saveScreenshot,
   startBrowserApp,
+  waitUntilKeptOffline,
   watchPage,
 } from "../browser.ts";
 import { makeJpeg } from "../photo_fixtures.ts";
@@ -221,6 +222,46 @@ Deno.test({
           assert.deepEqual(watch.problems, []);
           await context.close();
         }
+      },
+    );
+
+    await t.step(
+      "offline, the kept page still shows the photos it showed online",
+      async () => {
+        const context = await browser.newContext({
+          locale: "es-MX",
+          viewport: PHONE,
+        });
+        const page = await context.newPage();
+        await page.goto(`${origin}${path}`);
+        await waitUntilKeptOffline(page);
+        // Under the worker's control, each photo is seen once online.
+        await page.reload();
+        const images = page.locator(".photo-gallery img");
+        const loadAll = () =>
+          images.evaluateAll(async (all) => {
+            for (const img of all as HTMLImageElement[]) {
+              img.scrollIntoView();
+              await img.decode().catch(() => {});
+            }
+            return all.map((img) => {
+              const image = img as HTMLImageElement;
+              return { loaded: image.naturalWidth > 0, alt: image.alt };
+            });
+          });
+        const online = await loadAll();
+        assert.ok(online.every((image) => image.loaded), "loaded online");
+        // Not the browser's HTTP cache (a phone evicts it): the worker's.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.clearBrowserCache");
+        await context.setOffline(true);
+        await page.reload();
+        assert.deepEqual(
+          await loadAll(),
+          ALTS.map(([es]) => ({ loaded: true, alt: es })),
+        );
+        await context.setOffline(false);
+        await context.close();
       },
     );
 
