@@ -96,10 +96,24 @@ export async function listPartners(kv: Deno.Kv): Promise<Partner[]> {
   return partners.sort((a, b) => a.name.localeCompare(b.name, "es"));
 }
 
+/**
+ * Longer than any id given here ({@linkcode newRewardsId}) or by a seed: a
+ * URL's 4,000-character segment is no partner or prize, before KV refuses
+ * the key as too large.
+ */
+const MAX_REWARDS_ID_LENGTH = 64;
+
+function noEntry<T>(key: Deno.KvKey): Deno.KvEntryMaybe<T> {
+  return { key, value: null, versionstamp: null };
+}
+
 export async function getPartner(
   kv: Deno.Kv,
   partnerId: string,
 ): Promise<Deno.KvEntryMaybe<Partner>> {
+  if (partnerId.length > MAX_REWARDS_ID_LENGTH) {
+    return noEntry(keys.partner(""));
+  }
   const entry = await kv.get<StoredPartner>(keys.partner(partnerId));
   return entry.value === null
     ? entry
@@ -119,6 +133,7 @@ export async function getPrize(
   kv: Deno.Kv,
   prizeId: string,
 ): Promise<Deno.KvEntryMaybe<Prize>> {
+  if (prizeId.length > MAX_REWARDS_ID_LENGTH) return noEntry(keys.prize(""));
   return await kv.get<Prize>(keys.prize(prizeId));
 }
 
