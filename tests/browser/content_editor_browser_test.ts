@@ -151,7 +151,10 @@ Deno.test({
         await page.getByLabel("Texto alternativo en inglés").fill(ALT_EN);
         await page.getByLabel("Crédito").fill("Oficina de Turismo");
         await page.getByRole("button", { name: "Subir la foto" }).click();
-        await page.waitForURL(/\/panel\/fotos\?subida=[0-9a-f]{32}$/);
+        // A fresh process compiles the photo worker's codecs first: slow on CI.
+        await page.waitForURL(/\/panel\/fotos\?subida=[0-9a-f]{32}$/, {
+          timeout: 120_000,
+        });
         photoId = new URL(page.url()).searchParams.get("subida")!;
         // The library's rendition is a WebP without the phone's EXIF.
         const file = await fetch(`${b.url}/fotos/${photoId}-480.webp`);
@@ -341,6 +344,25 @@ Deno.test({
             (/<p class="hours-now[^"]*"[^>]*>([\s\S]*?)<\/p>/.exec(
               await (await fetch(`${b.url}${museumPath}`)).text(),
             )?.[1] ?? "").replace(/<[^>]+>/g, "").trim();
+          if (closing.closeAt - Date.now() < 5_000) {
+            // A slow machine spent the lead on the steps before: the same
+            // edit again, closing a little later, published from the form.
+            closing = await hoursClosingSoon(20_000);
+            await page.goto(editorUrl);
+            await page.getByRole("textbox", {
+              name: /^Horario de apertura\b.*Español$/,
+            }).fill(closing.hours);
+            await page.getByRole("button", { name: "Guardar y publicar" })
+              .click();
+            await page.getByText("Publicado: el portal ya lo muestra")
+              .waitFor();
+            await waitUntilShown(
+              b,
+              museumPath,
+              closing.change,
+              performance.now(),
+            );
+          }
           await new Promise((resolve) =>
             setTimeout(
               resolve,
@@ -370,8 +392,10 @@ Deno.test({
             name: "Versiones publicadas, de la más reciente a la más antigua",
           }).getByRole("row");
           // Header, the publish, the first version.
-          assert.equal(await rows.count(), 3);
-          await rows.nth(2).getByRole("link").click();
+          // Header, the publishes (one more on a slow machine), the first version.
+          const count = await rows.count();
+          assert.ok(count === 3 || count === 4, `${count} rows`);
+          await rows.nth(count - 1).getByRole("link").click();
           await page.getByRole("button", { name: "Restaurar esta versión" })
             .click();
           const restoredAt = performance.now();
