@@ -110,3 +110,15 @@ export function redirectToVersion(
     303,
   );
 }
+
+/** What refused a publish, one line each, announced. */
+export function ProblemList({ problems }: { problems?: string[] }) {
+  if (!problems || problems.length === 0) return null;
+  return (
+    <div class="form-error" role="alert">
+      <ul>
+        {problems.map((problem) => <li key={problem}>{problem}</li>)}
+      </ul>
+    </div>
+  );
+}

@@ -1,4 +1,4 @@
-import { trContent as tr } from "./_content.tsx";
+import { ProblemList, trContent as tr } from "./_content.tsx";
 
 /**
  * The question before an item leaves the portal: what goes, that the
@@ -18,13 +18,7 @@ export function RemoveItemConfirmation(
   return (
     <section aria-labelledby="quitar-titulo">
       <h2 id="quitar-titulo">{tr("remove.question", { name })}</h2>
-      {problems && (
-        <div class="form-error" role="alert">
-          <ul>
-            {problems.map((problem) => <li key={problem}>{problem}</li>)}
-          </ul>
-        </div>
-      )}
+      <ProblemList problems={problems} />
       <p>{tr("remove.lead")}</p>
       <form method="post" action={action}>
         <input type="hidden" name="base" value={base} />

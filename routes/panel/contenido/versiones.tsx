@@ -16,6 +16,7 @@ import { getStaff, requireAdmin } from "@/lib/staff/mod.ts";
 import { createPanelRouter, renderPanelPage } from "../_page.tsx";
 import {
   describeVersionSource,
+  ProblemList,
   redirectToVersion,
   trContent as tr,
 } from "./_content.tsx";
@@ -85,13 +86,7 @@ async function renderVersion(
     status,
     children: (
       <>
-        {problems && (
-          <div class="form-error" role="alert">
-            <ul>
-              {problems.map((problem) => <li key={problem}>{problem}</li>)}
-            </ul>
-          </div>
-        )}
+        <ProblemList problems={problems} />
         <p class="lead">
           {tr("version.lead", {
             when: formatDateTime(version.publishedAt, timeZone),
