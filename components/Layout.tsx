@@ -11,7 +11,7 @@ import {
   tRich,
 } from "@/lib/i18n/mod.ts";
 import { Fallback } from "./DataText.tsx";
-import { type IconBranding, listAppIcons } from "@/lib/branding/mod.ts";
+import { type IconBranding, listAppIcons } from "@/lib/icons/mod.ts";
 import { Icon } from "./Icon.tsx";
 
 /** What every page shows of the municipality, from the current data set. */

@@ -4,7 +4,7 @@ import {
   APP_ICONS,
   type AppIconPurpose,
   drawAppIcon,
-} from "@/lib/branding/mod.ts";
+} from "@/lib/icons/mod.ts";
 import { PAGE_SECURITY_HEADERS } from "@/lib/http/mod.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps } from "@/deps.ts";
-import { listAppIcons } from "@/lib/branding/mod.ts";
+import { listAppIcons } from "@/lib/icons/mod.ts";
 import { localizeData } from "@/lib/data/mod.ts";
 import { type AppEnv, getLang } from "@/lib/http/mod.ts";
 import { getLangMeta, localizePath, t } from "@/lib/i18n/mod.ts";

@@ -38,7 +38,7 @@ import {
   loadTourismData,
 } from "@/lib/data/mod.ts";
 import { drawPageCards } from "@/lib/og/mod.ts";
-import { APP_ICONS, drawAppIcon } from "@/lib/branding/app_icons.ts";
+import { APP_ICONS, drawAppIcon } from "@/lib/icons/mod.ts";
 
 /** The repository (this file is scripts/build.ts). */
 const ROOT = import.meta.dirname!.slice(0, -"/scripts".length);
@@ -240,7 +240,7 @@ async function drawDataSetCards(
 }
 
 /** The app icons the web app manifests name, drawn from the data set's logo. */
-/** Draws the app icons into `icons/` from the data set's logo (lib/branding/app_icons.ts). */
+/** Draws the app icons into `icons/` from the data set's logo (lib/icons/). */
 async function drawIcons(
   loaded: LoadedData,
   write: (name: string, content: Uint8Array) => Promise<void>,

@@ -5,11 +5,3 @@
  * @module
  */
 export { renderThemeCss } from "./theme_css.ts";
-export {
-  APP_ICONS,
-  type AppIcon,
-  type AppIconPurpose,
-  drawAppIcon,
-  type IconBranding,
-  listAppIcons,
-} from "./app_icons.ts";

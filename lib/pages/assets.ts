@@ -30,7 +30,7 @@ export interface AssetManifest {
   serviceWorker?: string;
   /** The app icons drawn from the data set's logo, for the web app manifests. */
   icons?: { src: string; size: number; purpose: string }[];
-  /** What the build drew `icons` from (lib/branding/app_icons.ts). */
+  /** What the build drew `icons` from (lib/icons/). */
   iconsFrom?: { logoSvg: string; background: string };
   /** The bytes of the files the service worker precaches. */
   precacheBytes?: number;

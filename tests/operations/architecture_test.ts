@@ -104,7 +104,7 @@ main.ts          app.ts deps.ts config server
 app.ts           routes/ deps.ts chat http i18n limits oauth staff
 routes/          islands/ components/ client/ deps.ts *
 # The tasks: each script (deno task posters, backup, ...) over the capabilities.
-scripts/         auth backup config content data db og pages passport posters staff types
+scripts/         auth backup config content data db icons og pages passport posters staff types
 # Pages: islands (also run in the browser) over server-rendered components, client/ browser-only.
 islands/         components/ client/ check_in/names.ts
 components/      client/ prizes/counter_code.ts *
@@ -118,6 +118,7 @@ limits           chat config db errors http
 server           config data db pages
 chat             calendar data db errors events format geo hours http i18n services
 oauth            auth config data db http text types
+icons            og pages
 og               branding crypto data db errors format i18n passport text tickets
 pages            calendar config data db events http photos
 staff            calendar check_in config data db errors figures format http i18n open_data pdf rewards types

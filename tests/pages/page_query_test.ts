@@ -93,6 +93,10 @@ async function listPublicPages(
           pages.push({ path: at(`/turismo/eventos/${slug}.ics`) });
         }
         break;
+      case "/icons/:file":
+        pages.push({ path: at("/icons/maskable-192.png") });
+        pages.push({ path: at("/icons/no-existe.png") });
+        break;
       case "/mi-pasaporte/borrado/:id":
         pages.push({ path: at(`/mi-pasaporte/borrado/${randomUserId()}`) });
         break;
