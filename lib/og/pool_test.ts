@@ -74,6 +74,25 @@ function threadNiceness(): Map<string, number> {
   return niceness;
 }
 
+/** Linux 6.12 and later: a thread may ask for its own EEVDF time slice. */
+function hasCustomSlices(): boolean {
+  if (Deno.build.os !== "linux") return false;
+  const [major, minor] = Deno.osRelease().split(".").map(Number);
+  return (major > 6 || (major === 6 && minor >= 12)) &&
+    readSliceNs(String(Deno.pid)) !== undefined;
+}
+
+/** A thread's time slice in ns (`se.slice` in /proc, kept where the kernel shows it). */
+function readSliceNs(threadId: string): number | undefined {
+  try {
+    const sched = Deno.readTextFileSync(`/proc/self/task/${threadId}/sched`);
+    const line = sched.split("\n").find((l) => l.startsWith("se.slice"));
+    return line ? Number(line.split(":")[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 Deno.test("share-card worker pool", async (t) => {
   {
     // Closed at the block's end, before the steps that make their own pools.
@@ -106,6 +125,23 @@ Deno.test("share-card worker pool", async (t) => {
         const lowered = [...niceness].filter(([, n]) => n === 10);
         assert.ok(lowered.length >= 1, JSON.stringify([...niceness]));
         assert.ok(lowered.length < niceness.size / 2);
+      },
+    });
+
+    await t.step({
+      name:
+        "and asks for the shortest time slice where Linux has custom slices",
+      ignore: !hasCustomSlices(),
+      fn: () => {
+        const slices = [...threadNiceness()].map(([id, nice]) => ({
+          id,
+          nice,
+          slice: readSliceNs(id),
+        }));
+        const lowered = slices.filter((s) => s.nice === 10);
+        assert.ok(lowered.length >= 1, JSON.stringify(slices));
+        for (const s of lowered) assert.equal(s.slice, 100_000, s.id);
+        assert.notEqual(readSliceNs(String(Deno.pid)), 100_000, "main thread");
       },
     });
 
