@@ -159,7 +159,9 @@ export async function openDeps(
   let secret;
   try {
     kv = overrides.kv ?? await openKv(config.kvPath);
+    performance.mark("start: KV open");
     secret = await getOrCreateSigningSecret(kv);
+    performance.mark("start: signing secret read");
   } catch (error) {
     kv?.close();
     throw new KvStartError(
@@ -190,6 +192,7 @@ export async function openDeps(
       });
       data = content.data;
     }
+    performance.mark("start: content loaded");
   } catch (error) {
     if (!overrides.kv) kv.close();
     throw error;
@@ -202,6 +205,7 @@ export async function openDeps(
     now,
     signal: backfillStop.signal,
   });
+  performance.mark("start: backfill claimed");
   backfill.done.catch((error) => {
     if (!backfillStop.signal.aborted) {
       console.error("Dashboard: the backfill of the counters failed:", error);
@@ -261,6 +265,7 @@ export async function openDeps(
     config,
   );
   personalData.start();
+  performance.mark("start: caches, workers, watchers");
   let closed: Promise<void> | undefined;
   return {
     config,

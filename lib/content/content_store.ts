@@ -94,10 +94,14 @@ export async function openContent(
       }) as its first version`,
     );
   } else {
+    performance.mark("start: content pointer read");
     await sayWhetherFileDiffers(published.version, options, log);
+    performance.mark("start: data set file compared");
   }
   const initial = await loadVersion(kv, published.version);
+  performance.mark("start: content version read");
   await options.check(initial);
+  performance.mark("start: guide codes checked");
   const data = new DataStore(initial);
   data.setCheck(options.check);
 
