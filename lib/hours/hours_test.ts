@@ -113,6 +113,23 @@ Deno.test("before opening, after the weekend, at and past midnight", () => {
     line("Mo-Su 18:00-24:00", "2026-12-02T23:00:00"),
     "Abierto ahora · cierra a medianoche",
   );
+  // Opening at tonight's midnight, and at a later one, named by its own day.
+  assert.equal(
+    line("Th 00:00-06:00", "2026-12-02T22:00:00"),
+    "Cerrado · abre a medianoche",
+  );
+  assert.equal(
+    line("Th 00:00-06:00", "2026-12-02T22:00:00", { lang: "en" }),
+    "Closed · opens at midnight",
+  );
+  assert.equal(
+    line("Mo 00:00-06:00", "2026-12-04T19:00:00"),
+    "Cerrado · abre el lunes a las 0:00",
+  );
+  assert.equal(
+    line("Fr 00:00-06:00", "2026-12-02T10:00:00", { lang: "en" }),
+    "Closed · opens Friday at 12:00 a.m.",
+  );
   assert.equal(line("24/7", "2026-12-02T03:00:00"), "Abierto las 24 horas");
   // Closed for a season: the date it opens.
   assert.equal(

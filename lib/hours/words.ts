@@ -83,14 +83,18 @@ function sayChange(
   };
   let offset = getDayNumber(day) -
     getDayNumber(getLocalWallClock(new Date(now), timeZone).slice(0, 10));
-  // Midnight ends the day before: "cierra a medianoche", not "mañana a las 0:00".
-  if (time.hour === 0 && time.minute === 0 && offset > 0) {
+  const midnight = time.hour === 0 && time.minute === 0;
+  // Midnight ends the day before: "cierra a medianoche", "cierra el viernes
+  // a medianoche", not "mañana a las 0:00". An opening at tonight's midnight
+  // is "abre a medianoche"; a later one names its own day ("abre el lunes a
+  // las 0:00"), since "el domingo a medianoche" could be either night.
+  if (midnight && offset > 0 && (kind === "closes" || offset === 1)) {
     offset--;
     day = new Date(Date.parse(`${day}T12:00:00Z`) - 86_400_000).toISOString()
       .slice(0, 10);
   }
   const when = offset === 0
-    ? "today"
+    ? midnight && kind === "opens" ? "tonight" : "today"
     : offset === 1
     ? "tomorrow"
     : offset < 7
@@ -102,7 +106,9 @@ function sayChange(
     date: getFormatter(lang, { day: "numeric", month: "long" }).format(
       Date.parse(`${day}T12:00:00Z`),
     ),
-    at: sayAt(time, lang),
+    at: kind === "opens" && midnight && when !== "tonight"
+      ? t(lang, "hours.at", { time: formatClock(time, lang), one: "no" })
+      : sayAt(time, lang),
   });
 }
 
