@@ -29,6 +29,7 @@ import {
   publishContent,
   readContentBody,
 } from "@/lib/db/content.ts";
+import { listPartners } from "@/lib/db/rewards.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { diffContent, type FieldChange, summarizeChanges } from "./diff.ts";
 
@@ -301,7 +302,7 @@ export type RemovablePart = (typeof REMOVABLE_PARTS)[number];
  * drops the item's draft. Throws `ContentConflictError` when the published
  * version moved since `expected` (the confirmation the publisher read),
  * {@linkcode ContentInvalidError} when something else still names it (a
- * package its provider, a route its stop), and
+ * package its provider, a route its stop, a prizes' partner its provider), and
  * {@linkcode ContentVersionNotFoundError} for an item not published.
  */
 export async function removeItem(
@@ -321,10 +322,23 @@ export async function removeItem(
     throw new ContentVersionNotFoundError(`No ${part} ${slug} is published`);
   }
   const next = { ...body!.data, [part]: items.filter((i) => i.slug !== slug) };
-  const issues = listDataSetIssues(next);
-  if (issues.length > 0) {
-    throw new ContentInvalidError(issues.map((issue) => sayWhere(next, issue)));
+  const problems = listDataSetIssues(next).map((issue) =>
+    sayWhere(next, issue)
+  );
+  // A prizes' partner linked to the provider would lose its hours and the
+  // console's link without a word: it is unlinked in Premios first.
+  if (part === "providers") {
+    for (const partner of await listPartners(deps.kv)) {
+      if (partner.providerSlug === slug) {
+        problems.push(
+          t(DEFAULT_LANG, "panel_content.remove.partnerLinked", {
+            name: partner.name,
+          }),
+        );
+      }
+    }
   }
+  if (problems.length > 0) throw new ContentInvalidError(problems);
   const outcome = await publishText(deps, {
     text: JSON.stringify(next, null, 2) + "\n",
     source: "console",

@@ -8,7 +8,10 @@
  */
 import assert from "node:assert/strict";
 import { listContentVersions } from "@/lib/db/content.ts";
+import { keys } from "@/lib/db/keys.ts";
+import { savePartner } from "@/lib/db/rewards.ts";
 import { makeJpeg } from "../photo_fixtures.ts";
+import { STAFF, storePartnerWithPrizes } from "../rewards_fixtures.ts";
 import {
   createTestContext,
   SHIPPED,
@@ -694,6 +697,56 @@ Deno.test("taking an item off the portal: asked first, published without it, ref
       );
       assert.equal(res.status, 303);
       assert.deepEqual(await shown(), { es: true, feed: true });
+    },
+  );
+
+  await t.step(
+    "a provider a prizes' partner is linked to is kept until it is unlinked",
+    async () => {
+      // A provider no package and no dish names: only the partner holds it.
+      const named = new Set([
+        ...SHIPPED.packages.map((p) => p.provider),
+        ...SHIPPED.gastronomy.map((d) => d.whereToTry),
+      ]);
+      const provider = SHIPPED.providers.find((p) => !named.has(p.slug))!;
+      const { partner } = await storePartnerWithPrizes(
+        ctx.deps.kv,
+        ctx.clock.now(),
+        { partner: { name: "Café del Portal", providerSlug: provider.slug } },
+      );
+      const url = `/panel/contenido/editar/providers/${provider.slug}/quitar`;
+      const ask = async () =>
+        baseOf(
+          await (await ctx.app.request(url, { headers: { cookie: admin } }))
+            .text(),
+        );
+      const res = await post(url, { base: await ask() });
+      const refused = await res.text();
+      assert.equal(res.status, 409);
+      assert.match(refused, /otra parte del contenido todavía lo menciona/);
+      assert.match(
+        refused,
+        /Socio de premios «Café del Portal»: está vinculado a este proveedor/,
+      );
+      const page = await ctx.app.request(
+        `/turismo/servicios/${provider.slug}`,
+      );
+      assert.equal(page.status, 200);
+      await page.body?.cancel();
+
+      // Unlinked as the partner's form does: "No: es un comercio nuevo".
+      const stored = await ctx.deps.kv.get(keys.partner(partner.id));
+      await savePartner(ctx.deps.kv, {
+        partner: { ...partner, providerSlug: null },
+        versionstamp: stored.versionstamp,
+        staff: STAFF,
+        now: ctx.clock.now(),
+      });
+      const removed = await post(url, { base: await ask() });
+      assert.equal(removed.status, 303, await removed.text());
+      const gone = await ctx.app.request(`/turismo/servicios/${provider.slug}`);
+      assert.equal(gone.status, 404);
+      await gone.body?.cancel();
     },
   );
 });
