@@ -24,8 +24,6 @@ mark("runtime ready");
 // As a restarted instance meets it: a KV file that an earlier start seeded
 // from the data set, so the content comes from KV (the seeding start runs in
 // a process of its own first, its time not counted here).
-const dir = await Deno.makeTempDir({ prefix: "turismo-start-profile-" });
-const kvPath = `${dir}/turismo.kv`;
 if (Deno.args[0] === "--seed") {
   const { parseConfig } = await import("@/lib/config/config.ts");
   const { openDeps } = await import("@/deps.ts");
@@ -33,6 +31,8 @@ if (Deno.args[0] === "--seed") {
   await (await openDeps(config)).close();
   Deno.exit(0);
 }
+const dir = await Deno.makeTempDir({ prefix: "turismo-start-profile-" });
+const kvPath = `${dir}/turismo.kv`;
 const seedingFrom = performance.now();
 const seeded = await new Deno.Command(Deno.execPath(), {
   args: ["run", "-A", new URL(import.meta.url).pathname, "--seed", kvPath],

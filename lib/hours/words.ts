@@ -53,9 +53,14 @@ export function formatClock({ hour, minute }: ClockTime, lang: Lang): string {
   ).join("");
 }
 
-/** "a las 18:00", "a la 1:00", "a medianoche" / "at 6:00 p.m.", "at midnight". */
-function sayAt(time: ClockTime, lang: Lang): string {
-  if (time.hour === 0 && time.minute === 0) return t(lang, "hours.atMidnight");
+/**
+ * "a las 18:00", "a la 1:00", "a medianoche" / "at 6:00 p.m.", "at midnight";
+ * "a las 0:00" with `midnightAsClock`.
+ */
+function sayAt(time: ClockTime, lang: Lang, midnightAsClock = false): string {
+  if (time.hour === 0 && time.minute === 0 && !midnightAsClock) {
+    return t(lang, "hours.atMidnight");
+  }
   return t(lang, "hours.at", {
     time: formatClock(time, lang),
     one: time.hour === 1 ? "yes" : "no",
@@ -106,9 +111,7 @@ function sayChange(
     date: getFormatter(lang, { day: "numeric", month: "long" }).format(
       Date.parse(`${day}T12:00:00Z`),
     ),
-    at: kind === "opens" && midnight && when !== "tonight"
-      ? t(lang, "hours.at", { time: formatClock(time, lang), one: "no" })
-      : sayAt(time, lang),
+    at: sayAt(time, lang, kind === "opens" && when !== "tonight"),
   });
 }
 

@@ -15,7 +15,7 @@ import { currentThreadId } from "./thread_cpu.ts";
  * the shortest time slice, 100 µs instead of about 3 ms: a request that
  * arrives while the worker holds the core waits for the end of its slice,
  * so a short one keeps the requests' tail near an idle server's
- * (docs/PERFORMANCE.md, "Share cards while requests are served"). Both are
+ * (docs/PERFORMANCE.md, "A shorter slice for the worker"). Both are
  * set with one `sched_setattr` through libc (`--allow-ffi`, which the start
  * task's `-A` gives); where that cannot run, `renice` sets the niceness
  * alone; elsewhere (no `/proc`, no permission, as on Deno Deploy) nothing
