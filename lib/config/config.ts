@@ -1,13 +1,19 @@
-import { z } from "zod";
 import { STAFF_ROLES, type StaffRole } from "@/lib/types/staff.ts";
 import { DEFAULT_DATA_PATH } from "@/lib/data/tourism_data.ts";
 import { KNOWN_LICENSES, type OpenDataLicense } from "@/lib/config/licenses.ts";
-
-const optionalString = z.string().trim().min(1).optional();
-const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
-
-const isTrue = (value: string) =>
-  ["1", "true", "yes", "on"].includes(value.toLowerCase());
+import { isEmailAddress } from "@/lib/text/email.ts";
+import {
+  EnvValueError,
+  fail,
+  flag,
+  httpUrl,
+  integer,
+  matching,
+  oneOf,
+  optional,
+  orDefault,
+  text,
+} from "./env_values.ts";
 
 /** How long an unused guest passport is kept when `GUEST_PASSPORT_RETENTION_MONTHS` is not set. */
 export const DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS = 24;
@@ -18,123 +24,121 @@ export const DEFAULT_MAP_TILE_URL =
 /** The credit OpenStreetMap's licence asks for under its tiles. */
 export const DEFAULT_MAP_TILE_ATTRIBUTION = "© OpenStreetMap contributors";
 
-/** Every environment variable the service reads, with its default. */
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
-  LISTEN_HOST: z.string().min(1).default("127.0.0.1"),
-  BASE_URL: optionalUrl.refine(
-    (url) => !url || /^https?:\/\/[^/?#]+\/?$/.test(url),
-    "must be an origin like https://turismo.example.gob.mx, without a path",
-  ),
-  KV_PATH: optionalString.refine(
-    (path) =>
-      !path || !/^[a-z][a-z0-9+.-]*:\/\//i.test(path) ||
-      /^https?:\/\//i.test(path),
-    "must be a file path, :memory:, or a KV Connect URL (http or https)",
-  ),
-  TOURISM_DATA: z.string().min(1).default(DEFAULT_DATA_PATH),
-  CONTENT_SOURCE: z.enum(["kv", "file"]).default("kv"),
+const optionalText = optional(text({ trim: true }));
+const optionalUrl = optional(httpUrl);
 
-  AUTH_JWT_SECRET: z.string().min(32, "must be at least 32 characters")
-    .optional(),
+/** Every environment variable the service reads: how its text is read, with its default. */
+const ENV = {
+  PORT: orDefault(integer(0, 65535), "8000"),
+  LISTEN_HOST: orDefault(text(), "127.0.0.1"),
+  BASE_URL: optional((value) =>
+    matching(
+      /^https?:\/\/[^/?#]+\/?$/,
+      "must be an origin like https://turismo.example.gob.mx, without a path",
+    )(httpUrl(value))
+  ),
+  KV_PATH: optional((value) => {
+    const path = text({ trim: true })(value);
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) && !/^https?:\/\//i.test(path)) {
+      fail(
+        "must be a file path, :memory:, or a KV Connect URL (http or https)",
+      );
+    }
+    return path;
+  }),
+  TOURISM_DATA: orDefault(text(), DEFAULT_DATA_PATH),
+  CONTENT_SOURCE: orDefault(oneOf("kv", "file"), "kv"),
+
+  AUTH_JWT_SECRET: optional(text({ minLength: 32 })),
   AUTH_JWKS_URL: optionalUrl,
-  AUTH_ISSUER: optionalString,
-  AUTH_AUDIENCE: optionalString,
+  AUTH_ISSUER: optionalText,
+  AUTH_AUDIENCE: optionalText,
 
-  OPENAI_API_KEY: optionalString,
+  OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
-  OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  OPENAI_MODEL: orDefault(text(), "gpt-4o-mini"),
 
   WP_URL: optionalUrl,
-  WP_USER: optionalString,
-  WP_APP_PASSWORD: optionalString,
+  WP_USER: optionalText,
+  WP_APP_PASSWORD: optionalText,
   OIDC_ISSUER: optionalUrl,
-  OIDC_CLIENT_ID: optionalString,
-  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
   OIDC_REDIRECT_URI: optionalUrl,
-  STAFF: z.string().default("").transform((value, ctx) => {
+  STAFF: orDefault((value) => {
     try {
       return parseStaffList(value);
     } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message });
-      return z.NEVER;
+      return fail((error as Error).message);
     }
-  }),
+  }, ""),
 
-  WP_POST_TYPE: z.string().regex(
-    /^[a-z0-9_-]+$/,
-    "must be a REST base like posts",
-  ).default(
+  WP_POST_TYPE: orDefault(
+    matching(/^[a-z0-9_-]+$/, "must be a REST base like posts"),
     "posts",
   ),
 
-  ALLOWED_ORIGINS: z.string().default(""),
-  TRUST_PROXY: z.string().default("").transform((value, ctx) => {
+  ALLOWED_ORIGINS: orDefault((value) => value, ""),
+  TRUST_PROXY: orDefault((value) => {
     const v = value.trim().toLowerCase();
     if (["", "0", "false", "no", "off"].includes(v)) return 0;
-    if (isTrue(v)) return 1;
+    if (flag(v)) return 1;
     if (/^\d+$/.test(v) && Number(v) <= 10) return Number(v);
-    ctx.addIssue({
-      code: "custom",
-      message:
-        "must be the number of proxies of yours in front (0-10), or true (1) / false (0)",
-    });
-    return z.NEVER;
-  }),
-  LOG_REQUESTS: z.string().default("true").transform(isTrue),
-  IP_BUDGET_PER_MINUTE: z.coerce.number().int().min(0).max(4000).default(300),
-  CHAT_DAILY_LIMIT: z.coerce.number().int().min(0).default(0),
-  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000)
-    .default(10_000),
-  RENDER_WORKERS: z.coerce.number().int().min(1).max(8).default(1),
-  GUEST_PASSPORT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(120)
-    .default(DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS),
-  RENDER_WORKER_START: z.enum(["first-card", "first-page", "boot"]).default(
+    return fail(
+      "must be the number of proxies of yours in front (0-10), or true (1) / false (0)",
+    );
+  }, ""),
+  LOG_REQUESTS: orDefault(flag, "true"),
+  IP_BUDGET_PER_MINUTE: orDefault(integer(0, 4000), "300"),
+  CHAT_DAILY_LIMIT: orDefault(integer(0), "0"),
+  REQUEST_BODY_TIMEOUT_MS: orDefault(integer(100, 120_000), "10000"),
+  RENDER_WORKERS: orDefault(integer(1, 8), "1"),
+  GUEST_PASSPORT_RETENTION_MONTHS: orDefault(
+    integer(1, 120),
+    String(DEFAULT_GUEST_PASSPORT_RETENTION_MONTHS),
+  ),
+  RENDER_WORKER_START: orDefault(
+    oneOf("first-card", "first-page", "boot"),
     "first-card",
   ),
-  RENDER_WORKER_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600)
-    .default(20),
-  MAP_TILE_URL: z.string().trim().default(DEFAULT_MAP_TILE_URL).transform(
-    (value, ctx) => {
-      try {
-        return { url: value, imageSource: getTileImageSource(value) };
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: (error as Error).message });
-        return z.NEVER;
-      }
-    },
-  ),
-  MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default(
+  RENDER_WORKER_IDLE_SECONDS: orDefault(integer(1, 3600), "20"),
+  MAP_TILE_URL: orDefault((value) => {
+    const url = value.trim();
+    try {
+      return { url, imageSource: getTileImageSource(url) };
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  }, DEFAULT_MAP_TILE_URL),
+  MAP_TILE_ATTRIBUTION: orDefault(
+    text({ trim: true }),
     DEFAULT_MAP_TILE_ATTRIBUTION,
   ),
-  OPEN_DATA_LICENSE: z.string().default("CC-BY-4.0").transform(
-    (value, ctx) => {
-      const [name, path] = value.trim().split(/\s*,\s*/);
-      const known = KNOWN_LICENSES[name];
-      if (known && !path) return known;
-      if (name && path && URL.canParse(path) && /^https?:/.test(path)) {
-        return { name, title: name, path };
-      }
-      ctx.addIssue({
-        code: "custom",
-        message: `must be one of ${
-          Object.keys(KNOWN_LICENSES).join(", ")
-        }, or "<identifier>,<https URL of its text>"`,
-      });
-      return z.NEVER;
-    },
-  ),
-});
+  OPEN_DATA_LICENSE: orDefault((value): OpenDataLicense => {
+    const [name, path] = value.trim().split(/\s*,\s*/);
+    const known = KNOWN_LICENSES[name];
+    if (known && !path) return known;
+    if (name && path && URL.canParse(path) && /^https?:/.test(path)) {
+      return { name, title: name, path };
+    }
+    return fail(
+      `must be one of ${
+        Object.keys(KNOWN_LICENSES).join(", ")
+      }, or "<identifier>,<https URL of its text>"`,
+    );
+  }, "CC-BY-4.0"),
+};
 
-export type Env = z.input<typeof envSchema>;
+type EnvName = keyof typeof ENV;
+
+/** The variables' values, each as its reader gives it. */
+type EnvValues = { [K in EnvName]: ReturnType<(typeof ENV)[K]> };
 
 /**
- * Every variable {@linkcode parseConfig} reads, from the schema itself: what
+ * Every variable {@linkcode parseConfig} reads, from the table itself: what
  * a process started by the tests must not inherit from a developer's shell.
  */
-export const ENV_NAMES: readonly (keyof Env)[] = Object.keys(
-  envSchema.shape,
-) as (keyof Env)[];
+export const ENV_NAMES: readonly EnvName[] = Object.keys(ENV) as EnvName[];
 
 /** The service's configuration, parsed once at start-up. */
 export interface Config {
@@ -267,27 +271,21 @@ export class ConfigError extends Error {
  * {@linkcode ConfigError} that names each bad variable.
  */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) =>
-      value !== undefined && value !== ""
-    ),
-  );
-  // Parsed once: zod's compiled fast path would cost more than it saves.
-  const result = envSchema.safeParse(present, { jitless: true });
-  if (!result.success) {
-    // One line per variable: its first issue (BASE_URL can fail twice).
-    const lines = new Map<string, string>();
-    for (const issue of result.error.issues) {
-      const name = issue.path.join(".");
-      if (!lines.has(name)) {
-        lines.set(name, `${name}: ${describeEnvIssue(issue)}`);
-      }
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const name of ENV_NAMES) {
+    const value = env[name] === "" ? undefined : env[name];
+    try {
+      values[name] = ENV[name](value);
+    } catch (error) {
+      if (!(error instanceof EnvValueError)) throw error;
+      problems.push(`${name}: ${error.message}`);
     }
-    throw new ConfigError(
-      `Invalid environment: ${[...lines.values()].join("; ")}`,
-    );
   }
-  const e = result.data;
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid environment: ${problems.join("; ")}`);
+  }
+  const e = values as EnvValues;
   const onDeploy = Boolean(env.DENO_DEPLOYMENT_ID);
 
   const wpVars = [e.WP_URL, e.WP_USER, e.WP_APP_PASSWORD];
@@ -362,42 +360,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 }
 
 /**
- * What is wrong with a variable, in the operator's English. zod's own
- * wording ("Too big: expected number to be <=65535") is replaced; the
- * schema's messages (refinements, patterns) are ours and kept. The value is
- * never repeated: it may be a secret.
- */
-function describeEnvIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      return issue.expected === "int"
-        ? "must be a whole number"
-        : issue.expected === "number"
-        ? "must be a number"
-        : `must be a ${issue.expected}`;
-    case "too_small":
-      if (issue.origin === "string") {
-        return Number(issue.minimum) <= 1
-          ? "must not be empty"
-          : `must be at least ${issue.minimum} characters`;
-      }
-      return `must be at least ${issue.minimum}`;
-    case "too_big":
-      return issue.origin === "string"
-        ? `must be at most ${issue.maximum} characters`
-        : `must be at most ${issue.maximum}`;
-    case "invalid_format":
-      return issue.format === "url"
-        ? "must be an http or https URL, like https://example.org"
-        : issue.message; // a pattern's own message
-    default:
-      return issue.message;
-  }
-}
-
-const STAFF_EMAIL = z.email();
-
-/**
  * `STAFF`: a comma-separated list of `role:identity`, the role `admin` or
  * `viewer`, the identity an e-mail address or `sub:<subject>`, e.g.
  * `admin:ana@municipio.gob.mx,viewer:sub:1234`. An identity listed twice is
@@ -424,7 +386,7 @@ export function parseStaffList(value: string): StaffEntry[] {
       entry = { role: role as StaffRole, subject };
     } else {
       const email = identity.toLowerCase();
-      if (!STAFF_EMAIL.safeParse(email).success) {
+      if (!isEmailAddress(email)) {
         throw new Error(
           `"${item}": ${
             identity || "(empty)"
@@ -478,7 +440,7 @@ export function isLoopbackUrl(url: string): boolean {
   return LOOPBACK_HOSTS.has(new URL(url).hostname);
 }
 
-function parseOidc(e: z.output<typeof envSchema>): Config["oidc"] {
+function parseOidc(e: EnvValues): Config["oidc"] {
   const fail = (message: string): never => {
     throw new ConfigError(`Invalid environment: ${message}`);
   };

@@ -238,6 +238,33 @@ Deno.test("config", async (t) => {
     },
   );
 
+  await t.step(
+    "each bad variable is named with what it must be, never its value",
+    () => {
+      const env = {
+        PORT: "ocho mil",
+        RENDER_WORKERS: "2.5",
+        CONTENT_SOURCE: "s3",
+        AUTH_JWT_SECRET: "secreto-corto",
+        OPENAI_BASE_URL: "ftp://modelo.example",
+        LISTEN_HOST: "127.0.0.1",
+      };
+      assert.throws(() => parseConfig(env), (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(
+          error.message,
+          "Invalid environment: PORT: must be a number; " +
+            "CONTENT_SOURCE: must be one of kv, file; " +
+            "AUTH_JWT_SECRET: must be at least 32 characters; " +
+            "OPENAI_BASE_URL: must be an http or https URL, like https://example.org; " +
+            "RENDER_WORKERS: must be a whole number",
+        );
+        assert.ok(!error.message.includes("secreto-corto"));
+        return true;
+      });
+    },
+  );
+
   await t.step("values are parsed and normalised", () => {
     const config = parseConfig({
       PORT: "9000",

@@ -7,7 +7,7 @@
  * and a removal, whose sessions end at once on every instance. Each is
  * audited with who did it and to whom.
  */
-import { z } from "zod";
+import { isEmailAddress } from "@/lib/text/email.ts";
 import type { StaffEntry } from "@/lib/config/config.ts";
 import {
   addStaffMember,
@@ -188,12 +188,10 @@ function keepsAnAdmin(
   };
 }
 
-const EMAIL = z.email();
-
 /** A form's e-mail address, trimmed and in lower case; throws `invalid_email`. */
 export function parseStaffEmail(value: unknown): string {
   const email = typeof value === "string" ? value.trim().toLowerCase() : "";
-  if (!email || email.length > 254 || !EMAIL.safeParse(email).success) {
+  if (!email || email.length > 254 || !isEmailAddress(email)) {
     throw new StaffChangeError("invalid_email");
   }
   return email;
