@@ -244,7 +244,7 @@ export async function openDeps(
       push: (line) => requestLog.push(line),
     },
   });
-  const cms = overrides.cms ?? createCms(config, kv);
+  const cms = overrides.cms ?? await createCms(config, kv);
   const onChange = (change: DataChange) => {
     // This instance's pages show the write at once (others within their TTL).
     pageCache?.invalidate(getStaleTags(change));

@@ -119,8 +119,8 @@ Deno.test("createKvCms: posts and the id counter survive closing a KV file", asy
 
 Deno.test("createCms: WordPress when WP_URL is set, else the embedded KV CMS", async () => {
   await using kv = await Deno.openKv(":memory:");
-  assert.equal(createCms(parseConfig({}), kv).kind, "kv");
-  const wordpress = createCms(
+  assert.equal((await createCms(parseConfig({}), kv)).kind, "kv");
+  const wordpress = await createCms(
     parseConfig({
       WP_URL: "http://127.0.0.1:9/",
       WP_USER: "turismo",

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { t } from "@/lib/i18n/catalogue.ts";
-import { TRANSLATABLE, withTranslations } from "./translations.ts";
+import { TRANSLATABLE } from "./translations.ts";
+import { withTranslations } from "./translations_schema.ts";
 import { normalizeGuideCode } from "./guide_code.ts";
 import {
   ATTRACTION_CATEGORIES,

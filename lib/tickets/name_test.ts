@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ticketNameSchema } from "./name.ts";
+import { ticketNameSchema } from "./schemas.ts";
 
 Deno.test("ticket names: trimmed, cleaned, 1 to 120 characters", async (t) => {
   await t.step("trims and collapses whitespace, keeps accents", () => {

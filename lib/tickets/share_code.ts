@@ -1,17 +1,9 @@
-import { z } from "zod";
-
 /**
  * A ticket's share code, made by the client: 4 to 64 of `A-Z a-z 0-9 _ -`,
  * matched without regard to case (KV keeps it in lower case). The one rule
  * for the ticket endpoint, the route page and the share card.
  */
 export const SHARE_CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
-
-/**
- * The share code as the ticket endpoint validates (and OpenAPI shows) it; its
- * 400 is worded in `lib/http/validation_messages.ts`.
- */
-export const shareCodeSchema = z.string().regex(SHARE_CODE_PATTERN);
 
 /** Whether `value` can be a share code (anything else is a 404 without a KV read). */
 export function isShareCode(value: string): boolean {

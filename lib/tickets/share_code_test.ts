@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { isShareCode, shareCodeSchema } from "./share_code.ts";
+import { isShareCode } from "./share_code.ts";
+import { shareCodeSchema } from "./schemas.ts";
 
 Deno.test("share codes: 4 to 64 of A-Z a-z 0-9 _ -, one rule everywhere", async (t) => {
   const valid = ["abcd", "Ruta-Ana_01", "A".repeat(64), "0000"];

@@ -17,7 +17,7 @@ import {
   requestErasure,
   runErasure,
 } from "@/lib/personal_data/mod.ts";
-import { ticketNameSchema } from "@/lib/tickets/mod.ts";
+import { ticketNameSchema } from "@/lib/tickets/schemas.ts";
 import { createPageRouter, renderPage } from "@/routes/_app.tsx";
 import { tPassport } from "@/routes/mi-pasaporte.tsx";
 import { localizePath, tRich } from "@/lib/i18n/mod.ts";

@@ -29,6 +29,7 @@ const DEFERRED = [
   "openai", // the chat
   "libphonenumber-js", // the chat's masking of unanswered questions
   "@hono/zod-openapi", // the API's contract
+  "zod", // the API's and the data set's schemas (the environment has its own readers)
   "opening_hours", // opening hours: attraction pages, the chat, the schema
   "markdown-it",
   "qrcode",
@@ -74,8 +75,26 @@ Deno.test("start-up imports", async (t) => {
     },
   );
 
-  await t.step("the walk sees main.ts's own packages (hono, zod)", () => {
+  await t.step("the walk sees main.ts's own packages (hono)", () => {
     assert.ok(packages.has("hono"), [...packages].join(", "));
-    assert.ok(packages.has("zod"), [...packages].join(", "));
+    assert.ok(packages.has("intl-messageformat"), [...packages].join(", "));
   });
+
+  await t.step(
+    "the public pages a first visitor opens load no zod either",
+    async () => {
+      for (
+        const page of [
+          "routes/index.tsx",
+          "routes/ruta/[code].tsx",
+          "routes/turismo/atractivos/index.tsx",
+          "routes/turismo/atractivos/[slug].tsx",
+        ]
+      ) {
+        const loaded = await staticPackages(page);
+        assert.ok(loaded.has("preact"), page);
+        assert.equal(loaded.has("zod"), false, `${page} loads zod`);
+      }
+    },
+  );
 });

@@ -3,12 +3,8 @@ import type { AppDeps } from "@/deps.ts";
 import { getClientIp, getPublicOrigin, optionalUser } from "@/lib/http/mod.ts";
 import { createRouter, ErrorBody } from "@/lib/http/router.ts";
 import { errorResponses, SECURITY, TAGS } from "@/lib/http/openapi.ts";
-import {
-  createTicket,
-  parseIdempotencyKey,
-  shareCodeSchema,
-  ticketNameSchema,
-} from "@/lib/tickets/mod.ts";
+import { createTicket, parseIdempotencyKey } from "@/lib/tickets/mod.ts";
+import { shareCodeSchema, ticketNameSchema } from "@/lib/tickets/schemas.ts";
 import { getLangs, type Lang, negotiateLang } from "@/lib/i18n/mod.ts";
 
 const TicketRequest = z.object({

@@ -11,7 +11,7 @@ import {
   requestErasure,
   runErasure,
 } from "@/lib/personal_data/mod.ts";
-import { ticketNameSchema } from "@/lib/tickets/mod.ts";
+import { ticketNameSchema } from "@/lib/tickets/schemas.ts";
 
 const UserParams = z.object({
   userId: z.guid().openapi({
