@@ -116,6 +116,25 @@ Deno.test("SlidingWindowLimiter", async (t) => {
     },
   );
 
+  await t.step(
+    "thousands of addresses each keep their own count",
+    () => {
+      const limiter = createLimiter(createClock());
+      const addresses = Array.from(
+        { length: 20_000 },
+        (_, i) =>
+          i % 2 ? `2001:db8::${i.toString(16)}` : `10.2.${i >> 8}.${i & 255}`,
+      );
+      for (const address of addresses) limiter.hit(address);
+      for (const address of addresses.slice(0, 5_000)) limiter.hit(address);
+      assert.equal(limiter.size, 20_000);
+      addresses.forEach((address, i) =>
+        assert.equal(limiter.estimate(address), i < 5_000 ? 2 : 1, address)
+      );
+      assert.equal(limiter.estimate("10.3.0.1"), 0, "an address never seen");
+    },
+  );
+
   await t.step("limits that cannot work are refused", () => {
     const now = () => 0;
     assert.throws(
