@@ -130,6 +130,7 @@ export async function checkIn(
         kind: "visit",
         userId: input.userId,
         slug: result.visit.slug,
+        shareCode: result.shareCode,
       });
       return replay(result.receipt!, fingerprint);
     default:

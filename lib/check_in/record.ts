@@ -48,6 +48,8 @@ export type RecordCheckInResult =
     badge: Badge | null;
     /** A named check-in's receipt, written with the visit. */
     receipt?: CheckInReceipt;
+    /** The passport's ticket's share code, or null (read with the visit). */
+    shareCode: string | null;
   }
   | { status: "rate_limited"; retryAfterMs: number }
   /**
@@ -231,6 +233,7 @@ export async function recordCheckIn(
       status: "created" as const,
       visit,
       badge,
+      shareCode: attempt.shareCode,
       ...(receipt ? { receipt } : {}),
     };
   });

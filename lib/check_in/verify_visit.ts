@@ -85,7 +85,7 @@ export async function verifyVisit(
       atractivo: slug,
     });
   }
-  onChange({ kind: "visit", userId, slug });
+  onChange({ kind: "visit", userId, slug, shareCode: result.shareCode });
   return {
     visitId: result.visit.visitId,
     atractivo: slug,

@@ -4,8 +4,11 @@
  * makes stale, so a new write path cannot forget to.
  */
 export type DataChange =
-  /** A visit was recorded: the user's route and the attraction's counts. */
-  | { kind: "visit"; userId: string; slug: string }
+  /**
+   * A visit was recorded: the user's route and the attraction's counts.
+   * `shareCode`: the user's ticket's, or null, when the write read it.
+   */
+  | { kind: "visit"; userId: string; slug: string; shareCode?: string | null }
   /** A visit's rating or notes changed: the route and the attraction's average. */
   | { kind: "rating"; userId: string; slug: string }
   /** An admin hid a visit's notes from the public pages, or showed them again. */

@@ -175,13 +175,19 @@ export interface VisitAttempt {
   codeRecord: GuideCodeRecord | null;
   /** The tightest of the rate limits: whether one more hit is allowed now. */
   limit: RateLimitResult;
+  /**
+   * The share code of the passport's ticket, or null: the card a new visit
+   * redraws, read here so that the redraw needs no read of its own.
+   */
+  shareCode: string | null;
   /** Storage's own: what the commit checks. */
   readonly entries: AttemptEntries;
 }
 
 /**
  * Reads what a visit of `slug` is decided on, in one `getMany`: the visit,
- * the user's counters, the user id's tombstone, the rate limits, and with
+ * the user's counters, the user id's tombstone, the rate limits, the
+ * passport's ticket's share code, and with
  * `guideCode` the code's replaced-code entries, with `rule` the admin's
  * check-in rule, with `checkInId` the id's receipt and the passport's
  * refusal ledger. A right and a wrong code read the same keys. A user id
@@ -222,7 +228,9 @@ export async function readVisitAttempt(
     ...limitKeys,
     ...codeKeys,
     ...extra,
+    keys.ticketByUser(userId),
   ]);
+  const ticket = entries.pop()!;
   const [visit, stats, erased] = entries;
   // The user id's tombstone: checked in every write below, so a request
   // that passed the token check before an erasure writes nothing after it.
@@ -248,6 +256,7 @@ export async function readVisitAttempt(
     codeIndex: (codes[0]?.value as GuideCodeIndexEntry | null) ?? null,
     codeRecord: (codes[1]?.value as GuideCodeRecord | null) ?? null,
     limit: tightest(evaluated.map(({ result }) => result)),
+    shareCode: typeof ticket.value === "string" ? ticket.value : null,
     entries: {
       visit,
       stats,

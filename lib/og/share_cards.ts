@@ -308,6 +308,11 @@ export class ShareCards {
         this.#schedule(change.shareCode);
         return;
       case "visit":
+        this.#forgetAnswers((a) => a.userId === change.userId);
+        // The visit's own read gave the ticket's code: no read of it here.
+        if (change.shareCode === undefined) this.#scheduleUser(change.userId);
+        else if (change.shareCode) this.#schedule(change.shareCode);
+        return;
       case "rating":
       case "note_visibility":
         this.#forgetAnswers((a) => a.userId === change.userId);
