@@ -44,7 +44,7 @@ seeding = performance.now() - seedingFrom;
 const { createApp } = await import("@/app.ts");
 mark("app.ts imported (Hono, the middleware)");
 const { parseConfig } = await import("@/lib/config/config.ts");
-mark("config imported (zod)");
+mark("config imported");
 const { openDeps } = await import("@/deps.ts");
 const { checkStartConditions } = await import("@/lib/server/lifecycle.ts");
 mark("everything else main.ts imports");
