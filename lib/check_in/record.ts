@@ -48,8 +48,8 @@ export type RecordCheckInResult =
     badge: Badge | null;
     /** A named check-in's receipt, written with the visit. */
     receipt?: CheckInReceipt;
-    /** The passport's ticket's share code, or null (read with the visit). */
-    shareCode: string | null;
+    /** The passport's ticket's share code, or null (read with the visit; `undefined`: not read). */
+    shareCode?: string | null;
   }
   | { status: "rate_limited"; retryAfterMs: number }
   /**

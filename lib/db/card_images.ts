@@ -21,6 +21,7 @@ import { keys, LIFETIMES } from "./keys.ts";
 import {
   commit,
   CONFLICT,
+  MAX_GET_MANY_KEYS,
   runTransaction,
   TransactionConflictError,
 } from "./kv.ts";
@@ -28,8 +29,6 @@ import { readTicketEntry, type Ticket } from "./tickets.ts";
 
 /** Bytes of a PNG per KV value, with room under the 64 KiB limit. */
 export const PART_BYTES = 60_000;
-/** `kv.getMany` reads at most this many keys at once. */
-const MAX_GET_MANY = 10;
 
 /**
  * What a route card was drawn from, beyond what it shows: while all of it
@@ -272,9 +271,13 @@ async function readParts(
 ): Promise<Uint8Array | null> {
   const png = new Uint8Array(head.bytes);
   let offset = 0;
-  for (let first = 0; first < head.parts; first += MAX_GET_MANY) {
+  for (let first = 0; first < head.parts; first += MAX_GET_MANY_KEYS) {
     const wanted: Deno.KvKey[] = [];
-    for (let i = first; i < Math.min(head.parts, first + MAX_GET_MANY); i++) {
+    for (
+      let i = first;
+      i < Math.min(head.parts, first + MAX_GET_MANY_KEYS);
+      i++
+    ) {
       wanted.push(slot.part(head.renderKey, i));
     }
     for (const { value } of await kv.getMany<Uint8Array[]>(wanted)) {

@@ -17,7 +17,7 @@
 import type { StaffAction, StaffMember } from "@/lib/types/staff.ts";
 import { addStaffActionTo } from "./audit.ts";
 import { keys } from "./keys.ts";
-import { commit } from "./kv.ts";
+import { commit, MAX_GET_MANY_KEYS } from "./kv.ts";
 
 /** Bytes of a version per KV value, with room under the 64 KiB limit. */
 const PART_BYTES = 60_000;
@@ -122,9 +122,10 @@ export async function readContentBody<T = unknown>(
     (_, i) => keys.contentPart(version.id, i),
   );
   const chunks: Uint8Array[] = [];
-  // getMany takes at most 10 keys.
-  for (let i = 0; i < partKeys.length; i += 10) {
-    const entries = await kv.getMany<Uint8Array[]>(partKeys.slice(i, i + 10));
+  for (let i = 0; i < partKeys.length; i += MAX_GET_MANY_KEYS) {
+    const entries = await kv.getMany<Uint8Array[]>(
+      partKeys.slice(i, i + MAX_GET_MANY_KEYS),
+    );
     for (const entry of entries) {
       if (!(entry.value instanceof Uint8Array)) return null;
       chunks.push(entry.value);

@@ -124,6 +124,9 @@ async function makeFolderOf(path: string): Promise<void> {
   await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
 }
 
+/** The most keys one `kv.getMany` takes (Deno KV refuses more). */
+export const MAX_GET_MANY_KEYS = 10;
+
 /** Returned by a transaction attempt whose commit lost a race. */
 export const CONFLICT: unique symbol = Symbol("conflict");
 

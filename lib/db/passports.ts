@@ -6,7 +6,7 @@ import {
 } from "@/lib/badges/badges.ts";
 import { addCheckInReceiptsMoveTo, readCheckInReceipts } from "./check_ins.ts";
 import { keys } from "./keys.ts";
-import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { commit, CONFLICT, MAX_GET_MANY_KEYS, runTransaction } from "./kv.ts";
 import { markRoutesChanged } from "./route_changes.ts";
 import { DEFAULT_TIME_ZONE, replaceVisitStats } from "./stats.ts";
 import type { Ticket } from "./tickets.ts";
@@ -240,14 +240,14 @@ export async function mergePassports(
   });
 }
 
-/** `getMany` for any number of keys (it takes at most 10). */
+/** `getMany` for any number of keys (it takes {@linkcode MAX_GET_MANY_KEYS}). */
 async function getAll<T>(
   kv: Deno.Kv,
   keyList: Deno.KvKey[],
 ): Promise<Deno.KvEntryMaybe<T>[]> {
   const batches: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
-  for (let i = 0; i < keyList.length; i += 10) {
-    batches.push(kv.getMany<T[]>(keyList.slice(i, i + 10)));
+  for (let i = 0; i < keyList.length; i += MAX_GET_MANY_KEYS) {
+    batches.push(kv.getMany<T[]>(keyList.slice(i, i + MAX_GET_MANY_KEYS)));
   }
   return (await Promise.all(batches)).flat();
 }

@@ -14,7 +14,7 @@ import {
 import type { GuideCodeIndexEntry, GuideCodeRecord } from "./guide_codes.ts";
 import { keys } from "./keys.ts";
 import { getErasedUserKey, UserErasedError } from "./erased_users.ts";
-import { commit, CONFLICT, runTransaction } from "./kv.ts";
+import { commit, CONFLICT, MAX_GET_MANY_KEYS, runTransaction } from "./kv.ts";
 import { DEFAULT_TIME_ZONE, getNoteKey, replaceVisitStats } from "./stats.ts";
 import {
   evaluateRateLimit,
@@ -177,9 +177,11 @@ export interface VisitAttempt {
   limit: RateLimitResult;
   /**
    * The share code of the passport's ticket, or null: the card a new visit
-   * redraws, read here so that the redraw needs no read of its own.
+   * redraws, read here so that the redraw needs no read of its own;
+   * `undefined` when the read had no room for it (a named check-in by code
+   * with both rate limits: KV's `getMany` takes at most 10 keys).
    */
-  shareCode: string | null;
+  shareCode?: string | null;
   /** Storage's own: what the commit checks. */
   readonly entries: AttemptEntries;
 }
@@ -221,16 +223,19 @@ export async function readVisitAttempt(
       ? []
       : [keys.checkIn(userId, checkInId), keys.checkInRefusals(userId)]),
   ];
-  const entries = await kv.getMany<unknown[]>([
+  const read = [
     keys.visit(userId, slug),
     keys.userStats(userId),
     await getErasedUserKey(userId),
     ...limitKeys,
     ...codeKeys,
     ...extra,
-    keys.ticketByUser(userId),
-  ]);
-  const ticket = entries.pop()!;
+  ];
+  const withTicket = read.length < MAX_GET_MANY_KEYS;
+  const entries = await kv.getMany<unknown[]>(
+    withTicket ? [...read, keys.ticketByUser(userId)] : read,
+  );
+  const ticket = withTicket ? entries.pop()! : undefined;
   const [visit, stats, erased] = entries;
   // The user id's tombstone: checked in every write below, so a request
   // that passed the token check before an erasure writes nothing after it.
@@ -256,7 +261,8 @@ export async function readVisitAttempt(
     codeIndex: (codes[0]?.value as GuideCodeIndexEntry | null) ?? null,
     codeRecord: (codes[1]?.value as GuideCodeRecord | null) ?? null,
     limit: tightest(evaluated.map(({ result }) => result)),
-    shareCode: typeof ticket.value === "string" ? ticket.value : null,
+    shareCode: ticket &&
+      (typeof ticket.value === "string" ? ticket.value : null),
     entries: {
       visit,
       stats,

@@ -17,7 +17,10 @@ import {
   getVisitById,
 } from "@/lib/db/visits.ts";
 import { replaceGuideCode } from "@/lib/passport/mod.ts";
-import { GUIDE_CODE_LIMIT } from "@/lib/check_in/rules.ts";
+import {
+  GUIDE_CODE_ADDRESS_LIMIT,
+  GUIDE_CODE_LIMIT,
+} from "@/lib/check_in/rules.ts";
 import type { StaffMember } from "@/lib/types/staff.ts";
 import { ERASURE_CACHE_GRACE_MS } from "@/lib/personal_data/erase.ts";
 import {
@@ -1006,4 +1009,32 @@ Deno.test("POST /api/turismo/check-in: a merge keeps the last 20 refusals of bot
   // The guest's latest, sent again as the account: the same answer.
   const again = await send(ctx, account, fromGuest.at(-1)!.request);
   assert.equal(await again.text(), fromGuest.at(-1)!.text);
+});
+
+Deno.test("POST /api/turismo/check-in from a known address: a code counts against both limits", async (t) => {
+  // With a client address, a named check-in by code reads the most keys of
+  // any visit (both rate limits, the code's entries, the rule, the receipt
+  // and the refusal ledger): app.request alone has no address.
+  await using ctx = await createTestContext({ env: { TRUST_PROXY: "1" } });
+  const from = { "x-forwarded-for": "203.0.113.7" };
+
+  await t.step("a right code answers 200 and a wrong one 404", async () => {
+    const userId = randomUserId();
+    const right = await assertJson(
+      await send(ctx, userId, byCode(ctx, PLAZA.guideCode), from),
+      200,
+    );
+    assert.equal(right.atractivo, PLAZA.slug);
+    const wrong = await assertJson(
+      await send(ctx, userId, byCode(ctx, randomWrongCode()), from),
+      404,
+    );
+    assert.equal(typeof wrong.error, "string");
+    const byAddress = await peekRateLimit(ctx.deps.kv, {
+      ...GUIDE_CODE_ADDRESS_LIMIT,
+      subject: "203.0.113.7",
+      now: ctx.clock.now(),
+    });
+    assert.equal(byAddress.remaining, GUIDE_CODE_ADDRESS_LIMIT.limit - 1);
+  });
 });
