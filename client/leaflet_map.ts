@@ -106,12 +106,19 @@ export function drawMap(
       riseOnHover: true,
       // The page's own attraction above the town centre's crowd.
       zIndexOffset: place.slug === focus ? 1000 : 0,
-    }).addTo(map);
+    });
+    // Its element exists only once the map has a view (set below), so it is
+    // named then: a marker is a button, never one without a name.
+    marker.on("add", () =>
+      nameMarker(marker, place, labels, {
+        marked: (marker as L.Marker & { marked?: boolean }).marked ?? false,
+        focus,
+      }));
+    marker.addTo(map);
     marker.bindPopup(() => describePlace(place, marker, labels), {
       closeButton: true,
     });
     markers.set(place.slug, marker);
-    nameMarker(marker, place, labels, { marked: false, focus });
   }
 
   // Keyboard: into the bubble on open, Escape closes it (Leaflet's own
