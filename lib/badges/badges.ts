@@ -9,7 +9,7 @@
  */
 import {
   DEFAULT_LANG,
-  getCatalogues,
+  hasMessage,
   type Lang,
   t,
 } from "@/lib/i18n/catalogue.ts";
@@ -89,9 +89,7 @@ export function getBadgeName(
   badge: { id: string; name?: string },
 ): string {
   const key = `badges.${badge.id}.name`;
-  return getCatalogues().get(DEFAULT_LANG)!.messages.has(key)
-    ? t(lang, key)
-    : badge.name || badge.id;
+  return hasMessage(key) ? t(lang, key) : badge.name || badge.id;
 }
 
 /** `rule` as a badge to store and answer: its id, Spanish name and emoji. */

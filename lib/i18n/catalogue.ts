@@ -37,8 +37,13 @@ export interface Catalogue {
 
 const LOCALES_DIR = new URL("../../locales/", import.meta.url);
 
+/** A namespace is a file name: lower-case words and digits, joined by `_`. */
+const NAMESPACE = /^[a-z0-9_]+$/;
+
 let langs: Lang[] | undefined;
-let loaded: Map<Lang, Catalogue> | undefined;
+const metas = new Map<Lang, LangMeta>();
+/** Each namespace file read so far, by `<lang>/<namespace>`: its messages by key. */
+const namespaces = new Map<string, Map<string, string>>();
 
 /**
  * The languages the portal speaks (the folders of `locales/`), the default
@@ -59,31 +64,68 @@ export function getLangs(): Lang[] {
   return langs = found;
 }
 
-/** Every catalogue, read from `locales/` once (small files, read at first use). */
+/**
+ * One namespace's messages in one language (`locales/<lang>/<namespace>.json`),
+ * read the first time one of them is said: a page reads the few files it
+ * speaks from, in its own language, not the hundred of every language (7 ms
+ * and half a megabyte of text on a start's first page). A namespace the
+ * language lacks is empty, so its keys fall back to the default language.
+ * The map is the one the messages are said from (a test adds a line to it).
+ */
+export function getNamespaceMessages(
+  lang: Lang,
+  namespace: string,
+): Map<string, string> {
+  const id = `${lang}/${namespace}`;
+  let messages = namespaces.get(id);
+  if (messages) return messages;
+  messages = new Map();
+  if (NAMESPACE.test(namespace) && namespace !== "meta" && isLang(lang)) {
+    let text: string | undefined;
+    try {
+      text = Deno.readTextFileSync(
+        new URL(`${lang}/${namespace}.json`, LOCALES_DIR),
+      );
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (text !== undefined) {
+      messages = new Map(
+        Object.entries(JSON.parse(text) as Record<string, string>),
+      );
+    }
+  }
+  namespaces.set(id, messages);
+  return messages;
+}
+
+/** `key`'s message in `lang`'s catalogue, without falling back. */
+function findMessage(lang: Lang, key: string): string | undefined {
+  const dot = key.indexOf(".");
+  if (dot <= 0) return undefined;
+  return getNamespaceMessages(lang, key.slice(0, dot)).get(key.slice(dot + 1));
+}
+
+/**
+ * Every catalogue, whole: each language's namespaces read at once. For the
+ * checks that compare the languages; a page reads only what it says.
+ */
 export function getCatalogues(): ReadonlyMap<Lang, Catalogue> {
-  if (loaded) return loaded;
   const catalogues = new Map<Lang, Catalogue>();
   for (const lang of getLangs()) {
-    const dir = new URL(`${lang}/`, LOCALES_DIR);
-    const meta = JSON.parse(
-      Deno.readTextFileSync(new URL("meta.json", dir)),
-    ) as LangMeta;
-    const messages = new Map<string, string>();
-    const files = [...Deno.readDirSync(dir)]
+    const files = [...Deno.readDirSync(new URL(`${lang}/`, LOCALES_DIR))]
       .filter((entry) => entry.isFile && entry.name.endsWith(".json"))
       .map((entry) => entry.name).filter((name) => name !== "meta.json").sort();
+    const messages = new Map<string, string>();
     for (const file of files) {
       const namespace = file.slice(0, -".json".length);
-      const entries = JSON.parse(
-        Deno.readTextFileSync(new URL(file, dir)),
-      ) as Record<string, string>;
-      for (const [key, message] of Object.entries(entries)) {
+      for (const [key, message] of getNamespaceMessages(lang, namespace)) {
         messages.set(`${namespace}.${key}`, message);
       }
     }
-    catalogues.set(lang, { lang, meta, messages });
+    catalogues.set(lang, { lang, meta: getLangMeta(lang), messages });
   }
-  return loaded = catalogues;
+  return catalogues;
 }
 
 /** Whether `value` names a language with a catalogue. */
@@ -93,15 +135,25 @@ export function isLang(value: string | undefined | null): value is Lang {
 
 /** A language's meta (the default's for an unknown one). */
 export function getLangMeta(lang: Lang): LangMeta {
-  const catalogues = getCatalogues();
-  return (catalogues.get(lang) ?? catalogues.get(DEFAULT_LANG)!).meta;
+  const known = isLang(lang) ? lang : DEFAULT_LANG;
+  let meta = metas.get(known);
+  if (!meta) {
+    meta = JSON.parse(
+      Deno.readTextFileSync(new URL(`${known}/meta.json`, LOCALES_DIR)),
+    ) as LangMeta;
+    metas.set(known, meta);
+  }
+  return meta;
+}
+
+/** Whether the default language has a message for `key`. */
+export function hasMessage(key: string): boolean {
+  return findMessage(DEFAULT_LANG, key) !== undefined;
 }
 
 /** The raw ICU message of `key` in `lang`, or the default language's. */
 export function getMessage(lang: Lang, key: string): string {
-  const catalogues = getCatalogues();
-  const message = catalogues.get(lang)?.messages.get(key) ??
-    catalogues.get(DEFAULT_LANG)!.messages.get(key);
+  const message = findMessage(lang, key) ?? findMessage(DEFAULT_LANG, key);
   if (message === undefined) throw new Error(`No message "${key}"`);
   return message;
 }
@@ -114,12 +166,10 @@ export function getNamespace(
   lang: Lang,
   namespace: string,
 ): Record<string, string> {
-  const prefix = `${namespace}.`;
   const out: Record<string, string> = {};
-  for (const key of getCatalogues().get(DEFAULT_LANG)!.messages.keys()) {
-    if (key.startsWith(prefix)) {
-      out[key.slice(prefix.length)] = getMessage(lang, key);
-    }
+  const own = getNamespaceMessages(lang, namespace);
+  for (const [key, message] of getNamespaceMessages(DEFAULT_LANG, namespace)) {
+    out[key] = own.get(key) ?? message;
   }
   return out;
 }

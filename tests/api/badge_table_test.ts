@@ -15,7 +15,7 @@ import {
 import { saveTicket } from "@/lib/db/tickets.ts";
 import { type Dashboard, getFunnelMilestones } from "@/lib/figures/mod.ts";
 import { getUserStats, listBadges } from "@/lib/db/visits.ts";
-import { getCatalogues } from "@/lib/i18n/catalogue.ts";
+import { getNamespaceMessages } from "@/lib/i18n/catalogue.ts";
 import { renderDashboardCharts } from "@/lib/staff/dashboard.ts";
 import {
   assertJson,
@@ -49,9 +49,8 @@ const NAMES: Record<string, string> = {
 
 Deno.test("a badge added to the table", async (t) => {
   assert.equal(DISTILLERIES.length, 2);
-  const catalogues = getCatalogues();
   for (const [lang, name] of Object.entries(NAMES)) {
-    catalogues.get(lang)!.messages.set("badges.destilerias.name", name);
+    getNamespaceMessages(lang, "badges").set("destilerias.name", name);
   }
   await using ctx = await createTestContext();
   const app = createApp({ ...ctx.deps, badges: TABLE });
@@ -142,7 +141,7 @@ Deno.test("a badge added to the table", async (t) => {
     );
   } finally {
     for (const lang of Object.keys(NAMES)) {
-      catalogues.get(lang)!.messages.delete("badges.destilerias.name");
+      getNamespaceMessages(lang, "badges").delete("destilerias.name");
     }
   }
 });
