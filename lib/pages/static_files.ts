@@ -1,9 +1,8 @@
 /**
  * Serves `static/` under `/static/` (the static route; apart from assets.ts,
- * which the service's start reads, because `hono/deno` is loaded with it).
+ * which the service's start reads).
  */
 import type { MiddlewareHandler } from "hono";
-import { serveStatic } from "hono/deno";
 import { STATIC_DIR } from "./assets.ts";
 
 /** Content-hashed file names (`client-3FJ2KQ7A.js`, `chunk-….js`, fonts, icons) never change content. */
@@ -19,18 +18,26 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json)|image\/svg)/;
  * `Vary: Accept-Encoding` is on every answer that could have been.
  */
 export function serveStaticFiles(): MiddlewareHandler {
-  const serve = serveStatic({
-    root: STATIC_DIR,
-    precompressed: true,
-    rewriteRequestPath: (path) => path.replace(/^\/static/, ""),
-    onFound: (path, c) => {
-      c.header("Cache-Control", getCacheControl(path));
-    },
-  });
+  // `hono/deno` (its static files, SSG and WebSocket helpers) takes about
+  // 11 ms to load: the first static file loads it, not every page that
+  // imports this folder's entry.
+  let serving: Promise<MiddlewareHandler> | undefined;
+  const getServe = () =>
+    serving ??= import("hono/deno").then(({ serveStatic }) =>
+      serveStatic({
+        root: STATIC_DIR,
+        precompressed: true,
+        rewriteRequestPath: (path) => path.replace(/^\/static/, ""),
+        onFound: (path, c) => {
+          c.header("Cache-Control", getCacheControl(path));
+        },
+      })
+    );
   return async function serveStaticFiles(c, next) {
     // Control characters or a name longer than the disk allows name no
     // file of ours: not even asked of the disk.
     if (/\p{Cc}|[^/]{256}/u.test(c.req.path)) return await next();
+    const serve = await getServe();
     // hono's serveStatic hands what it does not serve (a path with `..`, an
     // encoded slash, a missing file) to `next`, and returns whatever that
     // returns: here, only a Response it made itself is a found file.

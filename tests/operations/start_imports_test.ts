@@ -36,7 +36,7 @@ const DEFERRED = [
   "oidc-provider",
 ];
 
-/** npm packages reachable from `entry` by static imports alone. */
+/** npm packages (and package subpaths, `hono/deno`) reachable from `entry` by static imports alone. */
 async function staticPackages(entry: string): Promise<Set<string>> {
   const { stdout, success } = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", entry],
@@ -56,8 +56,11 @@ async function staticPackages(entry: string): Promise<Set<string>> {
     const specifier = stack.pop()!;
     if (seen.has(specifier)) continue;
     seen.add(specifier);
-    const name = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)/.exec(specifier)?.[1];
-    if (name) packages.add(name);
+    const npm = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)(?:@[^/]*)?(\/.*)?$/.exec(
+      specifier,
+    );
+    if (npm) packages.add(npm[1]);
+    if (npm?.[2]) packages.add(`${npm[1]}${npm[2]}`);
     for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
       if (!dep.isDynamic && dep.code?.specifier) stack.push(dep.code.specifier);
     }
@@ -81,7 +84,7 @@ Deno.test("start-up imports", async (t) => {
   });
 
   await t.step(
-    "the public pages a first visitor opens load no zod either",
+    "the public pages a first visitor opens load no zod either, nor hono/deno",
     async () => {
       for (
         const page of [
@@ -94,6 +97,8 @@ Deno.test("start-up imports", async (t) => {
         const loaded = await staticPackages(page);
         assert.ok(loaded.has("preact"), page);
         assert.equal(loaded.has("zod"), false, `${page} loads zod`);
+        // Its static files, SSG and WebSocket helpers: 11 ms on a first page.
+        assert.equal(loaded.has("hono/deno"), false, `${page} loads hono/deno`);
       }
     },
   );
