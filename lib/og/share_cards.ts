@@ -7,6 +7,7 @@ import {
   storePageCard,
   storeRouteCard,
 } from "@/lib/db/card_images.ts";
+import { BoundedMap } from "@/lib/cache/bounded_map.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
 import { getShareCodeOfUser, type Ticket } from "@/lib/db/tickets.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
@@ -125,67 +126,6 @@ export const MAX_PAGE_IMAGE_BYTES = 3 * 1024 * 1024;
 /** The memory a PNG holds: its whole buffer (a view keeps all of it). */
 function heldBytes(png: Uint8Array): number {
   return Math.max(png.byteLength, png.buffer.byteLength);
-}
-
-/**
- * A map in insertion order bounded by count and by bytes (`sizeOf` each
- * value): past either, the oldest entries go first. A card whose name
- * needs fallback fonts or emoji is larger than a plain one, so a bound by
- * count alone would not bound the memory.
- */
-export class BoundedMap<V> {
-  readonly #map = new Map<string, V>();
-  readonly #sizes = new Map<string, number>();
-  #bytes = 0;
-  constructor(
-    readonly maxEntries: number,
-    readonly maxBytes: number,
-    readonly sizeOf: (value: V) => number,
-  ) {}
-
-  get size(): number {
-    return this.#map.size;
-  }
-
-  /** The bytes held by the values now. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  get(key: string): V | undefined {
-    return this.#map.get(key);
-  }
-
-  /** Sets `key` as the newest entry; a value larger than `maxBytes` is not kept. */
-  set(key: string, value: V): void {
-    this.delete(key);
-    const size = this.sizeOf(value);
-    if (size > this.maxBytes) return;
-    this.#map.set(key, value);
-    this.#sizes.set(key, size);
-    this.#bytes += size;
-    while (this.#map.size > this.maxEntries || this.#bytes > this.maxBytes) {
-      this.delete(this.#map.keys().next().value!);
-    }
-  }
-
-  delete(key: string): void {
-    const size = this.#sizes.get(key);
-    if (size === undefined) return;
-    this.#bytes -= size;
-    this.#sizes.delete(key);
-    this.#map.delete(key);
-  }
-
-  clear(): void {
-    this.#map.clear();
-    this.#sizes.clear();
-    this.#bytes = 0;
-  }
-
-  entries(): IterableIterator<[string, V]> {
-    return this.#map.entries();
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { BoundedMap } from "@/lib/cache/bounded_map.ts";
 import { loadTourismData } from "@/lib/data/tourism_data.ts";
 import { DataStore } from "@/lib/data/data_store.ts";
 import {
@@ -17,7 +18,6 @@ import { getBuiltPageCardName, pageCardCacheKey } from "./card_key.ts";
 import type { AnyCard } from "./card_types.ts";
 import { getPageCard } from "./page_cards.ts";
 import {
-  BoundedMap,
   MAX_ROUTE_IMAGE_BYTES,
   ShareCards,
   type ShareCardsOptions,

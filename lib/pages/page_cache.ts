@@ -4,7 +4,7 @@
  * once per request.
  */
 import type { Context } from "hono";
-import type { LRUCache } from "lru-cache";
+import { BoundedMap } from "@/lib/cache/bounded_map.ts";
 import type { Config } from "@/lib/config/config.ts";
 import type { DataStore } from "@/lib/data/data_store.ts";
 import type { DataChange } from "@/lib/db/changes.ts";
@@ -99,16 +99,10 @@ export type RenderPage = (
   expireAt: (ms: number) => void,
 ) => Response | Promise<Response>;
 
-/** One request's render, handed to the cache's fetch. */
-interface RenderRequest {
-  render: RenderPage;
-  ttlMs: number;
-  /** The page the render produced, also when it is not kept. */
-  page?: StoredPage;
-  /** What the page shows, once rendered. */
-  tags?: Set<string>;
-  /** Whether the page was kept (a fresh 200 that no write made stale). */
-  kept?: boolean;
+/** A page kept, until its cache's clock reaches `expiresAt`. */
+interface KeptPage {
+  page: StoredPage;
+  expiresAt: number;
 }
 
 /** A render in flight and whether a write invalidated what it shows. */
@@ -117,6 +111,12 @@ interface Rendering {
   stale: boolean;
   /** The earliest `expireAt` the render asked for. */
   expiresAt?: number;
+}
+
+/** What one render of a key gave: the page, and whether it was kept. */
+interface Rendered {
+  page: StoredPage;
+  kept: boolean;
 }
 
 export interface PageCacheOptions {
@@ -129,21 +129,21 @@ export interface PageCacheOptions {
 }
 
 /**
- * Rendered pages by key on `lru-cache`: least recently used dropped first,
- * each for its own TTL, concurrent misses of one key sharing one render.
- * Only 200 responses are kept. A render names what it shows with tags;
- * {@linkcode invalidate} drops every page with a tag, and a render in flight
- * that carries it is answered but not kept.
+ * Rendered pages by key: least recently used dropped first (past 500 pages
+ * or 12 MiB of bodies and their compressed forms), each for its own TTL,
+ * concurrent misses of one key sharing one render. Only 200 responses are
+ * kept. A render names what it shows with tags; {@linkcode invalidate}
+ * drops every page with a tag, and a render in flight that carries it is
+ * answered but not kept.
  */
 export class PageCache {
-  /** Created with the first page (importing lru-cache starts Deno's Node layer, which a health check does not need). */
-  #pages?: LRUCache<string, StoredPage, RenderRequest>;
-  #creating?: Promise<LRUCache<string, StoredPage, RenderRequest>>;
-  readonly #options: Required<PageCacheOptions>;
+  readonly #now: () => number;
+  readonly #maxBytes: number;
+  readonly #pages: BoundedMap<KeptPage>;
+  /** The render in flight for each key that has one. */
+  readonly #inFlight = new Map<string, Promise<Rendered>>();
   readonly #keysByTag = new Map<string, Set<string>>();
   readonly #tagsByKey = new Map<string, Set<string>>();
-  /** The page each key's tags belong to: disposing an older page keeps them. */
-  readonly #taggedPage = new Map<string, StoredPage>();
   readonly #rendering = new Set<Rendering>();
   #hits = 0;
   #misses = 0;
@@ -152,55 +152,31 @@ export class PageCache {
     { now = Date.now, maxEntries = 500, maxBytes = 12 * 1024 * 1024 }:
       PageCacheOptions = {},
   ) {
-    this.#options = { now, maxEntries, maxBytes };
+    this.#now = now;
+    this.#maxBytes = maxBytes;
+    this.#pages = new BoundedMap<KeptPage>(
+      maxEntries,
+      maxBytes,
+      ({ page }) =>
+        Math.max(
+          1,
+          page.body.byteLength + (page.encoded?.br.byteLength ?? 0) +
+            (page.encoded?.gzip.byteLength ?? 0),
+        ),
+      (key) => this.#untag(key),
+    );
   }
 
-  /** The pages' LRU, made on first use. */
-  #createPages(): Promise<LRUCache<string, StoredPage, RenderRequest>> {
-    const { now, maxEntries, maxBytes } = this.#options;
-    this.#creating ??= import("lru-cache").then(({ LRUCache }) =>
-      this.#pages = new LRUCache<string, StoredPage, RenderRequest>({
-        max: maxEntries,
-        maxSize: maxBytes,
-        sizeCalculation: (page) =>
-          Math.max(
-            1,
-            page.body.byteLength + (page.encoded?.br.byteLength ?? 0) +
-              (page.encoded?.gzip.byteLength ?? 0),
-          ),
-        perf: { now },
-        ttlResolution: 0,
-        dispose: (page, key) => {
-          if (this.#taggedPage.get(key) === page) this.#untag(key);
-        },
-        fetchMethod: async (_key, _stale, { options, context }) => {
-          this.#misses++;
-          const rendering: Rendering = { tags: new Set(), stale: false };
-          this.#rendering.add(rendering);
-          try {
-            context.page = await capture(context.render, rendering);
-          } finally {
-            this.#rendering.delete(rendering);
-          }
-          const ttlMs = rendering.expiresAt === undefined
-            ? context.ttlMs
-            : Math.min(context.ttlMs, rendering.expiresAt - now());
-          if (
-            context.page.status !== 200 || rendering.stale ||
-            context.page.body.byteLength > maxBytes || ttlMs <= 1
-          ) {
-            return undefined; // Answered, not kept.
-          }
-          // lru-cache keeps an entry while its age is at most `ttl`; a page
-          // expires when its age reaches `ttlMs`.
-          options.ttl = ttlMs - 1;
-          context.tags = rendering.tags;
-          context.kept = true;
-          return await withEncodings(context.page);
-        },
-      })
-    );
-    return this.#creating;
+  /** The page kept for `key` while it has not expired (made the most recently used). */
+  #getKept(key: string): KeptPage | undefined {
+    const kept = this.#pages.get(key);
+    if (!kept) return undefined;
+    if (this.#now() >= kept.expiresAt) {
+      this.#pages.delete(key);
+      return undefined;
+    }
+    this.#pages.touch(key);
+    return kept;
   }
 
   /**
@@ -223,26 +199,76 @@ export class PageCache {
     },
     render: RenderPage,
   ): Promise<Response> {
-    const pages = this.#pages ?? await this.#createPages();
-    if (pages.has(key)) this.#hits++;
-    const request: RenderRequest = { render, ttlMs };
-    const page = await pages.fetch(key, { context: request }) ??
-      request.page ??
-      // Waited on another request's render that was not kept: render anew.
-      await capture(render, { tags: new Set(), stale: false });
-    // Tagged once stored (storing disposes the page it replaces).
-    if (request.kept) this.#tag(key, request.tags!, page);
-    if (onKept && pages.peek(key) === page) {
-      onKept(() => pages.peek(key) === page);
+    let kept = this.#getKept(key);
+    let page: StoredPage;
+    if (kept) {
+      this.#hits++;
+      page = kept.page;
+    } else {
+      const shared = this.#inFlight.get(key);
+      if (shared) {
+        const rendered = await shared;
+        // Waited on another request's render that was not kept: render anew.
+        page = rendered.kept
+          ? rendered.page
+          : await capture(render, { tags: new Set(), stale: false });
+      } else {
+        const rendering = this.#renderAndKeep(key, render, ttlMs);
+        this.#inFlight.set(key, rendering);
+        try {
+          page = (await rendering).page;
+        } finally {
+          if (this.#inFlight.get(key) === rendering) this.#inFlight.delete(key);
+        }
+      }
+      kept = this.#pages.get(key);
+    }
+    if (onKept && kept?.page === page) {
+      const current = kept;
+      onKept(() => this.#getKept(key) === current);
     }
     return toResponse(page, encoding);
+  }
+
+  async #renderAndKeep(
+    key: string,
+    render: RenderPage,
+    ttlMs: number,
+  ): Promise<Rendered> {
+    this.#misses++;
+    const rendering: Rendering = { tags: new Set(), stale: false };
+    // In flight until stored: a write that lands while the page is
+    // rendered or compressed keeps it from being kept.
+    this.#rendering.add(rendering);
+    try {
+      const page = await capture(render, rendering);
+      const expiresAt = Math.min(
+        this.#now() + ttlMs,
+        rendering.expiresAt ?? Infinity,
+      );
+      if (
+        page.status !== 200 || rendering.stale ||
+        page.body.byteLength > this.#maxBytes || expiresAt - this.#now() <= 1
+      ) {
+        return { page, kept: false }; // Answered, not kept.
+      }
+      const encoded = await withEncodings(page);
+      if (rendering.stale) return { page: encoded, kept: false };
+      this.#pages.set(key, { page: encoded, expiresAt });
+      // Tagged once stored (storing drops the page it replaces, and its tags).
+      const kept = this.#pages.get(key)?.page === encoded;
+      if (kept) this.#tag(key, rendering.tags);
+      return { page: encoded, kept };
+    } finally {
+      this.#rendering.delete(rendering);
+    }
   }
 
   /** Drops every page tagged with one of `tags` (on this instance). */
   invalidate(tags: readonly string[]): void {
     for (const tag of tags) {
-      for (const key of this.#keysByTag.get(tag) ?? []) {
-        this.#pages?.delete(key);
+      for (const key of [...this.#keysByTag.get(tag) ?? []]) {
+        this.#pages.delete(key);
       }
     }
     for (const rendering of this.#rendering) {
@@ -257,17 +283,16 @@ export class PageCache {
     misses: number;
   } {
     return {
-      entries: this.#pages?.size ?? 0,
-      bytes: this.#pages?.calculatedSize ?? 0,
+      entries: this.#pages.size,
+      bytes: this.#pages.bytes,
       hits: this.#hits,
       misses: this.#misses,
     };
   }
 
-  #tag(key: string, tags: Set<string>, page: StoredPage): void {
+  #tag(key: string, tags: Set<string>): void {
     this.#untag(key);
     this.#tagsByKey.set(key, tags);
-    this.#taggedPage.set(key, page);
     for (const tag of tags) {
       let keys = this.#keysByTag.get(tag);
       if (!keys) this.#keysByTag.set(tag, keys = new Set());
@@ -282,7 +307,6 @@ export class PageCache {
       if (keys?.size === 0) this.#keysByTag.delete(tag);
     }
     this.#tagsByKey.delete(key);
-    this.#taggedPage.delete(key);
   }
 }
 

@@ -10,7 +10,7 @@ function html(text: string, status = 200): Response {
 
 /** A page cache on a clock the test sets: `at(ms)` before each call. */
 function createCache(options: { maxEntries?: number; maxBytes?: number } = {}) {
-  // Like the app's clock, never zero (lru-cache takes a start of 0 as "no TTL").
+  // Like the app's clock: an epoch, not zero.
   const epoch = 1_790_000_000_000;
   let now = epoch;
   const cache = new PageCache({ ...options, now: () => now });

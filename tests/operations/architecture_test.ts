@@ -119,8 +119,8 @@ server           config data db pages
 chat             calendar data db errors events format geo hours http i18n services
 oauth            auth config data db http text types
 icons            og pages
-og               branding crypto data db errors format i18n passport text tickets
-pages            calendar config data db events http photos
+og               branding cache crypto data db errors format i18n passport text tickets
+pages            cache calendar config data db events http photos
 staff            calendar check_in config data db errors figures format http i18n open_data pdf rewards text types
 cms              config db errors types
 open_data        calendar config data db
@@ -150,6 +150,7 @@ hours            calendar i18n
 errors           i18n
 prizes           badges prizes/counter_code.ts
 badges           i18n
+cache
 calendar
 crypto
 text
