@@ -35,23 +35,29 @@ export function readStaffCookie(
  * Sets the staff cookie: only the id, `HttpOnly`, `SameSite=Strict`,
  * `Secure` on https, until `keptUntil` (when KV forgets the session; a
  * session just opened is kept its idle time and the time an ended one is
- * kept).
+ * kept), measured from `now`. Written as `Max-Age`, never `Expires`: a
+ * date is read by the browser's clock, and a desk computer whose clock is
+ * days off would drop the cookie at once (or keep it for days).
  */
 export function writeStaffCookie(
   c: Context,
   config: Pick<Config, "baseUrl">,
   sessionId: string,
-  { keptUntil }: { keptUntil?: Date } = {},
+  { keptUntil, now }: { keptUntil: Date; now: Date } | {
+    keptUntil?: undefined;
+    now?: undefined;
+  } = {},
 ): void {
   const { secure, name } = getStaffCookie(c, config);
+  const keptMs = keptUntil
+    ? keptUntil.getTime() - now.getTime()
+    : STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS;
   setCookie(c, name, sessionId, {
     path: "/",
     httpOnly: true,
     secure,
     sameSite: "Strict",
-    ...(keptUntil
-      ? { expires: keptUntil }
-      : { maxAge: (STAFF_IDLE_MS + STAFF_EXPIRED_KEPT_MS) / 1000 }),
+    maxAge: Math.max(0, Math.floor(keptMs / 1000)),
   });
 }
 

@@ -102,6 +102,7 @@ export function requireStaff(
     ) {
       writeStaffCookie(c, deps.config, sessionId, {
         keptUntil: getStaffSessionKeptUntil(found.session),
+        now: deps.now(),
       });
     }
   };
