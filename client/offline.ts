@@ -23,7 +23,25 @@ const SEND_PENDING_TIMEOUT_MS = 5_000;
  */
 export async function clearPersonalCaches(): Promise<void> {
   if (!("caches" in globalThis)) return;
-  await caches.delete(PERSONAL_CACHE);
+  await Promise.all([caches.delete(PERSONAL_CACHE), forgetInWorker()]);
+}
+
+/**
+ * Tells the worker to forget the personal pages: a page it is still
+ * fetching into that cache (the route page the passport warms) would
+ * otherwise be stored after the page deleted the cache.
+ */
+async function forgetInWorker(): Promise<void> {
+  const worker = navigator.serviceWorker?.controller ??
+    (await navigator.serviceWorker?.getRegistration())?.active;
+  if (!worker) return;
+  const { port1, port2 } = new MessageChannel();
+  const answered = new Promise<void>((resolve) => {
+    port1.onmessage = () => resolve();
+  });
+  const message: WorkerMessage = { type: "forget-personal" };
+  worker.postMessage(message, [port2]);
+  await answered;
 }
 
 /**

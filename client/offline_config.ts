@@ -49,4 +49,9 @@ export type WorkerMessage =
   /** "Keep this language's pages": sent by every page after load. */
   | { type: "warm"; lang: string }
   /** "Which worker are you?": answered on the message's port. */
-  | { type: "version" };
+  | { type: "version" }
+  /**
+   * "Forget the personal pages, and any still on their way": sent before a
+   * sign-out or an erasure, answered on the message's port once done.
+   */
+  | { type: "forget-personal" };

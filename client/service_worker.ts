@@ -194,10 +194,37 @@ const pages = new NetworkFirst({
     new ExpirationPlugin({ maxEntries: 120 }),
   ],
 });
+/**
+ * Bumped when a page forgets the personal pages (a sign-out, an erasure):
+ * a personal page fetched before it (the route page the passport warms,
+ * still on its way) is not stored after it, and one stored meanwhile is
+ * deleted again, so no page of the tourist outlives the sign-out.
+ */
+let personalGeneration = 0;
+/** Whether a handler started before the personal pages were last forgotten. */
+function isForgotten(state: { generation?: number } | undefined): boolean {
+  return state?.generation !== undefined &&
+    state.generation !== personalGeneration;
+}
+const keepOnlyUnforgotten: WorkboxPlugin = {
+  handlerWillStart: ({ state }) => {
+    if (state) state.generation = personalGeneration;
+    return Promise.resolve();
+  },
+  cacheWillUpdate: ({ response, state }) =>
+    Promise.resolve(isForgotten(state) ? null : response),
+  cacheDidUpdate: async ({ cacheName, request, state }) => {
+    if (isForgotten(state)) {
+      await (await caches.open(cacheName)).delete(request);
+    }
+  },
+};
+
 const personalPages = new NetworkFirst({
   cacheName: PERSONAL_CACHE,
   networkTimeoutSeconds: NETWORK_TIMEOUT_S,
   plugins: [
+    keepOnlyUnforgotten,
     storeOnly({ personal: true }),
     forgetGuideCode,
     warmOwnRoute,
@@ -385,6 +412,13 @@ self.addEventListener("message", (event) => {
     event.waitUntil(
       isWarm(message.lang).then((done) =>
         done ? undefined : warmLang(message.lang, event)
+      ),
+    );
+  } else if (message?.type === "forget-personal") {
+    personalGeneration++;
+    event.waitUntil(
+      caches.delete(PERSONAL_CACHE).then(() =>
+        event.ports[0]?.postMessage({ forgotten: true })
       ),
     );
   } else if (message?.type === "version") {

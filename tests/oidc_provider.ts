@@ -160,7 +160,12 @@ export interface AppWithProvider extends AsyncDisposable {
  * the API's check of session tokens read the real clock. Use with
  * `await using`.
  */
-export async function startAppWithProvider(): Promise<AppWithProvider> {
+export async function startAppWithProvider(
+  { beforeAnswer }: {
+    /** Awaited before the app answers a request (a test holds one back). */
+    beforeAnswer?: (req: Request) => Promise<void> | undefined;
+  } = {},
+): Promise<AppWithProvider> {
   // The app's port must be known before the provider registers its callback.
   let handler: Deno.ServeHandler = () => new Response(null, { status: 503 });
   const server = serveApp((req, info) => handler(req, info));
@@ -172,7 +177,10 @@ export async function startAppWithProvider(): Promise<AppWithProvider> {
     clockStart: new Date(),
     env: oidcEnv(provider, origin),
   });
-  handler = (req, info) => ctx.app.fetch(req, info);
+  handler = async (req, info) => {
+    await beforeAnswer?.(req);
+    return await ctx.app.fetch(req, info);
+  };
   return {
     ctx,
     provider,

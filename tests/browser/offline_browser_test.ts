@@ -441,12 +441,33 @@ Deno.test({
     "offline in Chromium: the own route page opens offline, and sign-out leaves no personal page in any cache",
   ignore: browserSkipReason !== undefined,
   async fn(t) {
-    await using app = await startAppWithProvider();
+    // The last step holds the route page's answer back until the tourist
+    // has signed out and is on the home page (the sign-out's answer, with
+    // its Clear-Site-Data, already handled): the passport's worker is still
+    // fetching it then.
+    let routePath = "";
+    let holding = false;
+    let signOutSent = false;
+    const routeAsked = Promise.withResolvers<void>();
+    const signedOut = Promise.withResolvers<void>();
+    await using app = await startAppWithProvider({
+      beforeAnswer: (req) => {
+        if (!holding) return undefined;
+        const { pathname } = new URL(req.url);
+        if (req.method === "POST" && pathname === "/auth/signout") {
+          signOutSent = true;
+        } else if (signOutSent && pathname === "/") {
+          setTimeout(signedOut.resolve, 500);
+        }
+        if (pathname !== routePath) return undefined;
+        routeAsked.resolve();
+        return signedOut.promise;
+      },
+    });
     const { origin, ctx } = app;
     const browser = await launchBrowser();
     let context: BrowserContext | undefined;
     try {
-      let routePath = "";
       let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
       await t.step("a signed-in tourist with a ticket", async () => {
@@ -523,9 +544,25 @@ Deno.test({
 
       await t.step("sign-out clears every personal page", async () => {
         assert.notDeepEqual(await personalText(), []);
+        holding = true;
         await page.goto(`${origin}/mi-pasaporte`);
+        // The worker stored the passport and is fetching its route page
+        // again, whose answer comes only after the sign-out is sent.
+        await Promise.race([
+          routeAsked.promise,
+          new Promise((_, reject) =>
+            setTimeout(
+              () => reject(new Error("the worker never asked for the route")),
+              10_000,
+            )
+          ),
+        ]);
         await page.getByRole("button", { name: "Cerrar sesión" }).click();
         await page.waitForURL(`${origin}/`);
+        // The route page's answer, let go half a second after the home
+        // page was asked for, has reached the worker.
+        await signedOut.promise;
+        await new Promise((resolve) => setTimeout(resolve, 500));
         // The home page starts the worker again: let it warm what it keeps.
         await waitForWorker(page);
         await waitForCached(page, origin, ["/mi-pasaporte"]);
@@ -537,6 +574,7 @@ Deno.test({
         assert.doesNotMatch(await page.locator("main").innerText(), /maria/);
       });
     } finally {
+      signedOut.resolve(); // Nothing stays held when a step failed.
       await context?.close();
       await browser.close();
     }
