@@ -117,7 +117,14 @@ Deno.test("content imported on one KV file shows on both instances within 1 s, a
     });
   } finally {
     const statuses = await stopServices(services);
-    assert.deepEqual(statuses.map((status) => status.code), [0, 0]);
+    assert.deepEqual(
+      statuses.map((status) => status.code),
+      [0, 0],
+      // What a service that did not stop cleanly said last.
+      services.map((service, i) =>
+        `instance ${"AB"[i]}: …${service.output().slice(-1500)}`
+      ).join("\n"),
+    );
     await Deno.remove(dir, { recursive: true });
   }
 });
