@@ -225,7 +225,10 @@ export class PageCache {
     }
     if (onKept && kept?.page === page) {
       const current = kept;
-      onKept(() => this.#getKept(key) === current);
+      // Asked on every replayed answer: a look, not a use (no reordering).
+      onKept(() =>
+        this.#pages.get(key) === current && this.#now() < current.expiresAt
+      );
     }
     return toResponse(page, encoding);
   }
